@@ -1,0 +1,11 @@
+/** What every service call needs: the store, a clock, and who is acting (recorded in history). */
+import type { Clock, Store } from './ports.js';
+
+export interface Context {
+  store: Store;
+  clock: Clock;
+  /** The actor recorded in history and used for claims, e.g. "alice" or "agent:claude-1". */
+  actor: string;
+}
+
+export const nowIso = (ctx: Pick<Context, 'clock'>): string => ctx.clock.now().toISOString();

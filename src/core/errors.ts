@@ -1,0 +1,78 @@
+/** The one error type every layer throws and every adapter maps: a code, a kind, a fixable message. */
+
+/** How an adapter should present an error: CLI exit code, HTTP status, MCP isError result. */
+export type ErrorKind = 'invalid' | 'not_found' | 'conflict' | 'forbidden' | 'internal';
+
+/** Every error code Cairn returns, with the kind that decides how adapters map it. */
+export const ERROR_KINDS = {
+  VALIDATION_ERROR: 'invalid',
+  INVALID_STATUS: 'invalid',
+  INVALID_ID: 'invalid',
+  CYCLE_DETECTED: 'conflict',
+  SELF_DEPENDENCY: 'invalid',
+  CHECKLIST_INDEX_OUT_OF_RANGE: 'invalid',
+  TASK_NOT_FOUND: 'not_found',
+  PROJECT_NOT_FOUND: 'not_found',
+  NO_WORKSPACE: 'not_found',
+  PROJECT_EXISTS: 'conflict',
+  VERSION_CONFLICT: 'conflict',
+  ALREADY_CLAIMED: 'conflict',
+  NOT_CLAIMED: 'conflict',
+  TASK_DELETED: 'conflict',
+  STATUS_IN_USE: 'conflict',
+  BUSY: 'conflict',
+  READ_ONLY: 'forbidden',
+  FORBIDDEN: 'forbidden',
+  INTERNAL: 'internal',
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof ERROR_KINDS;
+
+export interface CairnErrorOptions {
+  /** Concrete next steps, ideally naming the tool/command and arguments to call. */
+  suggestions?: string[];
+  /** Machine-readable extras (e.g. the cycle path, the claim holder). */
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/**
+ * A failure the caller can act on. The message says what went wrong, why, and how to fix it.
+ *
+ * @example
+ * throw new CairnError('TASK_NOT_FOUND', 'Task API-99 does not exist.', { suggestions: ['list_tasks {project: "API"}'] });
+ */
+export class CairnError extends Error {
+  readonly code: ErrorCode;
+  readonly kind: ErrorKind;
+  readonly suggestions: string[];
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: CairnErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'CairnError';
+    this.code = code;
+    this.kind = ERROR_KINDS[code];
+    this.suggestions = options.suggestions ?? [];
+    this.details = options.details;
+  }
+
+  /** The JSON shape every surface (CLI --json, REST, MCP structured errors) uses. */
+  toJSON(): { code: ErrorCode; message: string; suggestions: string[]; details?: Record<string, unknown> } {
+    return {
+      code: this.code,
+      message: this.message,
+      suggestions: this.suggestions,
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+/** Wraps anything thrown into a CairnError; unknown throws are bugs and become INTERNAL. */
+export function toCairnError(err: unknown): CairnError {
+  if (err instanceof CairnError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new CairnError('INTERNAL', `Internal error: ${message}. This is a bug in Cairn; please report it with the command you ran.`, {
+    cause: err,
+  });
+}

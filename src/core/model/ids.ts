@@ -1,0 +1,39 @@
+/** Identifier formats: project keys, display ids (KEY-N), and the stable internal ULIDs. */
+import * as z from 'zod';
+
+export const PROJECT_KEY_RE = /^[A-Z]{2,10}$/;
+export const DISPLAY_ID_RE = /^([A-Za-z]{2,10})-([1-9][0-9]{0,9})$/;
+export const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
+
+export const ProjectKey = z
+  .string()
+  .trim()
+  .transform((s) => s.toUpperCase())
+  .pipe(z.string().regex(PROJECT_KEY_RE, 'project key must be 2–10 letters A–Z, e.g. "API"'))
+  .describe('Project key: 2–10 letters, e.g. API');
+
+/** A task reference as users type it: display id `API-12` or internal ULID. */
+export const TaskRef = z
+  .string()
+  .trim()
+  .min(1, 'task id must not be empty')
+  .max(64, 'task id is too long')
+  .describe('Task id: display id like API-12 or internal ULID');
+
+export type ParsedTaskRef =
+  | { type: 'display'; projectKey: string; seq: number; text: string }
+  | { type: 'ulid'; id: string; text: string }
+  | { type: 'malformed'; text: string };
+
+/** Classifies a task reference without touching the store. */
+export function parseTaskRef(ref: string): ParsedTaskRef {
+  const text = ref.trim();
+  const m = DISPLAY_ID_RE.exec(text);
+  if (m) return { type: 'display', projectKey: m[1]!.toUpperCase(), seq: Number(m[2]), text: `${m[1]!.toUpperCase()}-${m[2]}` };
+  if (ULID_RE.test(text)) return { type: 'ulid', id: text.toUpperCase(), text };
+  return { type: 'malformed', text };
+}
+
+export function displayId(projectKey: string, seq: number): string {
+  return `${projectKey}-${seq}`;
+}

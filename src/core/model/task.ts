@@ -1,0 +1,116 @@
+/** The task: its field schemas, the full shape `get` returns and the compact summary lists return. */
+import * as z from 'zod';
+import { Category } from './workflow.js';
+
+export const KINDS = ['task', 'feature', 'bug', 'chore', 'spike', 'epic'] as const;
+export const Kind = z.enum(KINDS).describe('task|feature|bug|chore|spike|epic');
+export type Kind = z.infer<typeof Kind>;
+
+/** Ordered from least to most urgent; the index is the stored rank used for sorting. */
+export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
+export const Priority = z.enum(PRIORITIES).describe('none|low|medium|high|urgent');
+export type Priority = z.infer<typeof Priority>;
+export const priorityRank = (p: Priority): number => PRIORITIES.indexOf(p);
+export const priorityFromRank = (r: number): Priority => PRIORITIES[r] ?? 'none';
+
+export const COMMENT_KINDS = ['comment', 'research', 'implementation'] as const;
+export const CommentKind = z.enum(COMMENT_KINDS).describe('comment|research|implementation');
+export type CommentKind = z.infer<typeof CommentKind>;
+
+export const Title = z
+  .string({ error: 'title must be a string' })
+  .trim()
+  .min(1, 'title must not be empty')
+  .max(200, 'title must be at most 200 characters');
+
+export const Description = z.string().max(100_000, 'description must be at most 100,000 characters');
+
+export const Label = z
+  .string({ error: 'each label must be a string' })
+  .trim()
+  .min(1, 'labels must not be empty')
+  .max(50, 'labels must be at most 50 characters')
+  .regex(/^[^,\s][^,]*$/, 'labels must not contain commas');
+export const Labels = z.array(Label).max(50, 'at most 50 labels per task');
+
+export const Assignee = z.string().trim().min(1).max(100).describe('Free text, e.g. "user" or "agent:claude-1"');
+export const Score = z.number().finite().min(-1e9).max(1e9).describe('Finer ranking within a priority; higher first');
+
+export const PrState = z.enum(['open', 'draft', 'merged', 'closed']);
+export const Links = z
+  .object({
+    branch: z.string().max(300).optional(),
+    worktree: z.string().max(1000).optional(),
+    prUrl: z.string().max(1000).optional(),
+    prNumber: z.number().int().positive().optional(),
+    prState: PrState.optional(),
+    issue: z.string().max(1000).optional().describe('External issue reference or URL'),
+  })
+  .strict();
+export type Links = z.infer<typeof Links>;
+
+export const Anchor = z.string().trim().min(1).max(1000).describe('Repository-relative file path');
+export const Anchors = z.array(Anchor).max(100);
+
+export const ChecklistItem = z.object({ index: z.number().int(), text: z.string(), checked: z.boolean() });
+export type ChecklistItem = z.infer<typeof ChecklistItem>;
+export const ChecklistText = z.string().trim().min(1, 'checklist text must not be empty').max(500, 'checklist text must be at most 500 characters');
+
+export const Progress = z.object({ done: z.number().int(), total: z.number().int() });
+export type Progress = z.infer<typeof Progress>;
+
+export const Comment = z.object({
+  id: z.string(),
+  author: z.string(),
+  kind: CommentKind,
+  body: z.string(),
+  createdAt: z.string(),
+});
+export type Comment = z.infer<typeof Comment>;
+
+export const Claim = z.object({ actor: z.string(), expiresAt: z.string() });
+export type Claim = z.infer<typeof Claim>;
+
+/** Fields every task carries, in lists and in full. Ids are display ids (`API-12`). */
+export const TaskSummary = z.object({
+  id: z.string().describe('Display id, e.g. API-12'),
+  uid: z.string().describe('Stable internal id (ULID)'),
+  project: z.string(),
+  title: z.string(),
+  status: z.string(),
+  statusCategory: Category,
+  kind: Kind,
+  priority: Priority,
+  score: z.number(),
+  labels: z.array(z.string()),
+  assignee: z.string().nullable(),
+  claim: Claim.nullable(),
+  parentId: z.string().nullable(),
+  position: z.number(),
+  version: z.number().int(),
+  blockedBy: z.array(z.string()).describe('Ids of tasks that block this one'),
+  blocks: z.array(z.string()).describe('Ids of tasks this one blocks'),
+  children: z.array(z.string()),
+  isReady: z.boolean(),
+  checklistProgress: Progress,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TaskSummary = z.infer<typeof TaskSummary>;
+
+/** The full task `get` returns. */
+export const Task = TaskSummary.extend({
+  description: z.string(),
+  checklist: z.array(ChecklistItem),
+  comments: z.array(Comment),
+  links: Links,
+  anchors: z.array(z.string()),
+  closeReason: z.string().nullable(),
+  origin: z.string().nullable(),
+  documentPath: z.string().nullable(),
+  childProgress: Progress.nullable().describe('Roll-up of children (done/total) when the task has children'),
+  completedAt: z.string().nullable(),
+  archivedAt: z.string().nullable(),
+  deletedAt: z.string().nullable(),
+});
+export type Task = z.infer<typeof Task>;

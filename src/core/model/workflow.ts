@@ -1,0 +1,58 @@
+/** Workflow statuses (board lanes), their fixed categories, and the templates projects start from. */
+import * as z from 'zod';
+
+/** Categories drive all logic (readiness, completion); status names are free-form per project. */
+export const CATEGORIES = ['backlog', 'todo', 'in_progress', 'blocked', 'done', 'canceled'] as const;
+export const Category = z.enum(CATEGORIES).describe('Status category: backlog|todo|in_progress|blocked|done|canceled');
+export type Category = z.infer<typeof Category>;
+
+/** Categories in which a task no longer blocks anything. */
+export const RESOLVED_CATEGORIES: readonly Category[] = ['done', 'canceled'];
+
+export const StatusName = z
+  .string()
+  .trim()
+  .min(1, 'status name must not be empty')
+  .max(40, 'status name must be at most 40 characters')
+  .regex(/^[a-z0-9][a-z0-9_-]*$/, 'status name must be lower-case letters, digits, "-" or "_" (e.g. "in_review")');
+
+export const Color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'colour must be a hex colour like "#3b82f6"');
+
+export const Status = z.object({
+  name: StatusName,
+  displayName: z.string().min(1).max(60),
+  color: Color,
+  category: Category,
+  position: z.number().int(),
+});
+export type Status = z.infer<typeof Status>;
+
+type StatusSeed = Omit<Status, 'position'>;
+
+const DEFAULT_TEMPLATE: StatusSeed[] = [
+  { name: 'backlog', displayName: 'Backlog', color: '#9ca3af', category: 'backlog' },
+  { name: 'todo', displayName: 'To do', color: '#3b82f6', category: 'todo' },
+  { name: 'in_progress', displayName: 'In progress', color: '#f59e0b', category: 'in_progress' },
+  { name: 'blocked', displayName: 'Blocked', color: '#ef4444', category: 'blocked' },
+  { name: 'review', displayName: 'Review', color: '#8b5cf6', category: 'in_progress' },
+  { name: 'done', displayName: 'Done', color: '#10b981', category: 'done' },
+  { name: 'canceled', displayName: 'Canceled', color: '#6b7280', category: 'canceled' },
+];
+
+/** DevPlanner's four lanes; 04-archive is a resolved lane so archived cards never block. */
+const DEVPLANNER_TEMPLATE: StatusSeed[] = [
+  { name: '01-upcoming', displayName: 'Upcoming', color: '#3b82f6', category: 'todo' },
+  { name: '02-in-progress', displayName: 'In Progress', color: '#f59e0b', category: 'in_progress' },
+  { name: '03-complete', displayName: 'Complete', color: '#10b981', category: 'done' },
+  { name: '04-archive', displayName: 'Archive', color: '#6b7280', category: 'canceled' },
+];
+
+export const TEMPLATES = { default: DEFAULT_TEMPLATE, devplanner: DEVPLANNER_TEMPLATE } as const;
+export const TemplateName = z.enum(['default', 'devplanner']).describe('Workflow template: default|devplanner');
+export type TemplateName = z.infer<typeof TemplateName>;
+
+export function templateStatuses(name: TemplateName): Status[] {
+  return TEMPLATES[name].map((s, position) => ({ ...s, position }));
+}

@@ -1,0 +1,195 @@
+/** What the core needs from outside: a transactional store of rows, and a clock. Engines implement these. */
+import type { ActivityEvent } from './model/activity.js';
+import type { ChecklistItem, Comment, CommentKind, Kind, Links, Priority } from './model/task.js';
+import type { Category, Status } from './model/workflow.js';
+
+export interface ProjectRow {
+  uid: string;
+  key: string;
+  name: string;
+  description: string;
+  root: string | null;
+  aliases: string[];
+  archivedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface TaskRow {
+  uid: string;
+  projectUid: string;
+  projectKey: string;
+  seq: number;
+  title: string;
+  description: string;
+  status: string;
+  category: Category;
+  kind: Kind;
+  priority: Priority;
+  score: number;
+  position: number;
+  assignee: string | null;
+  claimedBy: string | null;
+  claimExpiresAt: string | null;
+  parentUid: string | null;
+  /** Display id of the parent, derived. */
+  parentId: string | null;
+  links: Links;
+  anchors: string[];
+  closeReason: string | null;
+  origin: string | null;
+  documentPath: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  archivedAt: string | null;
+  deletedAt: string | null;
+}
+
+/** Fields a service may change on a task; the store bumps nothing by itself. */
+export type TaskPatch = Partial<Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId'>>;
+export type ProjectPatch = Partial<Omit<ProjectRow, 'uid' | 'key' | 'createdAt'>>;
+
+/** Graph facts about a batch of tasks, keyed by task uid; ids are display ids. */
+export interface TaskRelations {
+  labels: Map<string, string[]>;
+  blockedBy: Map<string, string[]>;
+  blocks: Map<string, string[]>;
+  children: Map<string, string[]>;
+  /** Number of blockers that are neither resolved nor deleted. */
+  openBlockers: Map<string, number>;
+  checklist: Map<string, { done: number; total: number }>;
+}
+
+export interface TaskFilter {
+  projectUids?: string[];
+  statuses?: string[];
+  categories?: Category[];
+  kinds?: Kind[];
+  priorities?: Priority[];
+  labelsAny?: string[];
+  labelsAll?: string[];
+  assignee?: string | null;
+  parentUid?: string;
+  updatedSince?: string;
+  includeDone?: boolean;
+  includeArchived?: boolean;
+  includeDeleted?: boolean;
+  onlyDeleted?: boolean;
+  /** Only tasks that are ready per DESIGN §2 at `now` for `actor`. */
+  ready?: { now: string; actor?: string; includeBacklog?: boolean };
+}
+
+export const TASK_SORTS = ['ready', 'created', 'updated', 'priority', 'position', 'id'] as const;
+export type TaskSort = (typeof TASK_SORTS)[number];
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  nextCursor: string | null;
+}
+
+export interface SearchHit {
+  uid: string;
+  rank: number;
+  matchedFields: string[];
+  excerpt: string;
+}
+
+export interface NewEvent {
+  at: string;
+  actor: string;
+  projectUid: string | null;
+  taskUid: string | null;
+  type: string;
+  changes: Record<string, { before: unknown; after: unknown }>;
+}
+
+export interface BoardRow {
+  status: string;
+  priority: Priority;
+  assignee: string | null;
+  count: number;
+  checklistDone: number;
+  checklistTotal: number;
+}
+
+/** One transaction's view of the store. All methods run inside the enclosing read or write transaction. */
+export interface Tx {
+  // projects
+  listProjects(includeArchived: boolean): Promise<ProjectRow[]>;
+  getProjectByKey(key: string): Promise<ProjectRow | undefined>;
+  getProjectByUid(uid: string): Promise<ProjectRow | undefined>;
+  insertProject(row: ProjectRow, statuses: Status[]): Promise<void>;
+  updateProject(uid: string, patch: ProjectPatch): Promise<void>;
+  getStatuses(projectUid: string): Promise<Status[]>;
+  replaceStatuses(projectUid: string, statuses: Status[]): Promise<void>;
+  /** Allocates the next per-project sequence number; never reused. */
+  allocateSeq(projectUid: string): Promise<number>;
+  taskCounts(projectUids: string[]): Promise<Map<string, number>>;
+
+  // tasks
+  getTask(uid: string): Promise<TaskRow | undefined>;
+  getTaskBySeq(projectUid: string, seq: number): Promise<TaskRow | undefined>;
+  getTasks(uids: string[]): Promise<TaskRow[]>;
+  insertTask(row: TaskRow): Promise<void>;
+  updateTask(uid: string, patch: TaskPatch): Promise<void>;
+  /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired. */
+  tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean>;
+  purgeTask(uid: string): Promise<void>;
+  listTasks(filter: TaskFilter, sort: TaskSort, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }>;
+  relations(uids: string[]): Promise<TaskRelations>;
+  lanePositions(projectUid: string, status: string, excludeUid: string): Promise<number[]>;
+  maxLanePosition(projectUid: string, status: string): Promise<number>;
+  renumberLane(projectUid: string, status: string): Promise<void>;
+  /** Recomputes the stored count of open blockers for these tasks (after edges or blocker states change). */
+  refreshOpenBlockers(uids: string[]): Promise<void>;
+  setCategoryForStatus(projectUid: string, status: string, category: Category): Promise<void>;
+  countTasksInStatus(projectUid: string, status: string): Promise<number>;
+  recentTaskTitles(projectUid: string | null, limit: number): Promise<Array<{ id: string; title: string }>>;
+
+  // graph
+  blockerUids(uid: string): Promise<string[]>;
+  dependentUids(uid: string): Promise<string[]>;
+  childUids(uid: string): Promise<string[]>;
+  addDependency(taskUid: string, blockerUid: string, at: string): Promise<boolean>;
+  removeDependency(taskUid: string, blockerUid: string): Promise<boolean>;
+
+  // labels, checklist, comments
+  setLabels(uid: string, labels: string[]): Promise<void>;
+  labelCounts(projectUids: string[] | null): Promise<Array<{ label: string; count: number }>>;
+  getChecklist(uid: string): Promise<ChecklistItem[]>;
+  replaceChecklist(uid: string, items: ChecklistItem[]): Promise<void>;
+  getComments(uid: string): Promise<Comment[]>;
+  addComment(uid: string, comment: { id: string; author: string; kind: CommentKind; body: string; createdAt: string }): Promise<void>;
+
+  // search (engine-specific index)
+  reindexTask(uid: string): Promise<void>;
+  search(query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number }>;
+
+  // board
+  boardRows(projectUids: string[], includeArchived: boolean): Promise<BoardRow[]>;
+
+  // activity
+  appendEvent(e: NewEvent): Promise<number>;
+  events(q: { afterSeq?: number; taskUid?: string; projectUid?: string; limit: number; desc?: boolean }): Promise<ActivityEvent[]>;
+  lastSeq(): Promise<number>;
+}
+
+export interface Store {
+  /** Runs `fn` in a read snapshot. On a workspace with no database yet, reads see an empty store. */
+  read<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs `fn` in one write transaction (SQLite: BEGIN IMMEDIATE); creates the database on first use. */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Cheap change probe for live views: differs after any commit by any process. */
+  changeToken(): Promise<string>;
+  close(): Promise<void>;
+  readonly location: string;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };

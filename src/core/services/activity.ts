@@ -1,0 +1,68 @@
+/** Recording and reading the activity log; every mutation records its event in the same transaction. */
+import * as z from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { CairnError } from '../errors.js';
+import { TaskRef } from '../model/ids.js';
+import type { ActivityEvent } from '../model/activity.js';
+import type { Tx } from '../ports.js';
+import { resolveProject, resolveTask } from './resolve.js';
+
+export type Changes = Record<string, { before: unknown; after: unknown }>;
+
+/** Field-by-field before/after for the keys that differ (JSON equality). */
+export function diff(before: Record<string, unknown>, after: Record<string, unknown>): Changes {
+  const out: Changes = {};
+  for (const k of Object.keys(after)) {
+    if (after[k] === undefined) continue;
+    if (JSON.stringify(before[k] ?? null) !== JSON.stringify(after[k] ?? null)) out[k] = { before: before[k] ?? null, after: after[k] ?? null };
+  }
+  return out;
+}
+
+export async function record(
+  tx: Tx,
+  ctx: Context,
+  e: { projectUid: string | null; taskUid: string | null; type: string; changes: Changes },
+): Promise<number> {
+  return tx.appendEvent({ at: nowIso(ctx), actor: ctx.actor, ...e });
+}
+
+export const HistoryInput = z.object({
+  id: TaskRef,
+  limit: z.number().int().min(1).max(500).default(50),
+});
+
+export async function taskHistory(ctx: Context, input: z.infer<typeof HistoryInput>): Promise<{ taskId: string; events: ActivityEvent[] }> {
+  return ctx.store.read(async (tx) => {
+    const t = await resolveTask(tx, input.id);
+    const events = await tx.events({ taskUid: t.uid, limit: input.limit, desc: true });
+    return { taskId: `${t.projectKey}-${t.seq}`, events: events.reverse() };
+  });
+}
+
+export const ChangesSinceInput = z.object({
+  since: z.number().int().min(0).default(0).describe('Return events with seq greater than this'),
+  project: z.string().optional(),
+  limit: z.number().int().min(1).max(1000).default(100),
+});
+
+export async function changesSince(
+  ctx: Context,
+  input: z.infer<typeof ChangesSinceInput>,
+): Promise<{ events: ActivityEvent[]; lastSeq: number; hasMore: boolean }> {
+  return ctx.store.read(async (tx) => {
+    const projectUid = input.project ? (await resolveProject(tx, input.project)).uid : undefined;
+    const events = await tx.events({ afterSeq: input.since, limit: input.limit + 1, ...(projectUid ? { projectUid } : {}) });
+    const hasMore = events.length > input.limit;
+    const page = events.slice(0, input.limit);
+    const lastSeq = page.length ? page[page.length - 1]!.seq : projectUid ? input.since : Math.max(input.since, await tx.lastSeq());
+    if (input.since > (await tx.lastSeq()) && input.since > 0 && page.length === 0) {
+      // A seq from the future means the caller follows another workspace.
+      throw new CairnError('VALIDATION_ERROR', `since=${input.since} is beyond the last event (${await tx.lastSeq()}); is this the same workspace?`, {
+        suggestions: ['Call again with since=0 to read from the start'],
+      });
+    }
+    return { events: page, lastSeq, hasMore };
+  });
+}

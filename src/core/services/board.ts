@@ -1,0 +1,119 @@
+/** Board overview and progress: lanes with counts and checklist completion, by priority, by assignee, overall. */
+import * as z from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { PRIORITIES, type Priority, type TaskSummary } from '../model/task.js';
+import type { Category } from '../model/workflow.js';
+import type { BoardRow, ProjectRow, Tx } from '../ports.js';
+import { summarize } from './hydrate.js';
+import { resolveProject } from './resolve.js';
+
+export const BoardInput = z.object({
+  project: z.string().optional().describe('Project key or alias; default all projects'),
+  includeArchived: z.boolean().default(false),
+  cardsPerLane: z.number().int().min(0).max(100).default(5).describe('Top cards listed per lane (0 for counts only)'),
+});
+
+interface Bucket { count: number; checklistDone: number; checklistTotal: number; completionRate: number }
+const bucket = (): Bucket => ({ count: 0, checklistDone: 0, checklistTotal: 0, completionRate: 0 });
+function add(b: Bucket, r: BoardRow): void {
+  b.count += r.count;
+  b.checklistDone += r.checklistDone;
+  b.checklistTotal += r.checklistTotal;
+  b.completionRate = b.checklistTotal ? Math.round((b.checklistDone / b.checklistTotal) * 1000) / 1000 : 0;
+}
+
+export interface Lane extends Bucket {
+  status: string;
+  displayName: string;
+  category: Category;
+  color: string;
+  priorityBreakdown: Partial<Record<Priority, number>>;
+  cards: Array<Pick<TaskSummary, 'id' | 'title' | 'priority' | 'assignee' | 'isReady' | 'blockedBy' | 'checklistProgress'>>;
+}
+
+export interface BoardOverview {
+  project: string | null;
+  lanes: Lane[];
+  byCategory: Record<string, Bucket>;
+  byPriority: Record<string, Bucket & { done: number; doneRate: number }>;
+  byAssignee: Record<string, Bucket>;
+  summary: { totalTasks: number; doneTasks: number; doneRate: number; checklistDone: number; checklistTotal: number; completionRate: number; readyTasks: number };
+  blocked: Array<{ id: string; title: string; blockedBy: string[] }>;
+  inProgressByAssignee: Record<string, string[]>;
+}
+
+async function lanesFor(tx: Tx, projects: ProjectRow[]) {
+  const byName = new Map<string, { displayName: string; category: Category; color: string; order: number }>();
+  for (const p of projects) {
+    for (const s of await tx.getStatuses(p.uid)) if (!byName.has(s.name)) byName.set(s.name, { displayName: s.displayName, category: s.category, color: s.color, order: byName.size });
+  }
+  return byName;
+}
+
+export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInput>): Promise<BoardOverview> {
+  return ctx.store.read(async (tx) => {
+    const now = nowIso(ctx);
+    const projects = input.project ? [await resolveProject(tx, input.project)] : await tx.listProjects(false);
+    const uids = projects.map((p) => p.uid);
+    const statuses = await lanesFor(tx, projects);
+    const rows = await tx.boardRows(uids, input.includeArchived);
+    const lanes = new Map<string, Lane>();
+    for (const [name, s] of statuses) lanes.set(name, { status: name, ...s, ...bucket(), priorityBreakdown: {}, cards: [] });
+    const byCategory: Record<string, Bucket> = {};
+    const byPriority: Record<string, Bucket & { done: number; doneRate: number }> = {};
+    const byAssignee: Record<string, Bucket> = {};
+    const total = bucket();
+    let doneTasks = 0;
+    for (const r of rows) {
+      const s = statuses.get(r.status);
+      const lane = lanes.get(r.status);
+      const category = s?.category ?? 'todo';
+      if (lane) {
+        add(lane, r);
+        lane.priorityBreakdown[r.priority] = (lane.priorityBreakdown[r.priority] ?? 0) + r.count;
+      }
+      add((byCategory[category] ??= bucket()), r);
+      const pb = (byPriority[r.priority] ??= { ...bucket(), done: 0, doneRate: 0 });
+      add(pb, r);
+      if (category === 'done') { pb.done += r.count; doneTasks += r.count; }
+      pb.doneRate = pb.count ? Math.round((pb.done / pb.count) * 1000) / 1000 : 0;
+      add((byAssignee[r.assignee ?? 'unassigned'] ??= bucket()), r);
+      add(total, r);
+    }
+    if (input.cardsPerLane > 0) {
+      for (const lane of lanes.values()) {
+        if (lane.count === 0) continue;
+        const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, 'position', input.cardsPerLane, 0);
+        lane.cards = (await summarize(tx, top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }));
+      }
+    }
+    const blockedRows = await tx.listTasks({ projectUids: uids, categories: ['todo', 'backlog', 'blocked', 'in_progress'] }, 'priority', 500, 0);
+    const open = await summarize(tx, blockedRows.rows, now, ctx.actor);
+    const blocked = open
+      .filter((t) => t.statusCategory === 'blocked' || (t.blockedBy.length > 0 && !t.isReady && t.statusCategory !== 'in_progress'))
+      .slice(0, 20)
+      .map((t) => ({ id: t.id, title: t.title, blockedBy: t.blockedBy }));
+    const inProgressByAssignee: Record<string, string[]> = {};
+    for (const t of open) if (t.statusCategory === 'in_progress') (inProgressByAssignee[t.assignee ?? 'unassigned'] ??= []).push(t.id);
+    const ready = await tx.listTasks({ projectUids: uids, ready: { now, actor: ctx.actor } }, 'priority', 1, 0);
+    return {
+      project: input.project ? projects[0]!.key : null,
+      lanes: [...lanes.values()],
+      byCategory,
+      byPriority: Object.fromEntries(PRIORITIES.filter((p) => byPriority[p]).reverse().map((p) => [p, byPriority[p]!])),
+      byAssignee,
+      summary: {
+        totalTasks: total.count,
+        doneTasks,
+        doneRate: total.count ? Math.round((doneTasks / total.count) * 1000) / 1000 : 0,
+        checklistDone: total.checklistDone,
+        checklistTotal: total.checklistTotal,
+        completionRate: total.completionRate,
+        readyTasks: ready.total,
+      },
+      blocked,
+      inProgressByAssignee,
+    };
+  });
+}

@@ -1,0 +1,36 @@
+/** Comments on tasks, and the label vocabulary with usage counts. */
+import { ulid } from 'ulid';
+import * as z from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { TaskRef } from '../model/ids.js';
+import { CommentKind, type Task } from '../model/task.js';
+import { hydrate } from './hydrate.js';
+import { resolveLiveTask, resolveProject } from './resolve.js';
+import { commitTaskChange } from './task-write.js';
+
+export const AddCommentInput = z.object({
+  id: TaskRef,
+  body: z.string().trim().min(1, 'comment body must not be empty').max(100_000).describe('Markdown'),
+  kind: CommentKind.default('comment'),
+});
+
+export async function addComment(ctx: Context, input: z.infer<typeof AddCommentInput>): Promise<Task> {
+  return ctx.store.write(async (tx) => {
+    const row = await resolveLiveTask(tx, input.id);
+    const now = nowIso(ctx);
+    const id = ulid();
+    await tx.addComment(row.uid, { id, author: ctx.actor, kind: input.kind, body: input.body, createdAt: now });
+    const saved = await commitTaskChange(tx, ctx, row, {}, 'comment.added', { comment: { before: null, after: { id, kind: input.kind, body: input.body.slice(0, 500) } } }, { reindex: true });
+    return hydrate(tx, saved, now, ctx.actor);
+  });
+}
+
+export const ListLabelsInput = z.object({ project: z.string().optional().describe('Project key or alias; default all projects') });
+
+export async function listLabels(ctx: Context, input: z.infer<typeof ListLabelsInput>): Promise<{ labels: Array<{ label: string; count: number }> }> {
+  return ctx.store.read(async (tx) => {
+    const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : null;
+    return { labels: await tx.labelCounts(projectUids) };
+  });
+}

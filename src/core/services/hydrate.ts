@@ -1,0 +1,73 @@
+/** Turns stored rows into the task shapes callers see: relations, readiness and progress attached in batch. */
+import type { Tx, TaskRow } from '../ports.js';
+import type { Task, TaskSummary } from '../model/task.js';
+import { isClaimLive, isReady } from '../rules/readiness.js';
+
+export const displayIdOf = (t: Pick<TaskRow, 'projectKey' | 'seq'>): string => `${t.projectKey}-${t.seq}`;
+
+/** Summaries for a batch of rows with a constant number of queries. */
+export async function summarize(tx: Tx, rows: TaskRow[], now: string, actor?: string): Promise<TaskSummary[]> {
+  const rel = await tx.relations(rows.map((r) => r.uid));
+  return rows.map((r) => {
+    const openBlockers = rel.openBlockers.get(r.uid) ?? 0;
+    const stored = r.claimedBy && r.claimExpiresAt ? { actor: r.claimedBy, expiresAt: r.claimExpiresAt } : null;
+    const claim = stored && isClaimLive(stored, now) ? stored : null;
+    return {
+      id: displayIdOf(r),
+      uid: r.uid,
+      project: r.projectKey,
+      title: r.title,
+      status: r.status,
+      statusCategory: r.category,
+      kind: r.kind,
+      priority: r.priority,
+      score: r.score,
+      labels: rel.labels.get(r.uid) ?? [],
+      assignee: r.assignee,
+      claim,
+      parentId: r.parentId,
+      position: r.position,
+      version: r.version,
+      blockedBy: rel.blockedBy.get(r.uid) ?? [],
+      blocks: rel.blocks.get(r.uid) ?? [],
+      children: rel.children.get(r.uid) ?? [],
+      isReady: isReady(
+        { category: r.category, archived: r.archivedAt !== null, deleted: r.deletedAt !== null, claim: stored, openBlockers },
+        { now, ...(actor ? { actor } : {}) },
+      ),
+      checklistProgress: rel.checklist.get(r.uid) ?? { done: 0, total: 0 },
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    };
+  });
+}
+
+/** The full task: summary plus description, checklist, comments, links and child roll-up. */
+export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string): Promise<Task> {
+  const [[summary], checklist, comments, childUids] = await Promise.all([
+    summarize(tx, [row], now, actor),
+    tx.getChecklist(row.uid),
+    tx.getComments(row.uid),
+    tx.childUids(row.uid),
+  ]);
+  let childProgress = null;
+  if (childUids.length > 0) {
+    const kids = await tx.getTasks(childUids);
+    childProgress = { done: kids.filter((k) => k.category === 'done' || k.category === 'canceled').length, total: kids.length };
+  }
+  return {
+    ...summary!,
+    description: row.description,
+    checklist,
+    comments,
+    links: row.links,
+    anchors: row.anchors,
+    closeReason: row.closeReason,
+    origin: row.origin,
+    documentPath: row.documentPath,
+    childProgress,
+    completedAt: row.completedAt,
+    archivedAt: row.archivedAt,
+    deletedAt: row.deletedAt,
+  };
+}

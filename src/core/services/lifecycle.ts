@@ -1,0 +1,106 @@
+/**
+ * Completing, archiving, deleting (soft, restorable) and purging tasks.
+ * Policy: a deleted task stops blocking (like canceled) but keeps its edges, so restore brings them
+ * back; its children stay, detached only by purge. Purge is separate, explicit and only for deleted tasks.
+ */
+import * as z from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { CairnError } from '../errors.js';
+import { TaskRef } from '../model/ids.js';
+import { CommentKind, type Task } from '../model/task.js';
+import { ulid } from 'ulid';
+import { record } from './activity.js';
+import { displayIdOf, hydrate, summarize } from './hydrate.js';
+import { resolveLiveTask, resolveTask } from './resolve.js';
+import { checkVersion, commitTaskChange, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
+
+export const CompleteTaskInput = z.object({
+  id: TaskRef,
+  closeReason: z.string().trim().max(500).optional().describe('Why it closed, e.g. fixed, duplicate, wont_fix'),
+  comment: z.string().trim().min(1).max(100_000).optional().describe('Implementation notes recorded as a comment'),
+  expectedVersion: z.number().int().min(1).optional(),
+});
+
+export async function completeTask(ctx: Context, input: z.infer<typeof CompleteTaskInput>): Promise<{ task: Task; nowReady: string[] }> {
+  return ctx.store.write(async (tx) => {
+    const row = await resolveLiveTask(tx, input.id);
+    checkVersion(row, input.expectedVersion);
+    const now = nowIso(ctx);
+    const dependents = await tx.dependentUids(row.uid);
+    const wasReady = new Set((await summarize(tx, await tx.getTasks(dependents), now)).filter((t) => t.isReady).map((t) => t.uid));
+    const statuses = await statusesOf(tx, row);
+    const done = firstOfCategory(statuses, 'done')!;
+    const patch = {
+      ...(row.category === 'done' ? {} : { ...statusPatch(row, done, now), position: await positionAt(tx, row, done.name, undefined) }),
+      claimedBy: null,
+      claimExpiresAt: null,
+      ...(input.closeReason !== undefined ? { closeReason: input.closeReason } : {}),
+    };
+    let extra = {};
+    if (input.comment) {
+      await tx.addComment(row.uid, { id: ulid(), author: ctx.actor, kind: 'implementation', body: input.comment, createdAt: now });
+      extra = { comment: { before: null, after: input.comment.slice(0, 200) } };
+    }
+    const saved = await commitTaskChange(tx, ctx, row, patch, 'task.completed', extra, { reindex: input.comment !== undefined });
+    const after = await summarize(tx, await tx.getTasks(dependents), now);
+    const nowReady = after.filter((t) => t.isReady && !wasReady.has(t.uid)).map((t) => t.id);
+    return { task: await hydrate(tx, saved, now, ctx.actor), nowReady };
+  });
+}
+
+export const ArchiveTaskInput = z.object({ id: TaskRef, restore: z.boolean().default(false).describe('true un-archives') });
+
+export async function archiveTask(ctx: Context, input: z.infer<typeof ArchiveTaskInput>): Promise<Task> {
+  return ctx.store.write(async (tx) => {
+    const row = await resolveLiveTask(tx, input.id);
+    const now = nowIso(ctx);
+    const archivedAt = input.restore ? null : (row.archivedAt ?? now);
+    const saved = await commitTaskChange(tx, ctx, row, { archivedAt }, input.restore ? 'task.unarchived' : 'task.archived');
+    return hydrate(tx, saved, now, ctx.actor);
+  });
+}
+
+export const DeleteTaskInput = z.object({ id: TaskRef });
+
+export async function deleteTask(ctx: Context, input: z.infer<typeof DeleteTaskInput>): Promise<Task> {
+  return ctx.store.write(async (tx) => {
+    const row = await resolveTask(tx, input.id);
+    const now = nowIso(ctx);
+    if (row.deletedAt) return hydrate(tx, row, now, ctx.actor);
+    const saved = await commitTaskChange(tx, ctx, row, { deletedAt: now, claimedBy: null, claimExpiresAt: null }, 'task.deleted');
+    return hydrate(tx, saved, now, ctx.actor);
+  });
+}
+
+export async function restoreTask(ctx: Context, input: z.infer<typeof DeleteTaskInput>): Promise<Task> {
+  return ctx.store.write(async (tx) => {
+    const row = await resolveTask(tx, input.id);
+    const now = nowIso(ctx);
+    if (!row.deletedAt) return hydrate(tx, row, now, ctx.actor);
+    const saved = await commitTaskChange(tx, ctx, row, { deletedAt: null }, 'task.restored');
+    return hydrate(tx, saved, now, ctx.actor);
+  });
+}
+
+export const PurgeTaskInput = z.object({
+  id: TaskRef,
+  confirm: z.literal(true, { error: 'purge is permanent: pass confirm: true' }).describe('Must be true: purge cannot be undone'),
+});
+
+export async function purgeTask(ctx: Context, input: z.infer<typeof PurgeTaskInput>): Promise<{ purged: string }> {
+  return ctx.store.write(async (tx) => {
+    const row = await resolveTask(tx, input.id);
+    const id = displayIdOf(row);
+    if (!row.deletedAt) {
+      throw new CairnError('VALIDATION_ERROR', `Task ${id} is not deleted; only deleted tasks can be purged. Nothing was changed.`, {
+        suggestions: [`delete_task {id: "${id}"} first (restorable), then purge it if you really mean to erase it`],
+      });
+    }
+    const dependents = await tx.dependentUids(row.uid);
+    await record(tx, ctx, { projectUid: row.projectUid, taskUid: null, type: 'task.purged', changes: { id: { before: id, after: null }, title: { before: row.title, after: null } } });
+    await tx.purgeTask(row.uid);
+    await tx.refreshOpenBlockers(dependents);
+    return { purged: id };
+  });
+}

@@ -1,0 +1,46 @@
+/** The ready queue: what to work on next, in DESIGN §2 order, with a hint when nothing is ready. */
+import * as z from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { Kind, Labels, type TaskSummary } from '../model/task.js';
+import { summarize } from './hydrate.js';
+import { resolveProject } from './resolve.js';
+
+export const NextTasksInput = z.object({
+  project: z.string().optional().describe('Project key or alias; default all projects'),
+  assignee: z.string().optional().describe('Only tasks assigned to this actor, or "none" for unassigned'),
+  kind: Kind.optional(),
+  labels: Labels.optional().describe('Any of these labels'),
+  includeBacklog: z.boolean().default(false),
+  limit: z.number().int().min(1).max(100).default(10),
+});
+
+export interface NextTasksResult {
+  tasks: TaskSummary[];
+  /** When the queue is empty: how many tasks wait on blockers, and the blockers most worth finishing. */
+  blocked?: { count: number; topBlockers: string[] };
+}
+
+export async function nextTasks(ctx: Context, input: z.infer<typeof NextTasksInput>): Promise<NextTasksResult> {
+  return ctx.store.read(async (tx) => {
+    const now = nowIso(ctx);
+    const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : undefined;
+    const base = {
+      ...(projectUids ? { projectUids } : {}),
+      ...(input.kind ? { kinds: [input.kind] } : {}),
+      ...(input.labels?.length ? { labelsAny: input.labels } : {}),
+      ...(input.assignee !== undefined ? { assignee: input.assignee === 'none' ? null : input.assignee } : {}),
+    };
+    const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, 0);
+    const tasks = await summarize(tx, rows, now, ctx.actor);
+    if (tasks.length > 0) return { tasks };
+    // Empty queue: explain what blocks the todo work.
+    const todo = await tx.listTasks({ ...base, categories: ['todo'] }, 'priority', 200, 0);
+    const sums = await summarize(tx, todo.rows, now, ctx.actor);
+    const blockedTasks = sums.filter((t) => t.blockedBy.length > 0);
+    const counts = new Map<string, number>();
+    for (const t of blockedTasks) for (const b of t.blockedBy) counts.set(b, (counts.get(b) ?? 0) + 1);
+    const topBlockers = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([id]) => id);
+    return { tasks, blocked: { count: blockedTasks.length, topBlockers } };
+  });
+}

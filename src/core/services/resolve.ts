@@ -1,0 +1,75 @@
+/** Finds projects and tasks from what callers type, with "did you mean" suggestions when nothing matches. */
+import { CairnError } from '../errors.js';
+import { parseTaskRef, PROJECT_KEY_RE } from '../model/ids.js';
+import type { ProjectRow, TaskRow, Tx } from '../ports.js';
+import { closest } from '../rules/suggest.js';
+
+/** A project by key (any case) or alias; archived projects resolve too. */
+export async function resolveProject(tx: Tx, ref: string): Promise<ProjectRow> {
+  const wanted = ref.trim();
+  const byKey = PROJECT_KEY_RE.test(wanted.toUpperCase()) ? await tx.getProjectByKey(wanted.toUpperCase()) : undefined;
+  if (byKey) return byKey;
+  const all = await tx.listProjects(true);
+  const byAlias = all.find((p) => p.aliases.some((a) => a.toLowerCase() === wanted.toLowerCase()));
+  if (byAlias) return byAlias;
+  const near = closest(wanted, all.flatMap((p) => [p.key, ...p.aliases]));
+  throw new CairnError(
+    'PROJECT_NOT_FOUND',
+    `No project has the key or alias "${wanted}".${near.length ? ` Did you mean ${near.join(', ')}?` : ''}`,
+    {
+      suggestions: [
+        ...near.map((k) => `Use project "${k}"`),
+        all.length ? 'list_projects to see every project key' : 'create_project {key, name} to create the first project',
+      ],
+      details: { wanted, candidates: near },
+    },
+  );
+}
+
+async function notFound(tx: Tx, ref: string, projectUid: string | null): Promise<never> {
+  const recent = await tx.recentTaskTitles(projectUid, 500);
+  const byId = closest(ref.toUpperCase(), recent.map((r) => r.id));
+  const lower = ref.toLowerCase();
+  const byTitle = recent.filter((r) => r.title.toLowerCase().includes(lower)).slice(0, 3).map((r) => r.id);
+  const near = [...new Set([...byId, ...byTitle])].slice(0, 3);
+  const titled = near.map((id) => `${id} "${recent.find((r) => r.id === id)?.title ?? ''}"`);
+  throw new CairnError('TASK_NOT_FOUND', `Task ${ref} does not exist.${titled.length ? ` Closest: ${titled.join(', ')}.` : ''}`, {
+    suggestions: [...near.map((id) => `get_task {id: "${id}"}`), 'search_tasks {query: "<words from the title>"} to find it by text'],
+    details: { wanted: ref, candidates: near },
+  });
+}
+
+/** A task by display id (`API-12`, any case) or internal ULID. Deleted tasks resolve; callers decide what to allow. */
+export async function resolveTask(tx: Tx, ref: string): Promise<TaskRow> {
+  const parsed = parseTaskRef(ref);
+  if (parsed.type === 'malformed') {
+    throw new CairnError('INVALID_ID', `"${parsed.text}" is not a task id. Use a display id like API-12 (project key, dash, number) or a 26-character internal id.`, {
+      suggestions: ['list_tasks to see task ids', 'search_tasks {query} to find a task by its title'],
+    });
+  }
+  if (parsed.type === 'ulid') {
+    return (await tx.getTask(parsed.id)) ?? notFound(tx, parsed.text, null);
+  }
+  const project = await tx.getProjectByKey(parsed.projectKey);
+  if (!project) {
+    const keys = (await tx.listProjects(true)).map((p) => p.key);
+    const near = closest(parsed.projectKey, keys);
+    throw new CairnError('TASK_NOT_FOUND', `Task ${parsed.text} does not exist: there is no project "${parsed.projectKey}".${near.length ? ` Did you mean ${near.map((k) => `${k}-${parsed.seq}`).join(', ')}?` : ''}`, {
+      suggestions: [...near.map((k) => `get_task {id: "${k}-${parsed.seq}"}`), 'list_projects to see project keys'],
+      details: { wanted: parsed.text, candidates: near.map((k) => `${k}-${parsed.seq}`) },
+    });
+  }
+  return (await tx.getTaskBySeq(project.uid, parsed.seq)) ?? notFound(tx, parsed.text, project.uid);
+}
+
+/** Like resolveTask but refuses soft-deleted tasks, naming how to restore them. */
+export async function resolveLiveTask(tx: Tx, ref: string): Promise<TaskRow> {
+  const t = await resolveTask(tx, ref);
+  if (t.deletedAt) {
+    const id = `${t.projectKey}-${t.seq}`;
+    throw new CairnError('TASK_DELETED', `Task ${id} is deleted (since ${t.deletedAt}); it cannot be changed until restored.`, {
+      suggestions: [`restore_task {id: "${id}"}`],
+    });
+  }
+  return t;
+}

@@ -1,0 +1,233 @@
+/** Creating, reading, listing, updating and moving tasks. */
+import { ulid } from 'ulid';
+import * as z from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { TaskRef } from '../model/ids.js';
+import {
+  Anchors, Assignee, ChecklistText, Description, Kind, Labels, Links, Priority, Score, Title,
+  type Task, type TaskSummary,
+} from '../model/task.js';
+import { Category } from '../model/workflow.js';
+import type { TaskFilter, TaskRow, Tx } from '../ports.js';
+import { TASK_SORTS } from '../ports.js';
+import { record } from './activity.js';
+import { decodeCursor, encodeCursor } from './cursor.js';
+import { linkBlocker, setParent } from './dependencies.js';
+import { displayIdOf, hydrate, summarize } from './hydrate.js';
+import { resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
+import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
+
+const normLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()))].sort();
+
+export const CreateTaskInput = z.object({
+  project: z.string().min(1).describe('Project key or alias'),
+  title: Title,
+  description: Description.default(''),
+  status: z.string().optional().describe("Initial status; default the project's first todo status"),
+  kind: Kind.default('task'),
+  priority: Priority.default('none'),
+  score: Score.default(0),
+  labels: Labels.default([]),
+  assignee: Assignee.optional(),
+  parentId: TaskRef.optional().describe('Parent task (epic) id'),
+  blockedBy: z.array(TaskRef).max(100).default([]).describe('Ids of tasks that must finish first'),
+  checklist: z.array(ChecklistText).max(200).default([]),
+  anchors: Anchors.default([]),
+  links: Links.default({}),
+  origin: z.string().max(500).optional().describe('Where the task came from (handoffs: submitting project or repository)'),
+  documentPath: z.string().max(2000).optional(),
+});
+
+export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskInput>): Promise<Task> {
+  return ctx.store.write(async (tx) => {
+    const project = await resolveProject(tx, input.project);
+    const statuses = await tx.getStatuses(project.uid);
+    const status = input.status ? findStatus(statuses, input.status, project.key) : (firstOfCategory(statuses, 'todo') ?? statuses[0]!);
+    const now = nowIso(ctx);
+    const uid = ulid();
+    // Resolve every reference before writing anything, so a bad one changes nothing.
+    const blockers = await Promise.all(input.blockedBy.map((ref) => resolveLiveTask(tx, ref)));
+    const parent = input.parentId ? await resolveLiveTask(tx, input.parentId) : null;
+    const seq = await tx.allocateSeq(project.uid);
+    const row: TaskRow = {
+      uid, projectUid: project.uid, projectKey: project.key, seq,
+      title: input.title, description: input.description,
+      status: status.name, category: status.category,
+      kind: input.kind, priority: input.priority, score: input.score,
+      position: await positionAt(tx, { uid, projectUid: project.uid }, status.name, undefined),
+      assignee: input.assignee ?? null, claimedBy: null, claimExpiresAt: null,
+      parentUid: parent?.uid ?? null, parentId: parent ? displayIdOf(parent) : null,
+      links: input.links, anchors: input.anchors,
+      closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
+      version: 1, createdAt: now, updatedAt: now,
+      completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
+    };
+    await tx.insertTask(row);
+    const labels = normLabels(input.labels);
+    if (labels.length) await tx.setLabels(uid, labels);
+    for (const b of blockers) await linkBlocker(tx, row, b, now);
+    if (blockers.length) await tx.refreshOpenBlockers([uid]);
+    if (input.checklist.length) await tx.replaceChecklist(uid, input.checklist.map((text, index) => ({ index, text, checked: false })));
+    await tx.reindexTask(uid);
+    await record(tx, ctx, {
+      projectUid: project.uid, taskUid: uid, type: 'task.created',
+      changes: {
+        title: { before: null, after: row.title }, status: { before: null, after: row.status },
+        ...(labels.length ? { labels: { before: null, after: labels } } : {}),
+        ...(blockers.length ? { blockedBy: { before: null, after: blockers.map(displayIdOf) } } : {}),
+        ...(parent ? { parentId: { before: null, after: displayIdOf(parent) } } : {}),
+      },
+    });
+    return hydrate(tx, (await tx.getTask(uid))!, now, ctx.actor);
+  });
+}
+
+export const GetTaskInput = z.object({ id: TaskRef });
+
+export async function getTask(ctx: Context, input: z.infer<typeof GetTaskInput>): Promise<Task> {
+  return ctx.store.read(async (tx) => hydrate(tx, await resolveTask(tx, input.id), nowIso(ctx), ctx.actor));
+}
+
+export const ListTasksInput = z.object({
+  project: z.string().optional().describe('Project key or alias'),
+  allProjects: z.boolean().default(false).describe('Ignore the default project and list across all'),
+  status: z.union([z.string(), z.array(z.string())]).optional(),
+  category: z.union([Category, z.array(Category)]).optional(),
+  kind: z.union([Kind, z.array(Kind)]).optional(),
+  priority: z.union([Priority, z.array(Priority)]).optional(),
+  labels: Labels.optional().describe('Tasks with any of these labels'),
+  labelsAll: Labels.optional().describe('Tasks with all of these labels'),
+  assignee: z.string().optional().describe('Exact assignee; "none" for unassigned'),
+  parentId: TaskRef.optional(),
+  ready: z.boolean().optional().describe('Only tasks ready to start'),
+  updatedSince: z.iso.datetime({ offset: true }).optional().describe('ISO time'),
+  includeDone: z.boolean().default(false).describe('Include done and canceled tasks'),
+  includeArchived: z.boolean().default(false),
+  deleted: z.boolean().default(false).describe('List soft-deleted tasks instead'),
+  sort: z.enum(TASK_SORTS).default('priority').describe('priority (ready order) | created | updated | position | id'),
+  limit: z.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional().describe('nextCursor from the previous page'),
+});
+export type ListTasksInput = z.infer<typeof ListTasksInput>;
+
+const arr = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
+
+export async function buildFilter(tx: Tx, ctx: Context, input: Omit<ListTasksInput, 'sort' | 'limit' | 'cursor'>): Promise<TaskFilter> {
+  const f: TaskFilter = {
+    includeDone: input.includeDone,
+    includeArchived: input.includeArchived,
+    ...(input.deleted ? { onlyDeleted: true, includeArchived: true, includeDone: true } : {}),
+  };
+  if (input.project && !input.allProjects) {
+    const p = await resolveProject(tx, input.project);
+    f.projectUids = [p.uid];
+    const wanted = arr(input.status);
+    if (wanted) {
+      const statuses = await tx.getStatuses(p.uid);
+      f.statuses = wanted.map((s) => findStatus(statuses, s, p.key).name);
+    }
+  } else if (input.status !== undefined) {
+    f.statuses = arr(input.status);
+  }
+  if (input.category !== undefined) f.categories = arr(input.category);
+  if (input.kind !== undefined) f.kinds = arr(input.kind);
+  if (input.priority !== undefined) f.priorities = arr(input.priority);
+  if (input.labels?.length) f.labelsAny = input.labels;
+  if (input.labelsAll?.length) f.labelsAll = input.labelsAll;
+  if (input.assignee !== undefined) f.assignee = input.assignee === 'none' ? null : input.assignee;
+  if (input.parentId) f.parentUid = (await resolveTask(tx, input.parentId)).uid;
+  if (input.updatedSince) f.updatedSince = new Date(input.updatedSince).toISOString();
+  if (input.ready) f.ready = { now: nowIso(ctx), actor: ctx.actor };
+  return f;
+}
+
+export async function listTasks(ctx: Context, input: ListTasksInput): Promise<{ tasks: TaskSummary[]; total: number; nextCursor: string | null }> {
+  return ctx.store.read(async (tx) => {
+    const { sort, limit, cursor, ...rest } = input;
+    const filter = await buildFilter(tx, ctx, rest);
+    // The cursor is bound to the query, not to the moment it ran.
+    const query = { filter: { ...filter, ready: filter.ready && { ...filter.ready, now: undefined } }, sort };
+    const offset = cursor ? decodeCursor(cursor, query) : 0;
+    const { rows, total } = await tx.listTasks(filter, sort, limit, offset);
+    const tasks = await summarize(tx, rows, nowIso(ctx), ctx.actor);
+    const next = offset + rows.length < total ? encodeCursor(offset + rows.length, query) : null;
+    return { tasks, total, nextCursor: next };
+  });
+}
+
+export const UpdateTaskInput = z.object({
+  id: TaskRef,
+  expectedVersion: z.number().int().min(1).optional().describe('Fail with VERSION_CONFLICT if the task changed since this version'),
+  title: Title.optional(),
+  description: Description.optional(),
+  appendDescription: z.string().max(100_000).optional().describe('Text appended to the description (after a blank line)'),
+  status: z.string().optional(),
+  position: z.number().int().min(0).optional().describe('Index within the lane (0 = top)'),
+  kind: Kind.optional(),
+  priority: Priority.optional(),
+  score: Score.optional(),
+  labels: Labels.optional().describe('Replaces all labels'),
+  addLabels: Labels.optional(),
+  removeLabels: Labels.optional(),
+  assignee: Assignee.nullable().optional().describe('null unassigns'),
+  parentId: TaskRef.nullable().optional().describe('null detaches from the parent'),
+  links: Links.optional().describe('Merged into existing links'),
+  anchors: Anchors.optional(),
+  closeReason: z.string().max(500).nullable().optional(),
+  documentPath: z.string().max(2000).nullable().optional(),
+});
+export type UpdateTaskInput = z.infer<typeof UpdateTaskInput>;
+
+export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<Task> {
+  return ctx.store.write(async (tx) => {
+    const row = await resolveLiveTask(tx, input.id);
+    checkVersion(row, input.expectedVersion);
+    const now = nowIso(ctx);
+    const patch: Parameters<typeof commitTaskChange>[3] = {};
+    const extra: Parameters<typeof commitTaskChange>[5] = {};
+    for (const k of ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'anchors', 'closeReason', 'documentPath'] as const) {
+      if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
+    }
+    if (input.appendDescription) patch.description = `${patch.description ?? row.description}${row.description ? '\n\n' : ''}${input.appendDescription}`;
+    if (input.links) patch.links = { ...row.links, ...input.links };
+    if (input.status !== undefined || input.position !== undefined) {
+      const statuses = await statusesOf(tx, row);
+      const s = input.status !== undefined ? findStatus(statuses, input.status, row.projectKey) : findStatus(statuses, row.status, row.projectKey);
+      if (s.name !== row.status) Object.assign(patch, statusPatch(row, s, now));
+      if (s.name !== row.status || input.position !== undefined) patch.position = await positionAt(tx, row, s.name, input.position);
+    }
+    if (input.labels || input.addLabels || input.removeLabels) {
+      const before = (await tx.relations([row.uid])).labels.get(row.uid) ?? [];
+      let next = input.labels ?? before;
+      if (input.addLabels) next = [...next, ...input.addLabels];
+      if (input.removeLabels) next = next.filter((l) => !input.removeLabels!.includes(l));
+      const after = normLabels(next);
+      if (JSON.stringify(after) !== JSON.stringify(before)) {
+        await tx.setLabels(row.uid, after);
+        extra.labels = { before, after };
+      }
+    }
+    if (input.parentId !== undefined) {
+      const change = await setParent(tx, row, input.parentId);
+      if (change) {
+        patch.parentUid = change.parentUid;
+        extra.parentId = { before: row.parentId, after: change.parentId };
+      }
+    }
+    const type = patch.status ? 'task.moved' : 'task.updated';
+    const saved = await commitTaskChange(tx, ctx, row, patch, type, extra, { reindex: 'labels' in extra });
+    return hydrate(tx, saved, now, ctx.actor);
+  });
+}
+
+export const MoveTaskInput = z.object({
+  id: TaskRef,
+  status: z.string().min(1).describe('Target status (lane)'),
+  position: z.number().int().min(0).optional().describe('Index within the lane; default bottom'),
+  expectedVersion: z.number().int().min(1).optional(),
+});
+
+export async function moveTask(ctx: Context, input: z.infer<typeof MoveTaskInput>): Promise<Task> {
+  return updateTask(ctx, { id: input.id, status: input.status, position: input.position ?? Number.MAX_SAFE_INTEGER, expectedVersion: input.expectedVersion });
+}

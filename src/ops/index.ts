@@ -1,0 +1,27 @@
+/** The list of every operation; MCP tools, CLI commands, REST routes and docs are generated from it. */
+import type { Op } from './op.js';
+import { archiveTaskOp, changesSinceOp, deleteTaskOp, getProgressOp, listLabelsOp, purgeTaskOp, restoreTaskOp, taskHistoryOp } from './history-ops.js';
+import { archiveProjectOp, createProjectOp, getProjectOp, listProjectsOp, updateProjectOp } from './project-ops.js';
+import { createTaskOp, getTaskOp, listTasksOp, nextTasksOp, searchTasksOp, updateTaskOp } from './task-ops.js';
+import {
+  addCommentOp, addDependencyOp, boardOverviewOp, claimTaskOp, completeTaskOp, releaseTaskOp, removeDependencyOp, updateChecklistOp,
+} from './work-ops.js';
+
+export const OPS = [
+  listTasksOp, getTaskOp, searchTasksOp, nextTasksOp, createTaskOp, updateTaskOp, claimTaskOp, releaseTaskOp, completeTaskOp,
+  addDependencyOp, removeDependencyOp, updateChecklistOp, addCommentOp, boardOverviewOp,
+  listProjectsOp, getProjectOp, createProjectOp,
+  taskHistoryOp, archiveTaskOp, deleteTaskOp, getProgressOp,
+  updateProjectOp, archiveProjectOp, restoreTaskOp, purgeTaskOp, listLabelsOp, changesSinceOp,
+] as const satisfies readonly Op[];
+
+export type AnyOp = (typeof OPS)[number];
+
+const byName = new Map<string, Op>(OPS.map((op) => [op.name, op as unknown as Op]));
+
+export function findOp(name: string): Op | undefined {
+  return byName.get(name);
+}
+
+export { runOp, parseInput } from './run-op.js';
+export { DEFAULT_TOOLSETS, TOOLSETS, type Op, type OpContext, type Toolset } from './op.js';

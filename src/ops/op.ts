@@ -1,0 +1,42 @@
+/** The shape of an operation declared once, from which MCP tools, CLI commands and REST routes are generated. */
+import type * as z from 'zod';
+import type { Context } from '../core/context.js';
+
+export const TOOLSETS = ['tasks', 'projects', 'history', 'handoff', 'admin'] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+export const DEFAULT_TOOLSETS: readonly Toolset[] = ['tasks', 'projects'];
+
+export interface OpContext extends Context {
+  /** Project used when an op's `project` argument is omitted (MCP scoping, CLI config). */
+  defaultProject?: string;
+  /** Refuse write ops with READ_ONLY. */
+  readOnly?: boolean;
+}
+
+export interface Op<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** snake_case verb_noun; the MCP tool name. */
+  name: string;
+  toolset: Toolset;
+  title: string;
+  /** When to use it, what it returns, what to call next. Model-facing: keep it tight. */
+  description: string;
+  input: I;
+  output: O;
+  readOnly: boolean;
+  destructive?: boolean;
+  idempotent?: boolean;
+  /** REST binding; path params (":id") are merged into the input. */
+  rest: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string };
+  run(ctx: OpContext, input: z.output<I>): Promise<z.output<O>>;
+}
+
+/** Declares an operation with its input and output types inferred from the schemas. */
+export function defineOp<I extends z.ZodObject, O extends z.ZodType>(op: Op<I, O>): Op<I, O> {
+  return op;
+}
+
+/** The op's input with `project` filled from the context's default when the caller left it out. */
+export function withDefaultProject<T extends { project?: string | undefined; allProjects?: boolean }>(ctx: OpContext, input: T): T {
+  if (input.project || input.allProjects || !ctx.defaultProject) return input;
+  return { ...input, project: ctx.defaultProject };
+}

@@ -1,0 +1,74 @@
+/** Projects: list, get, create, update (workflow too), archive. */
+import * as z from 'zod';
+import { Project } from '../core/model/project.js';
+import {
+  ArchiveProjectInput, archiveProject, CreateProjectInput, createProject, getProject, ListProjectsInput, listProjects, ProjectRefInput,
+  UpdateProjectInput, updateProject,
+} from '../core/services/projects.js';
+import { defineOp } from './op.js';
+import { ProjectOut } from './schemas.js';
+
+export const listProjectsOp = defineOp({
+  name: 'list_projects',
+  toolset: 'projects',
+  title: 'List projects',
+  description: 'All projects with key, name, root, workflow statuses and open task count. Keys are what other tools take as project.',
+  input: ListProjectsInput,
+  output: z.object({ projects: z.array(Project) }),
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/projects' },
+  run: (ctx, input) => listProjects(ctx, input),
+});
+
+export const getProjectOp = defineOp({
+  name: 'get_project',
+  toolset: 'projects',
+  title: 'Get a project',
+  description: 'One project by key or alias: its workflow (ordered statuses with category and colour), root, aliases and task count.',
+  input: ProjectRefInput,
+  output: ProjectOut,
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/projects/:key' },
+  run: async (ctx, input) => ({ project: await getProject(ctx, input) }),
+});
+
+export const createProjectOp = defineOp({
+  name: 'create_project',
+  toolset: 'projects',
+  title: 'Create a project',
+  description:
+    'Create a project with a permanent key (2–10 letters, e.g. API) that prefixes its task ids. template: default (backlog, todo, in_progress, blocked, review, done, canceled) or devplanner (01-upcoming … 04-archive). root ties it to a repository path.',
+  input: CreateProjectInput,
+  output: ProjectOut,
+  readOnly: false,
+  rest: { method: 'POST', path: '/projects' },
+  run: async (ctx, input) => ({ project: await createProject(ctx, input) }),
+});
+
+export const updateProjectOp = defineOp({
+  name: 'update_project',
+  toolset: 'admin',
+  title: 'Update a project',
+  description: 'Change name, description, root, aliases, or edit the workflow with status ops (add, rename, move, recolor, recategorize, remove).',
+  input: UpdateProjectInput,
+  output: ProjectOut,
+  readOnly: false,
+  rest: { method: 'PATCH', path: '/projects/:key' },
+  run: async (ctx, input) => ({ project: await updateProject(ctx, input) }),
+});
+
+export const archiveProjectOp = defineOp({
+  name: 'archive_project',
+  toolset: 'admin',
+  title: 'Archive a project',
+  description: 'Hide a project from default lists (restore: true brings it back). Its tasks are kept.',
+  input: ArchiveProjectInput,
+  output: ProjectOut,
+  readOnly: false,
+  destructive: true,
+  idempotent: true,
+  rest: { method: 'POST', path: '/projects/:key/archive' },
+  run: async (ctx, input) => ({ project: await archiveProject(ctx, input) }),
+});

@@ -1,0 +1,59 @@
+/** The one entry every surface calls: strict input parsing (errors name the field), read-only gate, error mapping. */
+import * as z from 'zod';
+import { CairnError, toCairnError } from '../core/errors.js';
+import { closest } from '../core/rules/suggest.js';
+import type { Op, OpContext } from './op.js';
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const path = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
+  return `${path}: ${issue.message}`;
+}
+
+/** Turns a zod failure into VALIDATION_ERROR naming each bad field and what it expects. */
+export function validationError(op: Pick<Op, 'name'>, error: z.ZodError): CairnError {
+  const issues = error.issues.slice(0, 5).map(describeIssue);
+  return new CairnError('VALIDATION_ERROR', `Invalid arguments for ${op.name}: ${issues.join('; ')}. Nothing was changed.`, {
+    suggestions: [`Fix the field${issues.length > 1 ? 's' : ''} above and call ${op.name} again`],
+    details: { issues: error.issues.map((i) => ({ path: i.path.map(String), message: i.message, code: i.code })) },
+  });
+}
+
+/** Unknown fields are refused rather than silently ignored, with the nearest known name. */
+function rejectUnknownKeys(op: Op, raw: Record<string, unknown>): void {
+  const known = Object.keys(op.input.shape);
+  for (const key of Object.keys(raw)) {
+    if (known.includes(key)) continue;
+    const near = closest(key, known, 1);
+    throw new CairnError(
+      'VALIDATION_ERROR',
+      `Invalid arguments for ${op.name}: unknown field "${key}".${near.length ? ` Did you mean "${near[0]}"?` : ''} Known fields: ${known.join(', ')}.`,
+      { suggestions: near.length ? [`Rename "${key}" to "${near[0]}"`] : [`Remove "${key}"`] },
+    );
+  }
+}
+
+export function parseInput<O extends Op>(op: O, raw: unknown): z.output<O['input']> {
+  const value = raw === undefined || raw === null ? {} : raw;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new CairnError('VALIDATION_ERROR', `Invalid arguments for ${op.name}: expected an object of named arguments.`);
+  }
+  rejectUnknownKeys(op, value as Record<string, unknown>);
+  const parsed = op.input.safeParse(value);
+  if (!parsed.success) throw validationError(op, parsed.error);
+  return parsed.data as z.output<O['input']>;
+}
+
+/** Runs an op: parse, gate, execute. Always throws CairnError (unknown throws become INTERNAL). */
+export async function runOp<O extends Op>(op: O, ctx: OpContext, raw: unknown): Promise<z.output<O['output']>> {
+  try {
+    if (ctx.readOnly && !op.readOnly) {
+      throw new CairnError('READ_ONLY', `${op.name} changes data, and this server is read-only. Nothing was changed.`, {
+        suggestions: ['Use a read tool instead, or restart the server without --read-only / CAIRN_READ_ONLY'],
+      });
+    }
+    const input = parseInput(op, raw);
+    return (await op.run(ctx, input)) as z.output<O['output']>;
+  } catch (err) {
+    throw toCairnError(err);
+  }
+}

@@ -1,0 +1,109 @@
+/** Reading and writing tasks: list, get, search, next, create, update. */
+import * as z from 'zod';
+import { CairnError } from '../core/errors.js';
+import { TaskSummary } from '../core/model/task.js';
+import { NextTasksInput, nextTasks } from '../core/services/ready.js';
+import { SearchTasksInput, searchTasks } from '../core/services/search.js';
+import { CreateTaskInput, createTask, GetTaskInput, getTask, ListTasksInput, listTasks, UpdateTaskInput, updateTask } from '../core/services/tasks.js';
+import { defineOp, withDefaultProject } from './op.js';
+import { TaskListOut, TaskOut } from './schemas.js';
+
+export const listTasksOp = defineOp({
+  name: 'list_tasks',
+  toolset: 'tasks',
+  title: 'List tasks',
+  description:
+    'List tasks with filters (project, status, category, kind, priority, labels, assignee, parentId, ready). Open tasks only unless includeDone. Returns compact summaries with blockedBy/blocks/children/isReady, total and nextCursor. Use get_task for full detail, next_tasks to pick work.',
+  input: ListTasksInput,
+  output: TaskListOut,
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/tasks' },
+  run: (ctx, input) => listTasks(ctx, withDefaultProject(ctx, input)),
+});
+
+export const getTaskOp = defineOp({
+  name: 'get_task',
+  toolset: 'tasks',
+  title: 'Get a task',
+  description:
+    'Full task by id (API-12 or internal id): description, checklist, comments, links, anchors, blockedBy, blocks, children, isReady, version. Use before editing; pass version as expectedVersion to update_task.',
+  input: GetTaskInput,
+  output: TaskOut,
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/tasks/:id' },
+  run: async (ctx, input) => ({ task: await getTask(ctx, input) }),
+});
+
+export const searchTasksOp = defineOp({
+  name: 'search_tasks',
+  toolset: 'tasks',
+  title: 'Search tasks',
+  description:
+    'Full-text search over title, labels, description, comments and checklist (ranked; "phrase", prefix*). Each result has matchedFields and a highlighted excerpt. Check here before creating a task that may exist.',
+  input: SearchTasksInput,
+  output: z.object({
+    results: z.array(z.object({ task: TaskSummary, matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
+    total: z.number().int(),
+    nextCursor: z.string().nullable(),
+  }),
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/search' },
+  run: (ctx, input) => searchTasks(ctx, withDefaultProject(ctx, input)),
+});
+
+export const nextTasksOp = defineOp({
+  name: 'next_tasks',
+  toolset: 'tasks',
+  title: 'Next ready tasks',
+  description:
+    'The ready queue: todo tasks with every blocker done and no live claim by someone else, ordered by priority, score, lane position, age. Then claim_task the one you take. When empty, says what blocks the queue.',
+  input: NextTasksInput,
+  output: z.object({
+    tasks: z.array(TaskSummary),
+    blocked: z.object({ count: z.number().int(), topBlockers: z.array(z.string()) }).optional(),
+  }),
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/ready' },
+  run: (ctx, input) => nextTasks(ctx, withDefaultProject(ctx, input)),
+});
+
+export const createTaskOp = defineOp({
+  name: 'create_task',
+  toolset: 'tasks',
+  title: 'Create a task',
+  description:
+    'Create a task in a project (default status: first todo lane). Optional: description (markdown), kind, priority, score, labels, assignee, parentId, blockedBy ids, checklist items, anchors, links. Returns the task with its new id (KEY-N).',
+  input: CreateTaskInput.extend({ project: CreateTaskInput.shape.project.optional() }),
+  output: TaskOut,
+  readOnly: false,
+  rest: { method: 'POST', path: '/tasks' },
+  run: async (ctx, input) => {
+    const { project, ...rest } = withDefaultProject(ctx, input);
+    return { task: await createTask(ctx, { ...rest, project: requireProject(project, 'create_task') }) };
+  },
+});
+
+export const updateTaskOp = defineOp({
+  name: 'update_task',
+  toolset: 'tasks',
+  title: 'Update a task',
+  description:
+    'Change only the fields given: title, description (or appendDescription), status and position (moves it on the board), kind, priority, score, labels (or addLabels/removeLabels), assignee, parentId, links. Pass expectedVersion to refuse if someone changed it meanwhile.',
+  input: UpdateTaskInput,
+  output: TaskOut,
+  readOnly: false,
+  idempotent: true,
+  rest: { method: 'PATCH', path: '/tasks/:id' },
+  run: async (ctx, input) => ({ task: await updateTask(ctx, input) }),
+});
+
+function requireProject(project: string | undefined, op: string): string {
+  if (project) return project;
+  throw new CairnError('VALIDATION_ERROR', `Invalid arguments for ${op}: project is required (no default project is set for this session).`, {
+    suggestions: ['Pass project: "<KEY>"; list_projects shows the keys'],
+  });
+}

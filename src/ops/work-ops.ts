@@ -1,0 +1,137 @@
+/** Working a task: claim, release, complete, dependencies, checklist, comments, board overview. */
+import * as z from 'zod';
+import { BoardInput, boardOverview } from '../core/services/board.js';
+import { UpdateChecklistInput, updateChecklist } from '../core/services/checklist.js';
+import { ClaimTaskInput, claimTask, ReleaseTaskInput, releaseTask } from '../core/services/claims.js';
+import { AddCommentInput, addComment } from '../core/services/comments.js';
+import { addDependency, DependencyInput, removeDependency } from '../core/services/dependencies.js';
+import { CompleteTaskInput, completeTask } from '../core/services/lifecycle.js';
+import { Task } from '../core/model/task.js';
+import { defineOp, withDefaultProject } from './op.js';
+import { TaskOut } from './schemas.js';
+
+export const claimTaskOp = defineOp({
+  name: 'claim_task',
+  toolset: 'tasks',
+  title: 'Claim a task',
+  description:
+    'Take a task so no other agent works it: sets you as assignee, moves a todo task to in progress, and leases it for leaseSeconds (default 1800). Call again before the lease ends to renew. Fails with ALREADY_CLAIMED if another agent holds it.',
+  input: ClaimTaskInput,
+  output: TaskOut,
+  readOnly: false,
+  idempotent: true,
+  rest: { method: 'POST', path: '/tasks/:id/claim' },
+  run: async (ctx, input) => ({ task: await claimTask(ctx, input) }),
+});
+
+export const releaseTaskOp = defineOp({
+  name: 'release_task',
+  toolset: 'tasks',
+  title: 'Release a claim',
+  description: 'Give up your claim on a task you will not finish; an in-progress task returns to the first todo lane so others can take it.',
+  input: ReleaseTaskInput,
+  output: TaskOut,
+  readOnly: false,
+  rest: { method: 'POST', path: '/tasks/:id/release' },
+  run: async (ctx, input) => ({ task: await releaseTask(ctx, input) }),
+});
+
+export const completeTaskOp = defineOp({
+  name: 'complete_task',
+  toolset: 'tasks',
+  title: 'Complete a task',
+  description:
+    'Mark a task done (first done lane), release its claim, optionally record closeReason and an implementation comment. Returns the task and nowReady: ids of tasks this unblocked. Then next_tasks.',
+  input: CompleteTaskInput,
+  output: z.object({ task: Task, nowReady: z.array(z.string()).describe('Tasks that became ready because of this') }),
+  readOnly: false,
+  idempotent: true,
+  rest: { method: 'POST', path: '/tasks/:id/complete' },
+  run: (ctx, input) => completeTask(ctx, input),
+});
+
+export const addDependencyOp = defineOp({
+  name: 'add_dependency',
+  toolset: 'tasks',
+  title: 'Add a blocker',
+  description: 'Record that taskId cannot start until blockedBy is done. Refuses self-dependency and cycles (CYCLE_DETECTED names the loop). Returns the blocked task.',
+  input: DependencyInput,
+  output: TaskOut,
+  readOnly: false,
+  idempotent: true,
+  rest: { method: 'POST', path: '/tasks/:taskId/dependencies' },
+  run: async (ctx, input) => ({ task: await addDependency(ctx, input) }),
+});
+
+export const removeDependencyOp = defineOp({
+  name: 'remove_dependency',
+  toolset: 'tasks',
+  title: 'Remove a blocker',
+  description: 'Delete the edge "taskId is blocked by blockedBy". Returns the task with its remaining blockers.',
+  input: DependencyInput,
+  output: TaskOut,
+  readOnly: false,
+  idempotent: false,
+  rest: { method: 'DELETE', path: '/tasks/:taskId/dependencies/:blockedBy' },
+  run: async (ctx, input) => ({ task: await removeDependency(ctx, input) }),
+});
+
+export const updateChecklistOp = defineOp({
+  name: 'update_checklist',
+  toolset: 'tasks',
+  title: 'Update a checklist',
+  description:
+    'Apply checklist ops atomically, in order: add {text, index?}, check/uncheck/toggle/remove {index}, edit {index, text}. One bad index fails the whole batch (CHECKLIST_INDEX_OUT_OF_RANGE) and changes nothing.',
+  input: UpdateChecklistInput,
+  output: TaskOut,
+  readOnly: false,
+  rest: { method: 'POST', path: '/tasks/:id/checklist' },
+  run: async (ctx, input) => ({ task: await updateChecklist(ctx, input) }),
+});
+
+export const addCommentOp = defineOp({
+  name: 'add_comment',
+  toolset: 'tasks',
+  title: 'Comment on a task',
+  description: 'Add a markdown comment (kind: comment, research or implementation) to a task; notes for the humans and agents who come next.',
+  input: AddCommentInput,
+  output: TaskOut,
+  readOnly: false,
+  rest: { method: 'POST', path: '/tasks/:id/comments' },
+  run: async (ctx, input) => ({ task: await addComment(ctx, input) }),
+});
+
+const Bucket = z.object({ count: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number() });
+export const BoardOut = z.object({
+  project: z.string().nullable(),
+  lanes: z.array(
+    Bucket.extend({
+      status: z.string(),
+      displayName: z.string(),
+      category: z.string(),
+      color: z.string(),
+      priorityBreakdown: z.record(z.string(), z.number()),
+      cards: z.array(z.object({ id: z.string(), title: z.string(), priority: z.string(), assignee: z.string().nullable(), isReady: z.boolean(), blockedBy: z.array(z.string()), checklistProgress: z.object({ done: z.number(), total: z.number() }) })),
+    }),
+  ),
+  byCategory: z.record(z.string(), Bucket),
+  byPriority: z.record(z.string(), Bucket.extend({ done: z.number(), doneRate: z.number() })),
+  byAssignee: z.record(z.string(), Bucket),
+  summary: z.object({ totalTasks: z.number(), doneTasks: z.number(), doneRate: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number(), readyTasks: z.number() }),
+  blocked: z.array(z.object({ id: z.string(), title: z.string(), blockedBy: z.array(z.string()) })),
+  inProgressByAssignee: z.record(z.string(), z.array(z.string())),
+});
+
+export const boardOverviewOp = defineOp({
+  name: 'board_overview',
+  toolset: 'tasks',
+  title: 'Board overview',
+  description:
+    'The board at a glance: each lane with count, top cards, checklist completion and priority breakdown; totals by category, priority and assignee; blocked tasks; who is working on what. Start a session here.',
+  input: BoardInput,
+  output: BoardOut,
+  readOnly: true,
+  idempotent: true,
+  rest: { method: 'GET', path: '/board' },
+  run: (ctx, input) => boardOverview(ctx, withDefaultProject(ctx, input)),
+});

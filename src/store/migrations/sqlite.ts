@@ -1,0 +1,140 @@
+/** SQLite schema history: forward-only migrations, each applied once in order (PRAGMA user_version). */
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'core tables',
+    sql: `
+CREATE TABLE projects (
+  uid TEXT PRIMARY KEY,
+  key TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  root TEXT,
+  aliases TEXT NOT NULL DEFAULT '[]',
+  next_seq INTEGER NOT NULL DEFAULT 1,
+  archived_at TEXT,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL
+);
+CREATE TABLE statuses (
+  project_uid TEXT NOT NULL REFERENCES projects(uid) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  display_name TEXT NOT NULL,
+  color TEXT NOT NULL,
+  category TEXT NOT NULL,
+  position INTEGER NOT NULL,
+  PRIMARY KEY (project_uid, name)
+);
+CREATE TABLE tasks (
+  num INTEGER PRIMARY KEY,
+  uid TEXT NOT NULL UNIQUE,
+  project_uid TEXT NOT NULL REFERENCES projects(uid),
+  seq INTEGER NOT NULL,
+  title TEXT NOT NULL,
+  description TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL,
+  category TEXT NOT NULL,
+  kind TEXT NOT NULL DEFAULT 'task',
+  priority INTEGER NOT NULL DEFAULT 0,
+  score REAL NOT NULL DEFAULT 0,
+  position REAL NOT NULL DEFAULT 0,
+  assignee TEXT,
+  claimed_by TEXT,
+  claim_expires_at TEXT,
+  parent_uid TEXT REFERENCES tasks(uid),
+  links TEXT NOT NULL DEFAULT '{}',
+  anchors TEXT NOT NULL DEFAULT '[]',
+  close_reason TEXT,
+  origin TEXT,
+  document_path TEXT,
+  open_blockers INTEGER NOT NULL DEFAULT 0,
+  checklist_done INTEGER NOT NULL DEFAULT 0,
+  checklist_total INTEGER NOT NULL DEFAULT 0,
+  version INTEGER NOT NULL DEFAULT 1,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  completed_at TEXT,
+  archived_at TEXT,
+  deleted_at TEXT,
+  UNIQUE (project_uid, seq)
+);
+CREATE INDEX tasks_lane ON tasks (project_uid, status, position);
+CREATE INDEX tasks_order ON tasks (project_uid, priority DESC, score DESC, position, created_at);
+CREATE INDEX tasks_ready_all ON tasks (priority DESC, score DESC, position, created_at)
+  WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_ready_project ON tasks (project_uid, priority DESC, score DESC, position, created_at)
+  WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_updated ON tasks (updated_at);
+CREATE INDEX tasks_parent ON tasks (parent_uid) WHERE parent_uid IS NOT NULL;
+CREATE INDEX tasks_assignee ON tasks (assignee) WHERE assignee IS NOT NULL;
+CREATE TABLE task_labels (
+  task_uid TEXT NOT NULL REFERENCES tasks(uid) ON DELETE CASCADE,
+  label TEXT NOT NULL,
+  PRIMARY KEY (task_uid, label)
+) WITHOUT ROWID;
+CREATE INDEX task_labels_label ON task_labels (label, task_uid);
+CREATE TABLE dependencies (
+  task_uid TEXT NOT NULL REFERENCES tasks(uid) ON DELETE CASCADE,
+  blocker_uid TEXT NOT NULL REFERENCES tasks(uid) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (task_uid, blocker_uid)
+) WITHOUT ROWID;
+CREATE INDEX dependencies_blocker ON dependencies (blocker_uid, task_uid);
+CREATE TABLE checklist_items (
+  task_uid TEXT NOT NULL REFERENCES tasks(uid) ON DELETE CASCADE,
+  idx INTEGER NOT NULL,
+  text TEXT NOT NULL,
+  checked INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (task_uid, idx)
+) WITHOUT ROWID;
+CREATE TABLE comments (
+  id TEXT PRIMARY KEY,
+  task_uid TEXT NOT NULL REFERENCES tasks(uid) ON DELETE CASCADE,
+  author TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  body TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX comments_task ON comments (task_uid, created_at);
+CREATE TABLE events (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  project_uid TEXT,
+  task_uid TEXT,
+  type TEXT NOT NULL,
+  changes TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX events_task ON events (task_uid, seq) WHERE task_uid IS NOT NULL;
+CREATE INDEX events_project ON events (project_uid, seq);
+`,
+  },
+  {
+    version: 2,
+    name: 'full-text search index',
+    // A plain (content-storing) FTS5 table so snippet()/highlight() can build excerpts.
+    sql: `
+CREATE VIRTUAL TABLE task_search USING fts5(
+  title, labels, description, comments, checklist,
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '2 3'
+);
+INSERT INTO task_search (rowid, title, labels, description, comments, checklist)
+SELECT t.num, t.title,
+  COALESCE((SELECT group_concat(label, ' ') FROM task_labels l WHERE l.task_uid = t.uid), ''),
+  t.description,
+  COALESCE((SELECT group_concat(body, ' ') FROM comments c WHERE c.task_uid = t.uid), ''),
+  COALESCE((SELECT group_concat(text, ' ') FROM checklist_items i WHERE i.task_uid = t.uid), '')
+FROM tasks t;
+`,
+  },
+];
+
+export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

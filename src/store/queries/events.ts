@@ -1,0 +1,47 @@
+/** The activity log: append in the writing transaction, read by task, project or sequence. */
+import type { Kysely } from 'kysely';
+import type { ActivityEvent } from '../../core/model/activity.js';
+import type { NewEvent } from '../../core/ports.js';
+import type { DB } from '../schema.js';
+
+type Q = Kysely<DB>;
+
+export async function appendEvent(db: Q, e: NewEvent): Promise<number> {
+  const r = await db
+    .insertInto('events')
+    .values({ at: e.at, actor: e.actor, project_uid: e.projectUid, task_uid: e.taskUid, type: e.type, changes: JSON.stringify(e.changes) })
+    .executeTakeFirstOrThrow();
+  return Number(r.insertId);
+}
+
+export async function events(
+  db: Q,
+  q: { afterSeq?: number; taskUid?: string; projectUid?: string; limit: number; desc?: boolean },
+): Promise<ActivityEvent[]> {
+  let s = db
+    .selectFrom('events as e')
+    .leftJoin('projects as p', 'p.uid', 'e.project_uid')
+    .leftJoin('tasks as t', 't.uid', 'e.task_uid')
+    .leftJoin('projects as tp', 'tp.uid', 't.project_uid')
+    .select(['e.seq', 'e.at', 'e.actor', 'e.type', 'e.changes', 'p.key as project_key', 'tp.key as task_key', 't.seq as task_seq'])
+    .orderBy('e.seq', q.desc ? 'desc' : 'asc')
+    .limit(q.limit);
+  if (q.afterSeq !== undefined) s = s.where('e.seq', '>', q.afterSeq);
+  if (q.taskUid) s = s.where('e.task_uid', '=', q.taskUid);
+  if (q.projectUid) s = s.where('e.project_uid', '=', q.projectUid);
+  const rows = await s.execute();
+  return rows.map((r) => ({
+    seq: r.seq,
+    at: r.at,
+    actor: r.actor,
+    project: r.project_key,
+    taskId: r.task_key && r.task_seq !== null ? `${r.task_key}-${r.task_seq}` : null,
+    type: r.type,
+    changes: JSON.parse(r.changes),
+  }));
+}
+
+export async function lastSeq(db: Q): Promise<number> {
+  const r = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('m')).executeTakeFirst();
+  return Number(r?.m ?? 0);
+}

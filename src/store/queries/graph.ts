@@ -1,0 +1,129 @@
+/** Relations of tasks: dependency edges, hierarchy, labels, checklist items and comments. */
+import type { Kysely } from 'kysely';
+import type { TaskRelations } from '../../core/ports.js';
+import type { ChecklistItem, Comment, CommentKind } from '../../core/model/task.js';
+import type { DB } from '../schema.js';
+
+type Q = Kysely<DB>;
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+const displayIdOf = (key: string, seq: number) => `${key}-${seq}`;
+
+/** Labels, edges (as display ids), children and checklist counts for a batch of tasks: five queries whatever the batch size. */
+export async function relations(db: Q, uids: string[]): Promise<TaskRelations> {
+  const rel: TaskRelations = { labels: new Map(), blockedBy: new Map(), blocks: new Map(), children: new Map(), openBlockers: new Map(), checklist: new Map() };
+  if (uids.length === 0) return rel;
+  const [labels, blockedBy, blocks, children, counts] = await Promise.all([
+    db.selectFrom('task_labels').select(['task_uid', 'label']).where('task_uid', 'in', uids).orderBy('label').execute(),
+    db
+      .selectFrom('dependencies as d')
+      .innerJoin('tasks as b', 'b.uid', 'd.blocker_uid')
+      .innerJoin('projects as p', 'p.uid', 'b.project_uid')
+      .select(['d.task_uid', 'p.key', 'b.seq'])
+      .where('d.task_uid', 'in', uids)
+      .orderBy('d.created_at')
+      .execute(),
+    db
+      .selectFrom('dependencies as d')
+      .innerJoin('tasks as t', 't.uid', 'd.task_uid')
+      .innerJoin('projects as p', 'p.uid', 't.project_uid')
+      .select(['d.blocker_uid', 'p.key', 't.seq'])
+      .where('d.blocker_uid', 'in', uids)
+      .where('t.deleted_at', 'is', null)
+      .orderBy('d.created_at')
+      .execute(),
+    db
+      .selectFrom('tasks as c')
+      .innerJoin('projects as p', 'p.uid', 'c.project_uid')
+      .select(['c.parent_uid', 'p.key', 'c.seq'])
+      .where('c.parent_uid', 'in', uids)
+      .where('c.deleted_at', 'is', null)
+      .orderBy('c.seq')
+      .execute(),
+    db.selectFrom('tasks').select(['uid', 'open_blockers', 'checklist_done', 'checklist_total']).where('uid', 'in', uids).execute(),
+  ]);
+  for (const r of labels) push(rel.labels, r.task_uid, r.label);
+  for (const r of blockedBy) push(rel.blockedBy, r.task_uid, displayIdOf(r.key, r.seq));
+  for (const r of blocks) push(rel.blocks, r.blocker_uid, displayIdOf(r.key, r.seq));
+  for (const r of children) push(rel.children, r.parent_uid!, displayIdOf(r.key, r.seq));
+  for (const r of counts) {
+    rel.openBlockers.set(r.uid, r.open_blockers);
+    rel.checklist.set(r.uid, { done: r.checklist_done, total: r.checklist_total });
+  }
+  return rel;
+}
+
+export async function blockerUids(db: Q, uid: string): Promise<string[]> {
+  return (await db.selectFrom('dependencies').select('blocker_uid').where('task_uid', '=', uid).execute()).map((r) => r.blocker_uid);
+}
+
+export async function dependentUids(db: Q, uid: string): Promise<string[]> {
+  return (await db.selectFrom('dependencies').select('task_uid').where('blocker_uid', '=', uid).execute()).map((r) => r.task_uid);
+}
+
+export async function childUids(db: Q, uid: string): Promise<string[]> {
+  return (await db.selectFrom('tasks').select('uid').where('parent_uid', '=', uid).where('deleted_at', 'is', null).execute()).map((r) => r.uid);
+}
+
+export async function addDependency(db: Q, taskUid: string, blockerUid: string, at: string): Promise<boolean> {
+  const r = await db
+    .insertInto('dependencies')
+    .values({ task_uid: taskUid, blocker_uid: blockerUid, created_at: at })
+    .onConflict((oc) => oc.doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+export async function removeDependency(db: Q, taskUid: string, blockerUid: string): Promise<boolean> {
+  const r = await db.deleteFrom('dependencies').where('task_uid', '=', taskUid).where('blocker_uid', '=', blockerUid).executeTakeFirst();
+  return Number(r.numDeletedRows) === 1;
+}
+
+export async function setLabels(db: Q, uid: string, labels: string[]): Promise<void> {
+  await db.deleteFrom('task_labels').where('task_uid', '=', uid).execute();
+  if (labels.length) await db.insertInto('task_labels').values(labels.map((label) => ({ task_uid: uid, label }))).execute();
+}
+
+export async function labelCounts(db: Q, projectUids: string[] | null): Promise<Array<{ label: string; count: number }>> {
+  let q = db
+    .selectFrom('task_labels as l')
+    .innerJoin('tasks as t', 't.uid', 'l.task_uid')
+    .select(['l.label', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('t.deleted_at', 'is', null)
+    .groupBy('l.label')
+    .orderBy('n', 'desc')
+    .orderBy('l.label');
+  if (projectUids) q = q.where('t.project_uid', 'in', projectUids.length ? projectUids : ['']);
+  return (await q.execute()).map((r) => ({ label: r.label, count: Number(r.n) }));
+}
+
+export async function getChecklist(db: Q, uid: string): Promise<ChecklistItem[]> {
+  const rows = await db.selectFrom('checklist_items').select(['idx', 'text', 'checked']).where('task_uid', '=', uid).orderBy('idx').execute();
+  return rows.map((r) => ({ index: r.idx, text: r.text, checked: r.checked === 1 }));
+}
+
+export async function replaceChecklist(db: Q, uid: string, items: ChecklistItem[]): Promise<void> {
+  await db.deleteFrom('checklist_items').where('task_uid', '=', uid).execute();
+  if (items.length) {
+    await db
+      .insertInto('checklist_items')
+      .values(items.map((i, idx) => ({ task_uid: uid, idx, text: i.text, checked: i.checked ? 1 : 0 })))
+      .execute();
+  }
+  const done = items.filter((i) => i.checked).length;
+  await db.updateTable('tasks').set({ checklist_done: done, checklist_total: items.length }).where('uid', '=', uid).execute();
+}
+
+export async function getComments(db: Q, uid: string): Promise<Comment[]> {
+  const rows = await db.selectFrom('comments').selectAll().where('task_uid', '=', uid).orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, author: r.author, kind: r.kind as CommentKind, body: r.body, createdAt: r.created_at }));
+}
+
+export async function addComment(db: Q, uid: string, c: { id: string; author: string; kind: CommentKind; body: string; createdAt: string }): Promise<void> {
+  await db.insertInto('comments').values({ id: c.id, task_uid: uid, author: c.author, kind: c.kind, body: c.body, created_at: c.createdAt }).execute();
+}

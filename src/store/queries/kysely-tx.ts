@@ -1,0 +1,71 @@
+/** The Tx port over any Kysely database: shared queries plus the engine's own search index functions. */
+import type { Kysely } from 'kysely';
+import type { Tx, TaskFilter, SearchHit } from '../../core/ports.js';
+import type { DB } from '../schema.js';
+import * as events from './events.js';
+import * as graph from './graph.js';
+import * as projects from './projects.js';
+import * as tasks from './tasks.js';
+
+/** What differs per engine: the full-text index. */
+export interface SearchEngine {
+  reindexTask(db: Kysely<DB>, uid: string): Promise<void>;
+  removeFromIndex(db: Kysely<DB>, num: number): Promise<void>;
+  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number }>;
+}
+
+export class KyselyTx implements Tx {
+  constructor(private readonly db: Kysely<DB>, private readonly engine: SearchEngine) {}
+
+  listProjects: Tx['listProjects'] = (a) => projects.listProjects(this.db, a);
+  getProjectByKey: Tx['getProjectByKey'] = (key) => projects.getProjectBy(this.db, 'key', key);
+  getProjectByUid: Tx['getProjectByUid'] = (uid) => projects.getProjectBy(this.db, 'uid', uid);
+  insertProject: Tx['insertProject'] = (r, s) => projects.insertProject(this.db, r, s);
+  updateProject: Tx['updateProject'] = (u, p) => projects.updateProject(this.db, u, p);
+  getStatuses: Tx['getStatuses'] = (u) => projects.getStatuses(this.db, u);
+  replaceStatuses: Tx['replaceStatuses'] = (u, s) => projects.replaceStatuses(this.db, u, s);
+  allocateSeq: Tx['allocateSeq'] = (u) => projects.allocateSeq(this.db, u);
+  taskCounts: Tx['taskCounts'] = (u) => projects.taskCounts(this.db, u);
+
+  getTask: Tx['getTask'] = (u) => tasks.getTask(this.db, u);
+  getTaskBySeq: Tx['getTaskBySeq'] = (p, s) => tasks.getTaskBySeq(this.db, p, s);
+  getTasks: Tx['getTasks'] = (u) => tasks.getTasks(this.db, u);
+  insertTask: Tx['insertTask'] = (r) => tasks.insertTask(this.db, r);
+  updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
+  tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
+  listTasks: Tx['listTasks'] = (f, s, l, o) => tasks.listTasks(this.db, f, s, l, o);
+  relations: Tx['relations'] = (u) => graph.relations(this.db, u);
+  lanePositions: Tx['lanePositions'] = (p, s, e) => tasks.lanePositions(this.db, p, s, e);
+  maxLanePosition: Tx['maxLanePosition'] = (p, s) => tasks.maxLanePosition(this.db, p, s);
+  renumberLane: Tx['renumberLane'] = (p, s) => tasks.renumberLane(this.db, p, s);
+  setCategoryForStatus: Tx['setCategoryForStatus'] = (p, s, c) => tasks.setCategoryForStatus(this.db, p, s, c);
+  countTasksInStatus: Tx['countTasksInStatus'] = (p, s) => tasks.countTasksInStatus(this.db, p, s);
+  recentTaskTitles: Tx['recentTaskTitles'] = (p, l) => tasks.recentTaskTitles(this.db, p, l);
+  refreshOpenBlockers: Tx['refreshOpenBlockers'] = (u) => tasks.refreshOpenBlockers(this.db, u);
+  boardRows: Tx['boardRows'] = (p, a) => tasks.boardRows(this.db, p, a);
+
+  async purgeTask(uid: string): Promise<void> {
+    const row = await this.db.selectFrom('tasks').select('num').where('uid', '=', uid).executeTakeFirst();
+    if (row) await this.engine.removeFromIndex(this.db, row.num);
+    await tasks.purgeTask(this.db, uid);
+  }
+
+  blockerUids: Tx['blockerUids'] = (u) => graph.blockerUids(this.db, u);
+  dependentUids: Tx['dependentUids'] = (u) => graph.dependentUids(this.db, u);
+  childUids: Tx['childUids'] = (u) => graph.childUids(this.db, u);
+  addDependency: Tx['addDependency'] = (t, b, a) => graph.addDependency(this.db, t, b, a);
+  removeDependency: Tx['removeDependency'] = (t, b) => graph.removeDependency(this.db, t, b);
+  setLabels: Tx['setLabels'] = (u, l) => graph.setLabels(this.db, u, l);
+  labelCounts: Tx['labelCounts'] = (p) => graph.labelCounts(this.db, p);
+  getChecklist: Tx['getChecklist'] = (u) => graph.getChecklist(this.db, u);
+  replaceChecklist: Tx['replaceChecklist'] = (u, i) => graph.replaceChecklist(this.db, u, i);
+  getComments: Tx['getComments'] = (u) => graph.getComments(this.db, u);
+  addComment: Tx['addComment'] = (u, c) => graph.addComment(this.db, u, c);
+
+  reindexTask: Tx['reindexTask'] = (u) => this.engine.reindexTask(this.db, u);
+  search: Tx['search'] = (q, f, l, o) => this.engine.search(this.db, q, f, l, o);
+
+  appendEvent: Tx['appendEvent'] = (e) => events.appendEvent(this.db, e);
+  events: Tx['events'] = (q) => events.events(this.db, q);
+  lastSeq: Tx['lastSeq'] = () => events.lastSeq(this.db);
+}

@@ -1,0 +1,105 @@
+/** Kysely's view of the tables (snake_case, as stored). Only store/ sees these names. */
+import type { Generated } from 'kysely';
+
+export interface ProjectsTable {
+  uid: string;
+  key: string;
+  name: string;
+  description: string;
+  root: string | null;
+  aliases: string; // JSON array
+  next_seq: number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface StatusesTable {
+  project_uid: string;
+  name: string;
+  display_name: string;
+  color: string;
+  category: string;
+  position: number;
+}
+
+export interface TasksTable {
+  num: Generated<number>; // rowid alias, joins the search index
+  uid: string;
+  project_uid: string;
+  seq: number;
+  title: string;
+  description: string;
+  status: string;
+  category: string;
+  kind: string;
+  priority: number; // rank: 0 none … 4 urgent
+  score: number;
+  position: number;
+  assignee: string | null;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+  parent_uid: string | null;
+  links: string; // JSON object
+  anchors: string; // JSON array
+  close_reason: string | null;
+  origin: string | null;
+  document_path: string | null;
+  open_blockers: Generated<number>;
+  checklist_done: Generated<number>;
+  checklist_total: Generated<number>;
+  version: number;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+  archived_at: string | null;
+  deleted_at: string | null;
+}
+
+export interface TaskLabelsTable {
+  task_uid: string;
+  label: string;
+}
+
+export interface DependenciesTable {
+  task_uid: string;
+  blocker_uid: string;
+  created_at: string;
+}
+
+export interface ChecklistItemsTable {
+  task_uid: string;
+  idx: number;
+  text: string;
+  checked: number;
+}
+
+export interface CommentsTable {
+  id: string;
+  task_uid: string;
+  author: string;
+  kind: string;
+  body: string;
+  created_at: string;
+}
+
+export interface EventsTable {
+  seq: Generated<number>;
+  at: string;
+  actor: string;
+  project_uid: string | null;
+  task_uid: string | null;
+  type: string;
+  changes: string; // JSON
+}
+
+export interface DB {
+  projects: ProjectsTable;
+  statuses: StatusesTable;
+  tasks: TasksTable;
+  task_labels: TaskLabelsTable;
+  dependencies: DependenciesTable;
+  checklist_items: ChecklistItemsTable;
+  comments: CommentsTable;
+  events: EventsTable;
+}

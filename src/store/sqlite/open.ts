@@ -1,0 +1,83 @@
+/** Opens a SQLite workspace file: pragmas, a backup copy before any migration, then migrations in one transaction. */
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CairnError } from '../../core/errors.js';
+import { LATEST_SQLITE_VERSION, SQLITE_MIGRATIONS } from '../migrations/sqlite.js';
+
+export interface OpenOptions {
+  /** Apply migrations only up to this version (tests build files at earlier schema versions). */
+  targetVersion?: number;
+  /** Milliseconds to wait for another process's write lock before giving up. */
+  busyTimeoutMs?: number;
+}
+
+export function applyPragmas(db: Database.Database, busyTimeoutMs = 10_000): void {
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  if (db.name !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -32000');
+}
+
+export function schemaVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Copies the database to `<file>.bak-v<from>-<stamp>` with VACUUM INTO (a consistent snapshot even under WAL). */
+function backup(db: Database.Database, file: string, from: number): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const target = `${file}.bak-v${from}-${stamp}`;
+  db.prepare('VACUUM INTO ?').run(target);
+  return target;
+}
+
+/** Brings the schema to `target`, all migrations in one IMMEDIATE transaction; returns the backup path if one was made. */
+export function migrate(db: Database.Database, file: string | null, target = LATEST_SQLITE_VERSION): string | null {
+  const current = schemaVersion(db);
+  if (current > LATEST_SQLITE_VERSION) {
+    throw new CairnError(
+      'VALIDATION_ERROR',
+      `The workspace ${file ?? ''} has schema version ${current}, newer than this Cairn understands (${LATEST_SQLITE_VERSION}). Upgrade Cairn to open it.`,
+      { suggestions: ['npm install -g cairn@latest'] },
+    );
+  }
+  if (current >= target) return null;
+  const backupPath = file && current > 0 ? backup(db, file, current) : null;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    // Another process may have migrated while we waited for the lock.
+    const now = schemaVersion(db);
+    for (const m of SQLITE_MIGRATIONS) {
+      if (m.version <= now || m.version > target) continue;
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }
+    db.exec('COMMIT');
+  } catch (err) {
+    db.exec('ROLLBACK');
+    throw err;
+  }
+  return backupPath;
+}
+
+/** Opens (creating if needed) a workspace database file and migrates it. */
+export function openSqliteFile(file: string, opts: OpenOptions = {}): Database.Database {
+  if (file !== ':memory:') {
+    const dir = dirname(file);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
+    if (existsSync(file) && statSync(file).isDirectory()) {
+      throw new CairnError('VALIDATION_ERROR', `The database path ${file} is a directory; pass the path of a file such as ${file}/cairn.db.`);
+    }
+  }
+  const db = new Database(file);
+  try {
+    applyPragmas(db, opts.busyTimeoutMs);
+    migrate(db, file === ':memory:' ? null : file, opts.targetVersion);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}

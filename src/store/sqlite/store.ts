@@ -1,0 +1,96 @@
+/**
+ * The embedded SQLite store. A workspace whose file does not exist yet answers reads from an
+ * empty in-memory schema and creates the file on its first write, so reads never leave garbage.
+ */
+import type BetterSqlite3 from 'better-sqlite3';
+import { existsSync } from 'node:fs';
+import { Kysely } from 'kysely';
+import { CairnError } from '../../core/errors.js';
+import type { Store, Tx } from '../../core/ports.js';
+import type { DB } from '../schema.js';
+import { KyselyTx } from '../queries/kysely-tx.js';
+import { cairnSqliteDialect } from './driver.js';
+import { openSqliteFile, type OpenOptions } from './open.js';
+import { reindexTask, removeFromIndex, search } from './search.js';
+
+interface Handle {
+  raw: BetterSqlite3.Database;
+  db: Kysely<DB>;
+}
+
+function handle(raw: BetterSqlite3.Database): Handle {
+  return { raw, db: new Kysely<DB>({ dialect: cairnSqliteDialect(raw) }) };
+}
+
+const MAX_BUSY_RETRIES = 5;
+
+function isBusy(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'));
+}
+
+export class SqliteStore implements Store {
+  readonly location: string;
+  readonly #options: OpenOptions;
+  #file: Handle | undefined;
+  #empty: Handle | undefined;
+  #localWrites = 0;
+
+  constructor(file: string, options: OpenOptions = {}) {
+    this.location = file;
+    this.#options = options;
+    if (file === ':memory:' || existsSync(file)) this.#file = handle(openSqliteFile(file, options));
+  }
+
+  /** The open file, if the workspace exists (after any write, or if it existed at open). */
+  #current(): Handle | undefined {
+    if (!this.#file && existsSync(this.location)) this.#file = handle(openSqliteFile(this.location, this.#options));
+    return this.#file;
+  }
+
+  #engine(db: Kysely<DB>): Tx {
+    return new KyselyTx(db, { reindexTask, removeFromIndex, search });
+  }
+
+  async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
+    return h.db.transaction().setAccessMode('read only').execute((trx) => fn(this.#engine(trx)));
+  }
+
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const h = this.#current() ?? (this.#file = handle(openSqliteFile(this.location, this.#options)));
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const result = await h.db.transaction().execute((trx) => fn(this.#engine(trx)));
+        this.#localWrites++;
+        return result;
+      } catch (err) {
+        if (!isBusy(err)) throw err;
+        if (attempt >= MAX_BUSY_RETRIES) {
+          throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer; nothing was changed. Retry the command.`, {
+            cause: err,
+            suggestions: ['Retry in a moment; if it persists, look for a stuck process holding the database open'],
+          });
+        }
+      }
+    }
+  }
+
+  async changeToken(): Promise<string> {
+    const h = this.#current();
+    if (!h) return 'empty';
+    return `${h.raw.pragma('data_version', { simple: true })}:${this.#localWrites}`;
+  }
+
+  /** The underlying connection, for tests and maintenance (integrity checks, backups). */
+  raw(): BetterSqlite3.Database | undefined {
+    return this.#current()?.raw;
+  }
+
+  async close(): Promise<void> {
+    await this.#file?.db.destroy();
+    await this.#empty?.db.destroy();
+    this.#file = undefined;
+    this.#empty = undefined;
+  }
+}

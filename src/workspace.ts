@@ -1,0 +1,33 @@
+/** Finding and opening a workspace: --db PATH, then CAIRN_DB, then the nearest ancestor `.cairn/cairn.db`. */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Store } from './core/ports.js';
+import { SqliteStore } from './store/sqlite/store.js';
+
+export const WORKSPACE_DIR = '.cairn';
+export const DB_FILE = 'cairn.db';
+
+export interface WorkspaceLocation {
+  path: string;
+  /** How it was found; `default` means nothing was found and `path` is where `init` would put it. */
+  source: 'flag' | 'env' | 'ancestor' | 'default';
+}
+
+/** Resolves where the workspace database lives, without creating anything. */
+export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv } = {}): WorkspaceLocation {
+  const cwd = resolve(opts.cwd ?? process.cwd());
+  const env = opts.env ?? process.env;
+  if (opts.db) return { path: resolve(cwd, opts.db), source: 'flag' };
+  if (env.CAIRN_DB) return { path: resolve(cwd, env.CAIRN_DB), source: 'env' };
+  for (let dir = cwd; ; dir = dirname(dir)) {
+    const candidate = join(dir, WORKSPACE_DIR);
+    if (existsSync(candidate) && statSync(candidate).isDirectory()) return { path: join(candidate, DB_FILE), source: 'ancestor' };
+    if (dirname(dir) === dir) break;
+  }
+  return { path: join(cwd, WORKSPACE_DIR, DB_FILE), source: 'default' };
+}
+
+/** Opens the store at a path; a missing file is created by the first write, never by a read. */
+export function openStore(path: string): Store {
+  return new SqliteStore(path);
+}
