@@ -106,6 +106,18 @@ export interface NewEvent {
   changes: Record<string, { before: unknown; after: unknown }>;
 }
 
+/** An API token as stored: never the secret, only its sha256. */
+export interface TokenRow {
+  id: string;
+  name: string;
+  scope: 'read' | 'write';
+  hash: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
 export interface BoardRow {
   status: string;
   priority: Priority;
@@ -138,7 +150,8 @@ export interface Tx {
   /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired. */
   tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean>;
   purgeTask(uid: string): Promise<void>;
-  listTasks(filter: TaskFilter, sort: TaskSort, limit: number, offset: number): Promise<{ rows: TaskRow[]; total: number }>;
+  /** `total` counts every match; pass `{ count: false }` when it is not needed (it is then a lower bound). */
+  listTasks(filter: TaskFilter, sort: TaskSort, limit: number, offset: number, opts?: { count?: boolean }): Promise<{ rows: TaskRow[]; total: number }>;
   relations(uids: string[]): Promise<TaskRelations>;
   lanePositions(projectUid: string, status: string, excludeUid: string): Promise<number[]>;
   maxLanePosition(projectUid: string, status: string): Promise<number>;
@@ -175,6 +188,13 @@ export interface Tx {
   appendEvent(e: NewEvent): Promise<number>;
   events(q: { afterSeq?: number; taskUid?: string; projectUid?: string; limit: number; desc?: boolean }): Promise<ActivityEvent[]>;
   lastSeq(): Promise<number>;
+
+  // API tokens (cairn serve)
+  insertToken(row: TokenRow): Promise<void>;
+  listTokens(includeRevoked: boolean): Promise<TokenRow[]>;
+  /** Marks a live token revoked; false when none matched. */
+  revokeToken(id: string, at: string): Promise<boolean>;
+  touchToken(id: string, at: string): Promise<void>;
 }
 
 export interface Store {

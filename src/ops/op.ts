@@ -30,8 +30,8 @@ export interface Op<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
   run(ctx: OpContext, input: z.output<I>): Promise<z.output<O>>;
 }
 
-/** Declares an operation with its input and output types inferred from the schemas. */
-export function defineOp<I extends z.ZodObject, O extends z.ZodType>(op: Op<I, O>): Op<I, O> {
+/** Declares an operation with its name (as a literal type) and input/output types inferred from the schemas. */
+export function defineOp<const N extends string, I extends z.ZodObject, O extends z.ZodType>(op: Op<I, O> & { name: N }): Op<I, O> & { name: N } {
   return op;
 }
 

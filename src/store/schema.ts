@@ -93,6 +93,17 @@ export interface EventsTable {
   changes: string; // JSON
 }
 
+export interface ApiTokensTable {
+  id: string;
+  name: string;
+  scope: string; // read | write
+  hash: string; // sha256 hex of the secret
+  prefix: string; // first characters of the secret, for recognising it in lists
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface DB {
   projects: ProjectsTable;
   statuses: StatusesTable;
@@ -102,4 +113,5 @@ export interface DB {
   checklist_items: ChecklistItemsTable;
   comments: CommentsTable;
   events: EventsTable;
+  api_tokens: ApiTokensTable;
 }

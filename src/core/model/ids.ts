@@ -1,4 +1,5 @@
 /** Identifier formats: project keys, display ids (KEY-N), and the stable internal ULIDs. */
+import { monotonicFactory } from 'ulid';
 import * as z from 'zod';
 
 export const PROJECT_KEY_RE = /^[A-Z]{2,10}$/;
@@ -37,3 +38,9 @@ export function parseTaskRef(ref: string): ParsedTaskRef {
 export function displayId(projectKey: string, seq: number): string {
   return `${projectKey}-${seq}`;
 }
+
+/**
+ * New internal ids, strictly increasing within a process even inside one millisecond, so ties on a
+ * timestamp (comments, tasks created in the same ms) still sort in creation order.
+ */
+export const newUlid: () => string = monotonicFactory();

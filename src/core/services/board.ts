@@ -10,6 +10,7 @@ import { resolveProject } from './resolve.js';
 
 export const BoardInput = z.object({
   project: z.string().optional().describe('Project key or alias; default all projects'),
+  allProjects: z.boolean().default(false).describe('Ignore the default project and cover all'),
   includeArchived: z.boolean().default(false),
   cardsPerLane: z.number().int().min(0).max(100).default(5).describe('Top cards listed per lane (0 for counts only)'),
 });
@@ -59,7 +60,7 @@ export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInp
     const statuses = await lanesFor(tx, projects);
     const rows = await tx.boardRows(uids, input.includeArchived);
     const lanes = new Map<string, Lane>();
-    for (const [name, s] of statuses) lanes.set(name, { status: name, ...s, ...bucket(), priorityBreakdown: {}, cards: [] });
+    for (const [name, s] of statuses) lanes.set(name, { status: name, displayName: s.displayName, category: s.category, color: s.color, ...bucket(), priorityBreakdown: {}, cards: [] });
     const byCategory: Record<string, Bucket> = {};
     const byPriority: Record<string, Bucket & { done: number; doneRate: number }> = {};
     const byAssignee: Record<string, Bucket> = {};

@@ -9,7 +9,7 @@ import type { TaskPatch, TaskRow } from '../ports.js';
 import { isClaimLive } from '../rules/readiness.js';
 import { displayIdOf, hydrate } from './hydrate.js';
 import { resolveLiveTask } from './resolve.js';
-import { commitTaskChange, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
+import { commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
@@ -34,6 +34,11 @@ export async function claimTask(ctx: Context, input: z.infer<typeof ClaimTaskInp
     if (row.category === 'done' || row.category === 'canceled') {
       throw new CairnError('VALIDATION_ERROR', `Task ${id} is ${row.status} (${row.category}); finished tasks cannot be claimed.`, {
         suggestions: ['next_tasks to find a ready task', `update_task {id: "${id}", status: "todo"} to reopen it first`],
+      });
+    }
+    if (row.archivedAt) {
+      throw new CairnError('VALIDATION_ERROR', `Task ${id} is archived; archived tasks cannot be claimed.`, {
+        suggestions: ['next_tasks to find a ready task', `archive_task {id: "${id}", restore: true} to un-archive it first`],
       });
     }
     const stored = row.claimedBy && row.claimExpiresAt ? { actor: row.claimedBy, expiresAt: row.claimExpiresAt } : null;
@@ -71,12 +76,10 @@ export async function releaseTask(ctx: Context, input: z.infer<typeof ReleaseTas
     if (live && row.claimedBy !== ctx.actor && !input.force) throw alreadyClaimed(row);
     const statuses = await statusesOf(tx, row);
     const patch: TaskPatch = { claimedBy: null, claimExpiresAt: null, ...(row.assignee === row.claimedBy ? { assignee: null } : {}) };
+    // findStatus: the same matching (case, spaces) and the same error with suggestions as everywhere else.
     const target = input.toStatus
-      ? statuses.find((s) => s.name === input.toStatus)
+      ? findStatus(statuses, input.toStatus, row.projectKey)
       : row.category === 'in_progress' ? firstOfCategory(statuses, 'todo') : undefined;
-    if (input.toStatus && !target) {
-      throw new CairnError('INVALID_STATUS', `"${input.toStatus}" is not a status of ${row.projectKey}. Valid: ${statuses.map((s) => s.name).join(', ')}.`);
-    }
     if (target && target.name !== row.status) Object.assign(patch, statusPatch(row, target, now), { position: await positionAt(tx, row, target.name, 0) });
     const saved = await commitTaskChange(tx, ctx, row, patch, 'task.released');
     return hydrate(tx, saved, now, ctx.actor);

@@ -1,5 +1,5 @@
 /** Comments on tasks, and the label vocabulary with usage counts. */
-import { ulid } from 'ulid';
+import { newUlid as ulid } from '../model/ids.js';
 import * as z from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';

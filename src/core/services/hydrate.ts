@@ -44,15 +44,14 @@ export async function summarize(tx: Tx, rows: TaskRow[], now: string, actor?: st
 
 /** The full task: summary plus description, checklist, comments, links and child roll-up. */
 export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string): Promise<Task> {
-  const [[summary], checklist, comments, childUids] = await Promise.all([
-    summarize(tx, [row], now, actor),
-    tx.getChecklist(row.uid),
-    tx.getComments(row.uid),
-    tx.childUids(row.uid),
-  ]);
+  // One after another: the store runs them on one connection anyway, and the summary already
+  // lists the (undeleted) children, so the child roll-up query runs only for tasks that have some.
+  const [summary] = await summarize(tx, [row], now, actor);
+  const checklist = await tx.getChecklist(row.uid);
+  const comments = await tx.getComments(row.uid);
   let childProgress = null;
-  if (childUids.length > 0) {
-    const kids = await tx.getTasks(childUids);
+  if (summary!.children.length > 0) {
+    const kids = await tx.getTasks(await tx.childUids(row.uid));
     childProgress = { done: kids.filter((k) => k.category === 'done' || k.category === 'canceled').length, total: kids.length };
   }
   return {

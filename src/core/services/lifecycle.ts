@@ -9,7 +9,7 @@ import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
 import { TaskRef } from '../model/ids.js';
 import { CommentKind, type Task } from '../model/task.js';
-import { ulid } from 'ulid';
+import { newUlid as ulid } from '../model/ids.js';
 import { record } from './activity.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { resolveLiveTask, resolveTask } from './resolve.js';

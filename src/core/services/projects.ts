@@ -1,5 +1,5 @@
 /** Projects and their workflows: create from a template, list, get, update (incl. statuses), archive. */
-import { ulid } from 'ulid';
+import { newUlid as ulid } from '../model/ids.js';
 import * as z from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
@@ -118,7 +118,8 @@ function findStatus(statuses: Status[], name: string, key: string): Status {
 /** Applies workflow edits, keeping tasks' status names and categories (and so readiness) consistent. */
 async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Promise<void> {
   const statuses = (await tx.getStatuses(p.uid)).map((s) => ({ ...s }));
-  const touched = new Set<string>();
+  // Tracked by object, not name: a later rename in the same batch must not lose the recategorization.
+  const touched = new Set<Status>();
   for (const op of ops) {
     if (op.op === 'add') {
       if (statuses.some((s) => s.name === op.name)) throw new CairnError('VALIDATION_ERROR', `Project ${p.key} already has a status "${op.name}".`);
@@ -138,7 +139,7 @@ async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Promise<v
     } else if (op.op === 'recolor') s.color = op.color;
     else if (op.op === 'recategorize') {
       s.category = op.category;
-      touched.add(s.name);
+      touched.add(s);
     } else {
       const n = await tx.countTasksInStatus(p.uid, s.name);
       if (n > 0) {
@@ -156,10 +157,7 @@ async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Promise<v
     }
   }
   await tx.replaceStatuses(p.uid, statuses.map((s, position) => ({ ...s, position })));
-  for (const name of touched) {
-    const s = statuses.find((x) => x.name === name);
-    if (s) await tx.setCategoryForStatus(p.uid, s.name, s.category);
-  }
+  for (const s of touched) if (statuses.includes(s)) await tx.setCategoryForStatus(p.uid, s.name, s.category);
   if (touched.size) await refreshProjectBlockers(tx, p.uid);
 }
 

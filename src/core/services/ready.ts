@@ -4,10 +4,11 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { Kind, Labels, type TaskSummary } from '../model/task.js';
 import { summarize } from './hydrate.js';
-import { resolveProject } from './resolve.js';
+import { activeProjectUids, resolveProject } from './resolve.js';
 
 export const NextTasksInput = z.object({
   project: z.string().optional().describe('Project key or alias; default all projects'),
+  allProjects: z.boolean().default(false).describe('Ignore the default project and look across all'),
   assignee: z.string().optional().describe('Only tasks assigned to this actor, or "none" for unassigned'),
   kind: Kind.optional(),
   labels: Labels.optional().describe('Any of these labels'),
@@ -24,14 +25,14 @@ export interface NextTasksResult {
 export async function nextTasks(ctx: Context, input: z.infer<typeof NextTasksInput>): Promise<NextTasksResult> {
   return ctx.store.read(async (tx) => {
     const now = nowIso(ctx);
-    const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : undefined;
+    const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : await activeProjectUids(tx);
     const base = {
       ...(projectUids ? { projectUids } : {}),
       ...(input.kind ? { kinds: [input.kind] } : {}),
       ...(input.labels?.length ? { labelsAny: input.labels } : {}),
       ...(input.assignee !== undefined ? { assignee: input.assignee === 'none' ? null : input.assignee } : {}),
     };
-    const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, 0);
+    const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, 0, { count: false });
     const tasks = await summarize(tx, rows, now, ctx.actor);
     if (tasks.length > 0) return { tasks };
     // Empty queue: explain what blocks the todo work.

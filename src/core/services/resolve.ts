@@ -62,6 +62,15 @@ export async function resolveTask(tx: Tx, ref: string): Promise<TaskRow> {
   return (await tx.getTaskBySeq(project.uid, parsed.seq)) ?? notFound(tx, parsed.text, project.uid);
 }
 
+/**
+ * The projects an unscoped read covers: undefined (all) unless some project is archived, in which
+ * case its tasks are left out like archived tasks are.
+ */
+export async function activeProjectUids(tx: Tx): Promise<string[] | undefined> {
+  const all = await tx.listProjects(true);
+  return all.some((p) => p.archivedAt) ? all.filter((p) => !p.archivedAt).map((p) => p.uid) : undefined;
+}
+
 /** Like resolveTask but refuses soft-deleted tasks, naming how to restore them. */
 export async function resolveLiveTask(tx: Tx, ref: string): Promise<TaskRow> {
   const t = await resolveTask(tx, ref);

@@ -1,5 +1,5 @@
 /** Creating, reading, listing, updating and moving tasks. */
-import { ulid } from 'ulid';
+import { newUlid as ulid } from '../model/ids.js';
 import * as z from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
@@ -15,7 +15,7 @@ import { record } from './activity.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { linkBlocker, setParent } from './dependencies.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';
-import { resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
+import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
 import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
 const normLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()))].sort();
@@ -47,7 +47,8 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
     const now = nowIso(ctx);
     const uid = ulid();
     // Resolve every reference before writing anything, so a bad one changes nothing.
-    const blockers = await Promise.all(input.blockedBy.map((ref) => resolveLiveTask(tx, ref)));
+    // The same blocker named twice (API-1, api-1, its ULID) is one edge and one entry in the event.
+    const blockers = [...new Map((await Promise.all(input.blockedBy.map((ref) => resolveLiveTask(tx, ref)))).map((b) => [b.uid, b])).values()];
     const parent = input.parentId ? await resolveLiveTask(tx, input.parentId) : null;
     const seq = await tx.allocateSeq(project.uid);
     const row: TaskRow = {
@@ -127,8 +128,12 @@ export async function buildFilter(tx: Tx, ctx: Context, input: Omit<ListTasksInp
       const statuses = await tx.getStatuses(p.uid);
       f.statuses = wanted.map((s) => findStatus(statuses, s, p.key).name);
     }
-  } else if (input.status !== undefined) {
-    f.statuses = arr(input.status);
+  } else {
+    if (input.status !== undefined) f.statuses = arr(input.status);
+    if (!f.includeArchived) {
+      const active = await activeProjectUids(tx);
+      if (active) f.projectUids = active;
+    }
   }
   if (input.category !== undefined) f.categories = arr(input.category);
   if (input.kind !== undefined) f.kinds = arr(input.kind);
@@ -189,7 +194,10 @@ export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<
     for (const k of ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'anchors', 'closeReason', 'documentPath'] as const) {
       if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
     }
-    if (input.appendDescription) patch.description = `${patch.description ?? row.description}${row.description ? '\n\n' : ''}${input.appendDescription}`;
+    if (input.appendDescription) {
+      const base = patch.description ?? row.description;
+      patch.description = `${base}${base ? '\n\n' : ''}${input.appendDescription}`;
+    }
     if (input.links) patch.links = { ...row.links, ...input.links };
     if (input.status !== undefined || input.position !== undefined) {
       const statuses = await statusesOf(tx, row);

@@ -135,6 +135,78 @@ SELECT t.num, t.title,
 FROM tasks t;
 `,
   },
+  {
+    version: 3,
+    name: 'api tokens',
+    // Only the sha256 of a secret is stored; a live name is unique so `token revoke NAME` is unambiguous.
+    sql: `
+CREATE TABLE api_tokens (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT,
+  revoked_at TEXT
+);
+CREATE UNIQUE INDEX api_tokens_live_name ON api_tokens (name) WHERE revoked_at IS NULL;
+`,
+  },
+  {
+    version: 4,
+    name: 'indexes for open lists and abandoned claims',
+    // Partial indexes are used only when the query repeats their WHERE with literal constants
+    // (store/queries/tasks.ts inlines them). Ending the ordered indexes with uid serves the whole
+    // ready order (no sort step) and lets label filters probe task_labels without reading rows.
+    // tasks_open serves the default list (open tasks in ready order) and counts it from the index
+    // alone: it repeats its WHERE columns because SQLite re-checks those terms, which would
+    // otherwise read every row. tasks_abandoned* find lapsed claims for the ready queue without
+    // scanning in-progress work, and rank them from the index alone.
+    sql: `
+DROP INDEX tasks_ready_all;
+DROP INDEX tasks_ready_project;
+CREATE INDEX tasks_ready_all ON tasks (priority DESC, score DESC, position, created_at, uid)
+  WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_ready_project ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid)
+  WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_open ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, category, archived_at, deleted_at)
+  WHERE category NOT IN ('done', 'canceled') AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_abandoned ON tasks (claim_expires_at, claimed_by, priority, score, position, created_at, uid, category, open_blockers, archived_at, deleted_at)
+  WHERE category = 'in_progress' AND claimed_by IS NOT NULL AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_abandoned_project ON tasks (project_uid, claim_expires_at, claimed_by, priority, score, position, created_at, uid, category, open_blockers, archived_at, deleted_at)
+  WHERE category = 'in_progress' AND claimed_by IS NOT NULL AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+`,
+  },
+  {
+    version: 5,
+    name: 'search index knows hidden tasks',
+    // A sixth FTS column holds "x" for archived or deleted tasks, so the default search
+    // ("… NOT hidden : x") ranks and counts from the index alone instead of reading one task row
+    // per match. The trigger keeps it current whichever path archives, deletes or restores a task.
+    sql: `
+DROP TABLE task_search;
+CREATE VIRTUAL TABLE task_search USING fts5(
+  title, labels, description, comments, checklist, hidden,
+  tokenize = 'unicode61 remove_diacritics 2',
+  prefix = '2 3'
+);
+INSERT INTO task_search (rowid, title, labels, description, comments, checklist, hidden)
+SELECT t.num, t.title,
+  COALESCE((SELECT group_concat(label, ' ') FROM task_labels l WHERE l.task_uid = t.uid), ''),
+  t.description,
+  COALESCE((SELECT group_concat(body, ' ') FROM comments c WHERE c.task_uid = t.uid), ''),
+  COALESCE((SELECT group_concat(text, ' ') FROM checklist_items i WHERE i.task_uid = t.uid), ''),
+  CASE WHEN t.archived_at IS NULL AND t.deleted_at IS NULL THEN '' ELSE 'x' END
+FROM tasks t;
+CREATE TRIGGER tasks_search_hidden AFTER UPDATE OF archived_at, deleted_at ON tasks
+WHEN (OLD.archived_at IS NULL AND OLD.deleted_at IS NULL) <> (NEW.archived_at IS NULL AND NEW.deleted_at IS NULL)
+BEGIN
+  UPDATE task_search SET hidden = CASE WHEN NEW.archived_at IS NULL AND NEW.deleted_at IS NULL THEN '' ELSE 'x' END
+  WHERE rowid = NEW.num;
+END;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

@@ -3,14 +3,16 @@ import type { Kysely } from 'kysely';
 import type { ActivityEvent } from '../../core/model/activity.js';
 import type { NewEvent } from '../../core/ports.js';
 import type { DB } from '../schema.js';
+import { prepared } from './prepared.js';
 
 type Q = Kysely<DB>;
 
+const insertEvent = prepared((db, p) =>
+  db.insertInto('events').values({ at: p(0), actor: p(1), project_uid: p(2), task_uid: p(3), type: p(4), changes: p(5) }),
+);
+
 export async function appendEvent(db: Q, e: NewEvent): Promise<number> {
-  const r = await db
-    .insertInto('events')
-    .values({ at: e.at, actor: e.actor, project_uid: e.projectUid, task_uid: e.taskUid, type: e.type, changes: JSON.stringify(e.changes) })
-    .executeTakeFirstOrThrow();
+  const r = await insertEvent.run(db, [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes)]);
   return Number(r.insertId);
 }
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { TaskRelations } from '../../core/ports.js';
 import type { ChecklistItem, Comment, CommentKind } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
+import { prepared, slots } from './prepared.js';
 
 type Q = Kysely<DB>;
 
@@ -14,39 +15,52 @@ function push(map: Map<string, string[]>, key: string, value: string): void {
 
 const displayIdOf = (key: string, seq: number) => `${key}-${seq}`;
 
+// The five batch queries of relations(), compiled once per batch size (the IN list's length).
+const labelsOf = prepared((db, p, n: number) => db.selectFrom('task_labels').select(['task_uid', 'label']).where('task_uid', 'in', slots(p, n)).orderBy('label'));
+const blockersOf = prepared((db, p, n: number) =>
+  db
+    .selectFrom('dependencies as d')
+    .innerJoin('tasks as b', 'b.uid', 'd.blocker_uid')
+    .innerJoin('projects as p', 'p.uid', 'b.project_uid')
+    .select(['d.task_uid', 'p.key', 'b.seq'])
+    .where('d.task_uid', 'in', slots(p, n))
+    .orderBy('d.created_at'),
+);
+const dependentsOf = prepared((db, p, n: number) =>
+  db
+    .selectFrom('dependencies as d')
+    .innerJoin('tasks as t', 't.uid', 'd.task_uid')
+    .innerJoin('projects as p', 'p.uid', 't.project_uid')
+    .select(['d.blocker_uid', 'p.key', 't.seq'])
+    .where('d.blocker_uid', 'in', slots(p, n))
+    .where('t.deleted_at', 'is', null)
+    .orderBy('d.created_at'),
+);
+const childrenOf = prepared((db, p, n: number) =>
+  db
+    .selectFrom('tasks as c')
+    .innerJoin('projects as p', 'p.uid', 'c.project_uid')
+    .select(['c.parent_uid', 'p.key', 'c.seq'])
+    .where('c.parent_uid', 'in', slots(p, n))
+    .where('c.deleted_at', 'is', null)
+    .orderBy('c.seq'),
+);
+const countsOf = prepared((db, p, n: number) =>
+  db.selectFrom('tasks').select(['uid', 'open_blockers', 'checklist_done', 'checklist_total']).where('uid', 'in', slots(p, n)),
+);
+
 /** Labels, edges (as display ids), children and checklist counts for a batch of tasks: five queries whatever the batch size. */
 export async function relations(db: Q, uids: string[]): Promise<TaskRelations> {
   const rel: TaskRelations = { labels: new Map(), blockedBy: new Map(), blocks: new Map(), children: new Map(), openBlockers: new Map(), checklist: new Map() };
   if (uids.length === 0) return rel;
-  const [labels, blockedBy, blocks, children, counts] = await Promise.all([
-    db.selectFrom('task_labels').select(['task_uid', 'label']).where('task_uid', 'in', uids).orderBy('label').execute(),
-    db
-      .selectFrom('dependencies as d')
-      .innerJoin('tasks as b', 'b.uid', 'd.blocker_uid')
-      .innerJoin('projects as p', 'p.uid', 'b.project_uid')
-      .select(['d.task_uid', 'p.key', 'b.seq'])
-      .where('d.task_uid', 'in', uids)
-      .orderBy('d.created_at')
-      .execute(),
-    db
-      .selectFrom('dependencies as d')
-      .innerJoin('tasks as t', 't.uid', 'd.task_uid')
-      .innerJoin('projects as p', 'p.uid', 't.project_uid')
-      .select(['d.blocker_uid', 'p.key', 't.seq'])
-      .where('d.blocker_uid', 'in', uids)
-      .where('t.deleted_at', 'is', null)
-      .orderBy('d.created_at')
-      .execute(),
-    db
-      .selectFrom('tasks as c')
-      .innerJoin('projects as p', 'p.uid', 'c.project_uid')
-      .select(['c.parent_uid', 'p.key', 'c.seq'])
-      .where('c.parent_uid', 'in', uids)
-      .where('c.deleted_at', 'is', null)
-      .orderBy('c.seq')
-      .execute(),
-    db.selectFrom('tasks').select(['uid', 'open_blockers', 'checklist_done', 'checklist_total']).where('uid', 'in', uids).execute(),
-  ]);
+  const n = uids.length;
+  // Sequential awaits: one connection runs them one after another anyway, and Promise.all's extra
+  // promises and microtasks cost more than they overlap.
+  const labels = await labelsOf.all(db, uids, n);
+  const blockedBy = await blockersOf.all(db, uids, n);
+  const blocks = await dependentsOf.all(db, uids, n);
+  const children = await childrenOf.all(db, uids, n);
+  const counts = await countsOf.all(db, uids, n);
   for (const r of labels) push(rel.labels, r.task_uid, r.label);
   for (const r of blockedBy) push(rel.blockedBy, r.task_uid, displayIdOf(r.key, r.seq));
   for (const r of blocks) push(rel.blocks, r.blocker_uid, displayIdOf(r.key, r.seq));
@@ -58,16 +72,20 @@ export async function relations(db: Q, uids: string[]): Promise<TaskRelations> {
   return rel;
 }
 
+const blockerUidsOf = prepared((db, p) => db.selectFrom('dependencies').select('blocker_uid').where('task_uid', '=', p(0)));
+const dependentUidsOf = prepared((db, p) => db.selectFrom('dependencies').select('task_uid').where('blocker_uid', '=', p(0)));
+const childUidsOf = prepared((db, p) => db.selectFrom('tasks').select('uid').where('parent_uid', '=', p(0)).where('deleted_at', 'is', null));
+
 export async function blockerUids(db: Q, uid: string): Promise<string[]> {
-  return (await db.selectFrom('dependencies').select('blocker_uid').where('task_uid', '=', uid).execute()).map((r) => r.blocker_uid);
+  return (await blockerUidsOf.all(db, [uid])).map((r) => r.blocker_uid);
 }
 
 export async function dependentUids(db: Q, uid: string): Promise<string[]> {
-  return (await db.selectFrom('dependencies').select('task_uid').where('blocker_uid', '=', uid).execute()).map((r) => r.task_uid);
+  return (await dependentUidsOf.all(db, [uid])).map((r) => r.task_uid);
 }
 
 export async function childUids(db: Q, uid: string): Promise<string[]> {
-  return (await db.selectFrom('tasks').select('uid').where('parent_uid', '=', uid).where('deleted_at', 'is', null).execute()).map((r) => r.uid);
+  return (await childUidsOf.all(db, [uid])).map((r) => r.uid);
 }
 
 export async function addDependency(db: Q, taskUid: string, blockerUid: string, at: string): Promise<boolean> {
@@ -84,9 +102,12 @@ export async function removeDependency(db: Q, taskUid: string, blockerUid: strin
   return Number(r.numDeletedRows) === 1;
 }
 
+const clearLabels = prepared((db, p) => db.deleteFrom('task_labels').where('task_uid', '=', p(0)));
+const insertLabels = prepared((db, p, n: number) => db.insertInto('task_labels').values(slots(p, n, 1).map((label) => ({ task_uid: p(0), label }))));
+
 export async function setLabels(db: Q, uid: string, labels: string[]): Promise<void> {
-  await db.deleteFrom('task_labels').where('task_uid', '=', uid).execute();
-  if (labels.length) await db.insertInto('task_labels').values(labels.map((label) => ({ task_uid: uid, label }))).execute();
+  await clearLabels.run(db, [uid]);
+  if (labels.length) await insertLabels.run(db, [uid, ...labels], labels.length);
 }
 
 export async function labelCounts(db: Q, projectUids: string[] | null): Promise<Array<{ label: string; count: number }>> {
@@ -102,8 +123,11 @@ export async function labelCounts(db: Q, projectUids: string[] | null): Promise<
   return (await q.execute()).map((r) => ({ label: r.label, count: Number(r.n) }));
 }
 
+const checklistOf = prepared((db, p) => db.selectFrom('checklist_items').select(['idx', 'text', 'checked']).where('task_uid', '=', p(0)).orderBy('idx'));
+const commentsOf = prepared((db, p) => db.selectFrom('comments').selectAll().where('task_uid', '=', p(0)).orderBy('created_at').orderBy('id'));
+
 export async function getChecklist(db: Q, uid: string): Promise<ChecklistItem[]> {
-  const rows = await db.selectFrom('checklist_items').select(['idx', 'text', 'checked']).where('task_uid', '=', uid).orderBy('idx').execute();
+  const rows = await checklistOf.all(db, [uid]);
   return rows.map((r) => ({ index: r.idx, text: r.text, checked: r.checked === 1 }));
 }
 
@@ -120,7 +144,7 @@ export async function replaceChecklist(db: Q, uid: string, items: ChecklistItem[
 }
 
 export async function getComments(db: Q, uid: string): Promise<Comment[]> {
-  const rows = await db.selectFrom('comments').selectAll().where('task_uid', '=', uid).orderBy('created_at').orderBy('id').execute();
+  const rows = await commentsOf.all(db, [uid]);
   return rows.map((r) => ({ id: r.id, author: r.author, kind: r.kind as CommentKind, body: r.body, createdAt: r.created_at }));
 }
 

@@ -5,7 +5,9 @@ import type { DB } from '../schema.js';
 import * as events from './events.js';
 import * as graph from './graph.js';
 import * as projects from './projects.js';
+import * as taskList from './task-list.js';
 import * as tasks from './tasks.js';
+import * as tokens from './tokens.js';
 
 /** What differs per engine: the full-text index. */
 export interface SearchEngine {
@@ -33,7 +35,7 @@ export class KyselyTx implements Tx {
   insertTask: Tx['insertTask'] = (r) => tasks.insertTask(this.db, r);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
   tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
-  listTasks: Tx['listTasks'] = (f, s, l, o) => tasks.listTasks(this.db, f, s, l, o);
+  listTasks: Tx['listTasks'] = (f, s, l, o, opts) => taskList.listTasks(this.db, f, s, l, o, opts);
   relations: Tx['relations'] = (u) => graph.relations(this.db, u);
   lanePositions: Tx['lanePositions'] = (p, s, e) => tasks.lanePositions(this.db, p, s, e);
   maxLanePosition: Tx['maxLanePosition'] = (p, s) => tasks.maxLanePosition(this.db, p, s);
@@ -68,4 +70,9 @@ export class KyselyTx implements Tx {
   appendEvent: Tx['appendEvent'] = (e) => events.appendEvent(this.db, e);
   events: Tx['events'] = (q) => events.events(this.db, q);
   lastSeq: Tx['lastSeq'] = () => events.lastSeq(this.db);
+
+  insertToken: Tx['insertToken'] = (r) => tokens.insertToken(this.db, r);
+  listTokens: Tx['listTokens'] = (r) => tokens.listTokens(this.db, r);
+  revokeToken: Tx['revokeToken'] = (i, a) => tokens.revokeToken(this.db, i, a);
+  touchToken: Tx['touchToken'] = (i, a) => tokens.touchToken(this.db, i, a);
 }

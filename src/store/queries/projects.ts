@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ProjectPatch, ProjectRow } from '../../core/ports.js';
 import type { Category, Status } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
+import { prepared } from './prepared.js';
 import { toColumns, toProjectRow } from './rows.js';
 
 type Q = Kysely<DB>;
@@ -13,8 +14,10 @@ export async function listProjects(db: Q, includeArchived: boolean): Promise<Pro
   return (await q.execute()).map(toProjectRow);
 }
 
+const projectBy = prepared((db, p, column: 'key' | 'uid') => db.selectFrom('projects').selectAll().where(column, '=', p(0)));
+
 export async function getProjectBy(db: Q, column: 'key' | 'uid', value: string): Promise<ProjectRow | undefined> {
-  const r = await db.selectFrom('projects').selectAll().where(column, '=', value).executeTakeFirst();
+  const [r] = await projectBy.all(db, [value], column);
   return r && toProjectRow(r);
 }
 
@@ -43,8 +46,10 @@ export async function updateProject(db: Q, uid: string, patch: ProjectPatch): Pr
   await db.updateTable('projects').set(cols).where('uid', '=', uid).execute();
 }
 
+const statusesOf = prepared((db, p) => db.selectFrom('statuses').selectAll().where('project_uid', '=', p(0)).orderBy('position'));
+
 export async function getStatuses(db: Q, projectUid: string): Promise<Status[]> {
-  const rows = await db.selectFrom('statuses').selectAll().where('project_uid', '=', projectUid).orderBy('position').execute();
+  const rows = await statusesOf.all(db, [projectUid]);
   return rows.map((r) => ({ name: r.name, displayName: r.display_name, color: r.color, category: r.category as Category, position: r.position }));
 }
 
@@ -57,13 +62,13 @@ export async function replaceStatuses(db: Q, projectUid: string, statuses: Statu
     .execute();
 }
 
+const nextSeq = prepared((db, p) =>
+  db.updateTable('projects').set((eb) => ({ next_seq: eb('next_seq', '+', 1) })).where('uid', '=', p(0)).returning('next_seq'),
+);
+
 export async function allocateSeq(db: Q, projectUid: string): Promise<number> {
-  const r = await db
-    .updateTable('projects')
-    .set((eb) => ({ next_seq: eb('next_seq', '+', 1) }))
-    .where('uid', '=', projectUid)
-    .returning('next_seq')
-    .executeTakeFirstOrThrow();
+  const [r] = await nextSeq.all(db, [projectUid]);
+  if (!r) throw new Error(`allocateSeq: no project ${projectUid}`);
   return r.next_seq - 1;
 }
 

@@ -18,7 +18,10 @@ export function applyPragmas(db: Database.Database, busyTimeoutMs = 10_000): voi
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
-  db.pragma('cache_size = -32000');
+  // 8 MB of page cache per connection: the hot pages (index interiors, the ready and open-list
+  // indexes, the FTS structure) fit, and the OS page cache serves the rest. At 32 MB a 100k-task
+  // workspace pushed the process past its 150 MB RSS budget for no measurable speed-up.
+  db.pragma('cache_size = -8000');
 }
 
 export function schemaVersion(db: Database.Database): number {

@@ -1,65 +1,121 @@
-/** Full-text search over the FTS5 index: bm25 ranking with field weights, matched fields and a highlighted excerpt. */
+/**
+ * Full-text search over the FTS5 index: bm25 ranking with field weights, matched fields and a
+ * highlighted excerpt. Ranking is limited inside FTS5 and the default filter (hide archived and
+ * deleted tasks) is answered by the index's `hidden` column, so a broad query neither reads a task
+ * row per match nor sorts every match in JavaScript.
+ */
 import { sql, type Kysely } from 'kysely';
 import type { SearchHit, TaskFilter } from '../../core/ports.js';
 import type { DB } from '../schema.js';
-import { applyFilter } from '../queries/tasks.js';
+import { prepared } from '../queries/prepared.js';
+import { applyFilter } from '../queries/task-list.js';
 import { toFtsQuery } from './fts-query.js';
 
 type Q = Kysely<DB>;
 
 export const SEARCH_FIELDS = ['title', 'labels', 'description', 'comments', 'checklist'] as const;
-// title > labels > description > comments = checklist
-const WEIGHTS = sql.raw('10.0, 6.0, 3.0, 1.0, 1.0');
+// title > labels > description > comments = checklist; the hidden marker never scores.
+const WEIGHTS = sql.raw('10.0, 6.0, 3.0, 1.0, 1.0, 0.0');
 
-/** Rewrites the search row of one task from its current title, labels, description, comments and checklist. */
-export async function reindexTask(db: Q, uid: string): Promise<void> {
-  await sql`DELETE FROM task_search WHERE rowid = (SELECT num FROM tasks WHERE uid = ${uid})`.execute(db);
-  await sql`INSERT INTO task_search (rowid, title, labels, description, comments, checklist)
-    SELECT t.num, t.title,
+/** The index row of tasks `t` (with the rowid first); shared by reindexing and bulk builds. */
+export const SEARCH_ROW_SQL = `SELECT t.num, t.title,
       COALESCE((SELECT group_concat(label, ' ') FROM task_labels l WHERE l.task_uid = t.uid), ''),
       t.description,
       COALESCE((SELECT group_concat(body, ' ') FROM comments c WHERE c.task_uid = t.uid), ''),
-      COALESCE((SELECT group_concat(text, ' ') FROM checklist_items i WHERE i.task_uid = t.uid), '')
-    FROM tasks t WHERE t.uid = ${uid}`.execute(db);
+      COALESCE((SELECT group_concat(text, ' ') FROM checklist_items i WHERE i.task_uid = t.uid), ''),
+      CASE WHEN t.archived_at IS NULL AND t.deleted_at IS NULL THEN '' ELSE 'x' END
+    FROM tasks t`;
+const INSERT_SQL = 'INSERT INTO task_search (rowid, title, labels, description, comments, checklist, hidden)';
+
+const unindex = prepared((_db, p) => sql`DELETE FROM task_search WHERE rowid = (SELECT num FROM tasks WHERE uid = ${p(0)})`);
+const index = prepared((_db, p) => sql`${sql.raw(INSERT_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
+
+/** Rewrites the search row of one task from its current title, labels, description, comments and checklist. */
+export async function reindexTask(db: Q, uid: string): Promise<void> {
+  await unindex.run(db, [uid]);
+  await index.run(db, [uid]);
 }
 
 export async function removeFromIndex(db: Q, num: number): Promise<void> {
   await sql`DELETE FROM task_search WHERE rowid = ${num}`.execute(db);
 }
 
-export async function search(db: Q, query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number }> {
-  const match = toFtsQuery(query);
-  if (!match) return { hits: [], total: 0 };
-  const ranked = sql<{ rowid: number; rank: number }>`(SELECT rowid, bm25(task_search, ${WEIGHTS}) AS rank FROM task_search WHERE task_search MATCH ${match})`.as('s');
-  const from = () =>
-    db
-      .selectFrom(ranked)
-      .innerJoin('tasks', 'tasks.num', 's.rowid')
-      .innerJoin('projects as p', 'p.uid', 'tasks.project_uid');
-  // applyFilter is written for the tasks+projects query shape; the extra `s` source does not change it.
-  const page = await (applyFilter(from().select(['tasks.uid', 'tasks.num', 's.rank']) as never, filter) as ReturnType<typeof from>)
-    .select(['tasks.uid', 'tasks.num', 's.rank'])
-    .orderBy('s.rank')
-    .orderBy('tasks.num')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+/** Filters that need the tasks table; without them the FTS index answers alone. */
+function needsRows(f: TaskFilter): boolean {
+  return Boolean(
+    f.projectUids || f.statuses?.length || f.categories?.length || f.kinds?.length || f.priorities?.length ||
+      f.labelsAny?.length || f.labelsAll?.length || f.assignee !== undefined || f.parentUid || f.updatedSince ||
+      f.ready || !f.includeDone || f.includeArchived || f.includeDeleted || f.onlyDeleted,
+  );
+}
+
+type Ranked = { num: number; uid: string; rank: number };
+
+/** Default filter: rank, page and count inside FTS5, then map the page's rowids to task uids. */
+async function searchIndexOnly(db: Q, match: string, limit: number, offset: number): Promise<{ page: Ranked[]; total: number }> {
+  const ranked = await sql<{ num: number; rank: number }>`SELECT rowid AS num, bm25(task_search, ${WEIGHTS}) AS rank
+    FROM task_search WHERE task_search MATCH ${match} ORDER BY rank, rowid LIMIT ${limit} OFFSET ${offset}`.execute(db);
+  let total = offset + ranked.rows.length;
+  if (ranked.rows.length === limit || (offset > 0 && ranked.rows.length === 0)) {
+    const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match}`.execute(db);
+    total = Number(c.rows[0]!.n);
+  }
+  if (ranked.rows.length === 0) return { page: [], total };
+  const uids = await db.selectFrom('tasks').select(['num', 'uid']).where('num', 'in', ranked.rows.map((r) => r.num)).execute();
+  const uidOf = new Map(uids.map((r) => [r.num, r.uid]));
+  return { page: ranked.rows.flatMap((r) => (uidOf.has(r.num) ? [{ num: r.num, uid: uidOf.get(r.num)!, rank: r.rank }] : [])), total };
+}
+
+/** Other filters: take the best `depth` matches from FTS5, filter them by row, and deepen until the page fills. */
+async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: number, offset: number): Promise<{ page: Ranked[]; total: number }> {
+  const want = offset + limit;
+  // `depth` null: every match; `rank` false: no scoring (counting needs none).
+  const from = (depth: number | null, rank = true) => {
+    const top = depth === null ? sql`` : sql`ORDER BY rank, rowid LIMIT ${depth}`;
+    const score = rank ? sql`bm25(task_search, ${WEIGHTS})` : sql`0`;
+    const ranked = sql<{ rowid: number; rank: number }>`(SELECT rowid, ${score} AS rank FROM task_search WHERE task_search MATCH ${match} ${top})`.as('s');
+    // CROSS JOIN fixes SQLite's join order: ranked matches drive, tasks are looked up by rowid. A
+    // plain join lets the planner scan every task of a filtered project and probe the matches.
+    return db.selectFrom(ranked).crossJoin('tasks').whereRef('tasks.num', '=', 's.rowid');
+  };
+  type From = ReturnType<typeof from>;
+  // applyFilter is written for the tasks query shape; the extra `s` source does not change it.
+  const filtered = (depth: number | null, rank = true) => applyFilter(from(depth, rank) as never, filter) as unknown as From;
+  let page: Ranked[] = [];
+  for (let depth: number | null = Math.max(4 * want, 64); ; depth = depth * 8 > 20_000 ? null : depth * 8) {
+    page = await filtered(depth).select(['tasks.uid', 'tasks.num', 's.rank']).orderBy('s.rank').orderBy('tasks.num').limit(limit).offset(offset).execute();
+    if (page.length === limit || depth === null) break;
+    // Fewer than `depth` matches in all: the page is complete already.
+    const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match}`.execute(db);
+    if (Number(c.rows[0]!.n) <= depth) break;
+  }
   let total = offset + page.length;
   if (page.length === limit || (offset > 0 && page.length === 0)) {
-    const c = await (applyFilter(from() as never, filter) as ReturnType<typeof from>)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
+    const c = await filtered(null, false).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     total = Number(c.n);
   }
+  return { page, total };
+}
+
+export async function search(db: Q, query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number }> {
+  const terms = toFtsQuery(query);
+  if (!terms) return { hits: [], total: 0 };
+  // User terms only ever match the text columns; hidden tasks drop out in the index when the filter hides them anyway.
+  const visibleOnly = !filter.includeArchived && !filter.includeDeleted && !filter.onlyDeleted;
+  const match = `{${SEARCH_FIELDS.join(' ')}} : (${terms})${visibleOnly ? ' NOT hidden : x' : ''}`;
+  const { page, total } = needsRows(filter) ? await searchFiltered(db, match, filter, limit, offset) : await searchIndexOnly(db, match, limit, offset);
   if (page.length === 0) return { hits: [], total };
-  // Excerpts and matched fields only for the page, not for every match.
+  // Excerpts and matched fields only for the page. `rowid IN (…)` as an FTS5 constraint would
+  // re-run the whole MATCH once per rowid; a rowid range walks the matches once, and the unary
+  // plus keeps the IN list a plain filter on that walk.
   const nums = page.map((r) => r.num);
   const marks = await sql<Record<string, string | number>>`SELECT rowid,
       highlight(task_search, 0, char(1), '') AS f0, highlight(task_search, 1, char(1), '') AS f1,
       highlight(task_search, 2, char(1), '') AS f2, highlight(task_search, 3, char(1), '') AS f3,
       highlight(task_search, 4, char(1), '') AS f4,
       snippet(task_search, -1, '**', '**', '…', 16) AS excerpt
-    FROM task_search WHERE task_search MATCH ${match} AND rowid IN (${sql.join(nums)})`.execute(db);
+    FROM task_search WHERE task_search MATCH ${match} AND rowid BETWEEN ${Math.min(...nums)} AND ${Math.max(...nums)}
+      AND +rowid IN (${sql.join(nums)})`.execute(db);
   const byNum = new Map(marks.rows.map((r) => [Number(r.rowid), r]));
   const hits = page.map((r) => {
     const m = byNum.get(r.num);

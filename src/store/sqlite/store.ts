@@ -58,7 +58,20 @@ export class SqliteStore implements Store {
   }
 
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const h = this.#current() ?? (this.#file = handle(openSqliteFile(this.location, this.#options)));
+    let h = this.#current();
+    if (!h) {
+      // No workspace yet: rehearse on the empty schema and roll back, so a write that fails
+      // (unknown project, bad id…) leaves no file or directory behind.
+      const rehearsal = Symbol('rehearsal');
+      const empty = (this.#empty ??= handle(openSqliteFile(':memory:')));
+      await empty.db.transaction().execute(async (trx) => {
+        await fn(this.#engine(trx));
+        throw rehearsal;
+      }).catch((err: unknown) => {
+        if (err !== rehearsal) throw err;
+      });
+      h = this.#current() ?? (this.#file = handle(openSqliteFile(this.location, this.#options)));
+    }
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await h.db.transaction().execute((trx) => fn(this.#engine(trx)));

@@ -1,0 +1,122 @@
+// MCP section: the built `cairn mcp` server over real stdio — spawn → initialize, tool-call round trips
+// through the v1 SDK client (protocol 2025-11-25, what most hosts speak), the size of the tool list,
+// and the server's peak RSS.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rng } from './lib/random.js';
+import { measure, percentile } from './lib/stats.js';
+import { NOUNS, PROJECTS, VERBS } from './lib/words.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const ENTRY = join(root, 'dist', 'mcp', 'stdio-entry.js');
+const CLI = join(root, 'bin', 'cairn.js');
+const QUERIES = ['token refresh', 'webhook', 'deadlock', 'oauth callback', 'migrat*', 'flaky test', '"search index"', 'postgres'];
+const ITER = 500;
+const WARMUP = 100;
+
+/** Milliseconds from spawn to the initialize response on stdout; median of `n`. */
+async function startup(args, n) {
+  const times = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    const p = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    await new Promise((resolve, reject) => {
+      p.once('error', reject);
+      p.stdout.once('data', () => {
+        times.push(performance.now() - t0);
+        resolve();
+      });
+      p.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } })}\n`);
+    });
+    p.stdin.end();
+    await new Promise((r) => p.once('exit', r));
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: times[times.length - 1], n };
+}
+
+/** bytes of name + title + description + inputSchema, the part of the tool list a model reads. */
+async function toolListBytes(db, toolsets) {
+  const c = new Client({ name: 'bench', version: '1' });
+  await c.connect(new StdioClientTransport({ command: process.execPath, args: [ENTRY, '--db', db, '--toolsets', toolsets], stderr: 'ignore' }));
+  const { tools } = await c.listTools();
+  await c.close();
+  return tools.reduce((n, t) => n + Buffer.byteLength(JSON.stringify({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema })), 0);
+}
+
+export const section = {
+  name: 'mcp',
+  async run({ db, log }) {
+    const r = rng(7);
+    const sample = new Database(db, { readonly: true });
+    const ids = (where, n) =>
+      sample.prepare(`SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE ${where} ORDER BY random() LIMIT ?`).pluck().all(n);
+    const getIds = ids('1', 2000);
+    const liveIds = ids("t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled')", 2000);
+    const claimIds = ids("t.deleted_at IS NULL AND t.category = 'todo' AND t.claimed_by IS NULL", WARMUP + ITER);
+    sample.close();
+
+    log('startup');
+    const start = await startup([ENTRY, '--db', db], 10);
+    const startCli = await startup([CLI, 'mcp', '--db', db], 10).catch(() => undefined);
+
+    log('tool list');
+    const defaultBytes = await toolListBytes(db, 'default');
+    const allBytes = await toolListBytes(db, 'all');
+
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, '--db', db, '--as', 'agent:bench'], stderr: 'ignore' });
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(transport);
+    const pid = transport.pid;
+    const call = async (name, args) => {
+      const res = await client.callTool({ name, arguments: args });
+      if (res.isError) throw new Error(`${name}: ${res.content[0].text}`);
+    };
+    const project = (i) => PROJECTS[i % PROJECTS.length].key;
+    const run = (key, fn) => {
+      log(key);
+      return measure(fn, { warmup: WARMUP, iterations: ITER, budgetMs: 5000 });
+    };
+    const results = {};
+    results.get = await run('get', (i) => call('get_task', { id: getIds[i % getIds.length] }));
+    results.list = await run('list', (i) => call('list_tasks', { project: project(i), limit: 50 }));
+    results.ready = await run('ready', (i) => call('next_tasks', { project: project(i), limit: 10 }));
+    results.search = await run('search', (i) => call('search_tasks', { query: QUERIES[i % QUERIES.length] }));
+    results.create = await run('create', (i) => call('create_task', { project: project(i), title: `${r.pick(VERBS)} ${r.pick(NOUNS)} ${i}`, labels: ['bench'] }));
+    results.update = await run('update', (i) => call('update_task', { id: liveIds[(i * 7) % liveIds.length], priority: r.pick(['low', 'medium', 'high', 'urgent']) }));
+    results.claim = await run('claim', (i) => call('claim_task', { id: claimIds[i % claimIds.length] }));
+    // VmHWM: the server process's peak resident set, read before it exits.
+    const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+    await client.close();
+
+    const label = {
+      get: 'get_task', list: 'list_tasks (limit 50, project)', ready: 'next_tasks (limit 10, project)', search: 'search_tasks (limit 20)',
+      create: 'create_task', update: 'update_task (priority)', claim: 'claim_task',
+    };
+    const target = (key) => (key === 'search' ? { p50: 5 } : { p50: 1, p99: 3 });
+    return {
+      title: 'MCP over stdio',
+      method:
+        'The built server (dist/mcp/stdio-entry.js, esbuild bundle) spawned over stdio. Start-up: spawn until the initialize response arrives, ' +
+        '10 runs (p50 = median, p99 column = slowest), directly and through `cairn mcp`. Round trips: the v1 SDK client (protocol 2025-11-25) calling tools ' +
+        `sequentially after ${WARMUP} warm-up calls (up to ${ITER} timed or 5 s), including JSON-RPC framing, argument parsing, the markdown text and structuredContent. ` +
+        'Tool list: bytes of {name, title, description, inputSchema} per tool, summed; tokens ≈ bytes/4. RSS: the server process\'s VmHWM.',
+      metrics: [
+        { key: 'startup', label: 'spawn → initialize answered (stdio-entry)', ...start, target: { p50: 150 } },
+        ...(startCli ? [{ key: 'startupCli', label: 'spawn → initialize answered (`cairn mcp`)', ...startCli }] : []),
+        ...Object.entries(results).map(([key, m]) => ({ key, label: label[key], ...m, target: target(key) })),
+      ],
+      values: [
+        { key: 'toolsDefault', label: 'tool list, default toolsets (tokens ≈ bytes/4)', value: defaultBytes / 4, unit: 'tokens', target: { max: 5000 } },
+        { key: 'toolsAll', label: 'tool list, all toolsets (tokens ≈ bytes/4)', value: allBytes / 4, unit: 'tokens' },
+        { key: 'rss', label: 'server peak RSS', value: hwm, unit: 'MB' },
+      ],
+      notes: [`tool list bytes: default ${defaultBytes}, all ${allBytes}`],
+    };
+  },
+};

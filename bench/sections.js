@@ -1,0 +1,7 @@
+// The benchmark sections `npm run bench` runs, in order. To add one (e.g. MCP over stdio, HTTP), write
+// bench/<name>.js exporting `section` (see core.js for the contract) and add a line here.
+export const SECTIONS = {
+  core: () => import('./core.js'),
+  mcp: () => import('./mcp.js'),
+  http: () => import('./http.js'),
+};

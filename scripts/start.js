@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// `npm start`: build if needed, create a demo workspace if there is none, then show it.
+// The last step, `present(db)`, prints the board and runs `cairn serve` on the demo workspace.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'cairn.js');
+/** The demo workspace; override with CAIRN_DEMO_DB. Ignored by git (*.db). */
+const demoDb = process.env.CAIRN_DEMO_DB ?? join(root, '.cairn-demo', 'cairn.db');
+
+function ensureBuild() {
+  if (existsSync(join(root, 'dist', 'cli', 'main.js'))) return;
+  console.log('Building Cairn (npm run build)…');
+  const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+/** A sample project: a small dependency chain, a checklist, a comment and a claimed task. */
+async function seedDemo(db) {
+  const { openCairn } = await import('../dist/index.js');
+  const cairn = openCairn({ db, actor: 'demo' });
+  try {
+    await cairn.call('create_project', { key: 'DEMO', name: 'Demo project', description: 'Created by npm start', root });
+    const add = async (title, extra = {}) => (await cairn.call('create_task', { project: 'DEMO', title, ...extra })).task.id;
+    const schema = await add('Design the database schema', { priority: 'high', labels: ['db'], checklist: ['tables', 'indexes', 'migrations'] });
+    const api = await add('Implement the REST endpoints', { priority: 'medium', labels: ['api'], blockedBy: [schema] });
+    await add('Write the API docs', { kind: 'chore', labels: ['docs'], blockedBy: [api] });
+    await add('Set up CI', { priority: 'high', labels: ['infra'] });
+    const login = await add('Fix login redirect loop', { kind: 'bug', priority: 'urgent', labels: ['auth'] });
+    await cairn.call('update_checklist', { id: schema, ops: [{ op: 'check', index: 0 }] });
+    await cairn.call('claim_task', { id: schema });
+    await cairn.call('add_comment', { id: login, body: 'Happens only when the session cookie has expired.', kind: 'research' });
+  } finally {
+    await cairn.close();
+  }
+}
+
+function cairn(args, db) {
+  const r = spawnSync(process.execPath, [bin, '--db', db, ...args], { stdio: 'inherit' });
+  return r.status ?? 1;
+}
+
+/** What npm start ends with: the board once, then `cairn serve` on the demo workspace until Ctrl-C. */
+function present(db) {
+  cairn(['board'], db);
+  const port = process.env.PORT ?? '7420';
+  console.log(`\nDemo workspace: ${db}\nServing on http://127.0.0.1:${port}  (REST /api/v1, MCP /mcp, events /api/v1/events; Ctrl-C stops)\nTry: node bin/cairn.js --db ${db} ready   (or export CAIRN_DB=${db})\n`);
+  return cairn(['serve', '--port', port], db);
+}
+
+ensureBuild();
+if (!existsSync(demoDb)) {
+  await seedDemo(demoDb);
+  console.log(`Created a demo workspace at ${demoDb}\n`);
+}
+process.exitCode = present(demoDb);

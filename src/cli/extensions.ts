@@ -1,0 +1,49 @@
+/**
+ * Commands that other adapters add to the CLI without editing it: each entry names a module that
+ * registers subcommands on its group. The module is imported only when its command runs.
+ *
+ * To add one, append an entry here and export `register(command, runtime)` from the module:
+ *
+ * @example
+ * // src/http/token-cli.ts
+ * export function registerTokenCommands(cmd: Command, rt: CliRuntime): void {
+ *   cmd.command('list').description('List tokens').action(async (_o, c: Command) => {
+ *     const g = rt.globals(c);
+ *     rt.print({ tokens: [] }, g.json, (out) => `${out.tokens.length} tokens`);
+ *   });
+ * }
+ */
+import type { Command } from 'commander';
+import { locateWorkspace, openSession, resolveActor, type GlobalOptions } from './session.js';
+
+export interface CliExtension {
+  /** The top-level command word (`token`). */
+  name: string;
+  summary: string;
+  /** Module path relative to dist/cli/. */
+  module: string;
+  /** Its export: `(command, runtime) => void`, adding subcommands and actions to `command`. */
+  register: string;
+}
+
+export const EXTENSIONS: readonly CliExtension[] = [
+  { name: 'token', summary: 'Bearer tokens for cairn serve: create | list | revoke', module: '../http/token-cli.js', register: 'registerTokenCommands' },
+];
+
+/** What an extension gets from the CLI: the global options, the workspace, the actor, and output in the CLI's two modes. */
+export interface CliRuntime {
+  globals(cmd: Command): GlobalOptions;
+  locateWorkspace: typeof locateWorkspace;
+  openSession: typeof openSession;
+  resolveActor: typeof resolveActor;
+  /** JSON under --json (exactly `out`), else the text `human(out)`. Throw CairnError for failures: main maps it. */
+  print<T>(out: T, json: boolean | undefined, human: (out: T) => string): void;
+}
+
+export const cliRuntime: CliRuntime = {
+  globals: (cmd) => cmd.optsWithGlobals<GlobalOptions>(),
+  locateWorkspace,
+  openSession,
+  resolveActor,
+  print: (out, json, human) => process.stdout.write(`${json ? JSON.stringify(out, null, 2) : human(out)}\n`),
+};

@@ -1,0 +1,22 @@
+/** Loads an adapter module on demand, so the CLI starts fast and builds before that module exists. */
+import { CairnError } from '../core/errors.js';
+
+/**
+ * Imports `specifier` (relative to this file, i.e. dist/cli/). The specifier is a variable, so
+ * TypeScript does not need the module at compile time; a missing module is a clear error.
+ */
+export async function loadModule<T>(specifier: string, feature: string): Promise<T> {
+  try {
+    return (await import(specifier)) as T;
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    const file = specifier.split('/').pop() ?? specifier;
+    if (e.code === 'ERR_MODULE_NOT_FOUND' && e.message?.includes(file)) {
+      throw new CairnError('INTERNAL', `${feature} is not available in this build: ${specifier.replace(/^\.\.\//, 'src/').replace(/\.js$/, '.ts')} is missing.`, {
+        suggestions: ['npm run build', 'Update Cairn to a version that includes it'],
+        details: { missingModule: specifier },
+      });
+    }
+    throw err;
+  }
+}

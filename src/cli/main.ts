@@ -1,0 +1,64 @@
+/** The `cairn` entry: parse argv, run the command, map any failure to JSON or a message and an exit code. */
+import { CommanderError } from 'commander';
+import { CairnError } from '../core/errors.js';
+import { EXIT_OK } from './exit-codes.js';
+import { reportError } from './report-error.js';
+
+/** Global options that take a value, so the scan for the command word can skip their values. */
+const VALUE_OPTIONS = new Set(['--db', '--as']);
+
+/** The first command word in argv (after global options), without parsing. */
+export function commandWord(args: readonly string[]): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') return args[i + 1];
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+/** `--json` anywhere before `--`, so even argument errors are reported as JSON. */
+function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+function fromCommander(err: CommanderError): CairnError {
+  const message = err.message.replace(/^error: /, '');
+  return new CairnError('VALIDATION_ERROR', `${message.charAt(0).toUpperCase()}${message.slice(1)}`, {
+    suggestions: ['cairn --help, or cairn <command> --help'],
+    details: { commanderCode: err.code },
+  });
+}
+
+/** Runs the CLI and resolves to the exit code (it never calls process.exit, so output is flushed and servers keep running). */
+/** `cairn list | head` closes the pipe early; that is not an error worth a stack trace. */
+function quietOnClosedPipe(): void {
+  if (process.stdout.listenerCount('error') > 0) return;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+}
+
+export async function main(argv: readonly string[] = process.argv): Promise<number> {
+  quietOnClosedPipe();
+  const args = argv.slice(2);
+  const json = wantsJson(args);
+  try {
+    const word = commandWord(args);
+    const { lightProgram } = await import('./program-base.js');
+    const program = (word && (await lightProgram(word))) || (await (await import('./program.js')).buildProgram(word));
+    await program.parseAsync([...argv]);
+    return EXIT_OK;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version output are not failures; `cairn` or `cairn project` alone show help and exit 1.
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT_OK;
+      if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return err.exitCode;
+      return reportError(fromCommander(err), json);
+    }
+    return reportError(err, json);
+  }
+}

@@ -1,0 +1,29 @@
+/** The bare `cairn` program: name, version, global options and error handling, shared by the full and the light builds. */
+import { Command } from 'commander';
+import { createRequire } from 'node:module';
+
+function version(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}
+
+export function baseProgram(): Command {
+  return new Command('cairn')
+    .description('Cairn: a local-first task tracker for AI coding agents and the people who steer them.')
+    .version(version(), '-V, --version')
+    .option('--db <path>', 'workspace database (env CAIRN_DB; default: nearest .cairn/cairn.db)')
+    .option('--as <name>', 'who is acting, recorded in history (env CAIRN_ACTOR; default: OS user)')
+    .option('--json', 'print machine-readable JSON (errors too)')
+    .exitOverride()
+    .configureOutput({ outputError: () => undefined })
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .showSuggestionAfterError(true);
+}
+
+/** Commands that only hand over to a server module: built without the ops, the store or the bindings, so they start fast. */
+export async function lightProgram(word: string): Promise<Command | undefined> {
+  const program = baseProgram();
+  if (word === 'mcp') (await import('./commands/mcp-command.js')).addMcpCommand(program);
+  else if (word === 'serve') (await import('./commands/serve-command.js')).addServeCommand(program);
+  else return undefined;
+  return program;
+}

@@ -1,0 +1,87 @@
+/** The full task for `show`, and the confirmations printed after a task changes. */
+import type { Task } from '../../core/model/task.js';
+import type { RenderEnv } from './render-env.js';
+import { markerCell, taskLine } from './task-parts.js';
+
+function field(env: RenderEnv, name: string, value: string): string {
+  return `${env.paint('dim', `${name}:`.padEnd(11))}${value}`;
+}
+
+function indent(text: string, by = '  '): string {
+  return text.split('\n').map((l) => (l ? by + l : l)).join('\n');
+}
+
+export function checklistLines(task: Pick<Task, 'checklist' | 'checklistProgress'>, env: RenderEnv): string[] {
+  if (!task.checklist.length) return [env.paint('dim', 'Checklist is empty.')];
+  return [
+    `${env.paint('bold', 'Checklist')} ${task.checklistProgress.done}/${task.checklistProgress.total}`,
+    ...task.checklist.map((i) => `  ${i.checked ? env.paint('green', '[x]') : '[ ]'} ${String(i.index).padStart(2)}  ${i.text}`),
+  ];
+}
+
+function relations(t: Task, env: RenderEnv): string[] {
+  const out: string[] = [];
+  const marker = markerCell(t);
+  out.push(field(env, 'state', marker.text ? env.paint(marker.style ?? 'dim', marker.text) : t.isReady ? 'ready' : 'not ready'));
+  if (t.blocks.length) out.push(field(env, 'blocks', t.blocks.join(', ')));
+  if (t.parentId) out.push(field(env, 'parent', t.parentId));
+  if (t.children.length) out.push(field(env, 'children', `${t.children.join(', ')}${t.childProgress ? ` (${t.childProgress.done}/${t.childProgress.total} done)` : ''}`));
+  return out;
+}
+
+function facts(t: Task, env: RenderEnv): string[] {
+  const out = [field(env, 'status', `${t.status} (${t.statusCategory})`), field(env, 'priority', `${t.priority}   kind: ${t.kind}   score: ${t.score}`)];
+  out.push(field(env, 'assignee', t.assignee ?? '-'));
+  if (t.claim) out.push(field(env, 'claim', `${t.claim.actor} until ${t.claim.expiresAt}`));
+  if (t.labels.length) out.push(field(env, 'labels', t.labels.join(', ')));
+  out.push(...relations(t, env));
+  const links = Object.entries(t.links).map(([k, v]) => `${k}=${String(v)}`);
+  if (links.length) out.push(field(env, 'links', links.join('  ')));
+  if (t.anchors.length) out.push(field(env, 'anchors', t.anchors.join(', ')));
+  if (t.documentPath) out.push(field(env, 'document', t.documentPath));
+  if (t.closeReason) out.push(field(env, 'closed', t.closeReason));
+  for (const [name, at] of [['archived', t.archivedAt], ['deleted', t.deletedAt]] as const) if (at) out.push(field(env, name, env.paint('red', at)));
+  out.push(field(env, 'updated', `${t.updatedAt}  (created ${t.createdAt})`));
+  return out;
+}
+
+export function taskDetailView(out: { task: Task }, env: RenderEnv): string {
+  const t = out.task;
+  const blocks = [`${taskLine(t, env)}`, facts(t, env).join('\n')];
+  if (t.description) blocks.push(`${env.paint('bold', 'Description')}\n${indent(t.description)}`);
+  if (t.checklist.length) blocks.push(checklistLines(t, env).join('\n'));
+  if (t.comments.length) {
+    const comments = t.comments.map((c) => `  ${env.paint('cyan', c.author)} ${env.paint('dim', `· ${c.kind} · ${c.createdAt}`)}\n${indent(c.body, '    ')}`);
+    blocks.push(`${env.paint('bold', `Comments (${t.comments.length})`)}\n${comments.join('\n')}`);
+  }
+  return blocks.join('\n\n');
+}
+
+export function taskCreatedView(out: { task: Task }, env: RenderEnv): string {
+  const t = out.task;
+  const rel = markerCell(t).text || 'not ready';
+  return `${env.paint('green', 'Created')} ${taskLine(t, env)}\n  ${env.paint('dim', rel)}`;
+}
+
+export function taskChangedView(out: { task: Task }, env: RenderEnv): string {
+  const t = out.task;
+  const lines = [`${env.verb ?? 'Changed'} ${taskLine(t, env)}`];
+  if (t.claim) lines.push(`  ${env.paint('dim', `claimed by ${t.claim.actor} until ${t.claim.expiresAt}`)}`);
+  else if (markerCell(t).text) lines.push(`  ${env.paint('dim', markerCell(t).text)}`);
+  return lines.join('\n');
+}
+
+export function completedView(out: { task: Task; nowReady: string[] }, env: RenderEnv): string {
+  const lines = [`${env.paint('green', 'Completed')} ${taskLine(out.task, env)}`];
+  if (out.nowReady.length) lines.push(`  now ready: ${out.nowReady.join(', ')}`);
+  return lines.join('\n');
+}
+
+export function checklistView(out: { task: Task }, env: RenderEnv): string {
+  return [`${env.paint('bold', out.task.id)}  ${out.task.title}  ${env.paint('dim', `v${out.task.version}`)}`, ...checklistLines(out.task, env)].join('\n');
+}
+
+export function commentedView(out: { task: Task }, env: RenderEnv): string {
+  const last = out.task.comments[out.task.comments.length - 1];
+  return `${env.paint('green', 'Commented')} on ${taskLine(out.task, env)}${last ? `\n${indent(last.body, '    ')}` : ''}`;
+}

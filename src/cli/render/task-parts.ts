@@ -1,0 +1,47 @@
+/** Small pieces shared by the task views: status, priority and readiness markers. */
+import type { Style } from './color.js';
+import type { RenderEnv } from './render-env.js';
+import type { Cell } from './table.js';
+
+export interface TaskLike {
+  id: string;
+  title: string;
+  status: string;
+  statusCategory: string;
+  priority: string;
+  assignee: string | null;
+  isReady: boolean;
+  blockedBy: string[];
+  claim: { actor: string; expiresAt: string } | null;
+  version: number;
+  checklistProgress: { done: number; total: number };
+}
+
+const CATEGORY_STYLE: Record<string, Style> = { backlog: 'gray', todo: 'blue', in_progress: 'yellow', blocked: 'red', done: 'green', canceled: 'gray' };
+const PRIORITY_STYLE: Record<string, Style> = { urgent: 'red', high: 'magenta', medium: 'yellow', low: 'cyan', none: 'gray' };
+
+export const statusCell = (t: Pick<TaskLike, 'status' | 'statusCategory'>): Cell => ({ text: t.status, style: CATEGORY_STYLE[t.statusCategory] });
+export const priorityCell = (p: string): Cell => ({ text: p === 'none' ? '-' : p, style: PRIORITY_STYLE[p] });
+
+/** Ready, blocked or claimed, in words a person scans quickly. */
+export function markerCell(t: TaskLike): Cell {
+  // Finished tasks need no marker; backlog tasks are never ready, so "blocked" would mislead there.
+  if (['done', 'canceled', 'backlog'].includes(t.statusCategory)) return { text: '' };
+  if (t.claim) return { text: `claimed by ${t.claim.actor}`, style: 'yellow' };
+  if (t.isReady) return { text: 'ready', style: 'green' };
+  // Summaries list every blocker edge; a task that is not ready and has some is waiting on them.
+  if (t.blockedBy.length) return { text: `blocked by ${t.blockedBy.join(',')}`, style: 'red' };
+  return { text: '' };
+}
+
+export function checklistText(p: { done: number; total: number }): string {
+  return p.total ? `${p.done}/${p.total}` : '';
+}
+
+/** `API-3  Title  [todo] high` — the line every confirmation starts with. */
+export function taskLine(t: TaskLike, env: RenderEnv): string {
+  const { paint } = env;
+  const pri = priorityCell(t.priority);
+  const status = statusCell(t);
+  return `${paint('bold', t.id)}  ${t.title}  ${paint(status.style ?? 'dim', `[${t.status}]`)}${t.priority !== 'none' ? ` ${paint(pri.style ?? 'dim', t.priority)}` : ''}  ${paint('dim', `v${t.version}`)}`;
+}

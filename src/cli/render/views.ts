@@ -1,0 +1,34 @@
+/** The human views by name, so bindings can name how their op's output is shown. */
+import { boardView } from './board-view.js';
+import { changesView, historyView, labelsView, projectsView, projectView, purgedView } from './misc-views.js';
+import type { RenderEnv } from './render-env.js';
+import { checklistView, commentedView, completedView, taskChangedView, taskCreatedView, taskDetailView } from './task-detail-view.js';
+import { readyView, searchView, taskListView } from './task-list-view.js';
+
+// Views take the op's output, which runOp has already typed per op; the table is keyed by name only.
+type View = (out: never, env: RenderEnv) => string;
+
+export const VIEWS = {
+  'task-created': taskCreatedView,
+  'task-list': taskListView,
+  task: taskDetailView,
+  ready: readyView,
+  'task-changed': taskChangedView,
+  completed: completedView,
+  checklist: checklistView,
+  commented: commentedView,
+  search: searchView,
+  board: boardView,
+  history: historyView,
+  changes: changesView,
+  labels: labelsView,
+  purged: purgedView,
+  projects: projectsView,
+  project: projectView,
+} satisfies Record<string, View>;
+
+export type ViewName = keyof typeof VIEWS;
+
+export function renderView(name: ViewName, out: unknown, env: RenderEnv): string {
+  return (VIEWS[name] as (o: unknown, e: RenderEnv) => string)(out, env);
+}

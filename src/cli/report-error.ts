@@ -1,0 +1,29 @@
+/** Prints a failure the way the mode asks (JSON on stdout, or message and suggestions on stderr) and picks the exit code. */
+import { toCairnError, type CairnError } from '../core/errors.js';
+import { cliSuggestion } from './cli-suggestions.js';
+import { EXIT_CODES } from './exit-codes.js';
+import { colorEnabled, painter } from './render/color.js';
+
+/** The `--json` error shape: `{"error": {code, message, suggestions, details?}}`. */
+export function errorJson(err: CairnError): string {
+  return JSON.stringify({ error: err.toJSON() }, null, 2);
+}
+
+function humanError(err: CairnError): string {
+  const paint = painter(colorEnabled(process.stderr));
+  const lines = [`${paint('red', 'error')} ${paint('bold', err.code)}: ${err.message}`];
+  // The ops phrase suggestions as tool calls; at a terminal, show the commands instead (JSON keeps them as is).
+  for (const s of err.suggestions) lines.push(`  ${paint('dim', '→')} ${cliSuggestion(s)}`);
+  return lines.join('\n');
+}
+
+export function reportError(thrown: unknown, json: boolean): number {
+  const err = toCairnError(thrown);
+  if (json) process.stdout.write(`${errorJson(err)}\n`);
+  else process.stderr.write(`${humanError(err)}\n`);
+  // An INTERNAL error is a bug: keep the stack for the report.
+  if (err.kind === 'internal' && err.cause !== undefined) {
+    process.stderr.write(`${err.cause instanceof Error ? (err.cause.stack ?? err.cause.message) : String(err.cause)}\n`);
+  }
+  return EXIT_CODES[err.kind];
+}

@@ -1,0 +1,39 @@
+/** Runs a bound command: open the session, fill the default project, call the op, print the result. */
+import { CairnError, toCairnError } from '../core/errors.js';
+import { runOp } from '../ops/index.js';
+import type { BoundCommand } from './op-command.js';
+import { collectInput } from './op-command.js';
+import { emit } from './output.js';
+import { defaultProject, noProjectError, openSession, type GlobalOptions } from './session.js';
+
+/** Restates a VALIDATION_ERROR from the op in this command's words: flags instead of field names. */
+function inCliTerms(err: CairnError, b: BoundCommand): CairnError {
+  const issues = (err.details?.issues ?? null) as Array<{ path: string[]; message: string }> | null;
+  if (err.code !== 'VALIDATION_ERROR' || !issues?.length) return err;
+  const label = (path: string[]): string => b.labels.get(path.slice(0, 2).join('.')) ?? b.labels.get(path[0] ?? '') ?? path.join('.');
+  const what = issues.slice(0, 5).map((i) => `${label(i.path)}${i.path.length > 1 && !b.labels.has(i.path.slice(0, 2).join('.')) ? ` (${i.path.join('.')})` : ''}: ${i.message}`);
+  return new CairnError('VALIDATION_ERROR', `Invalid input for cairn ${b.binding.command}: ${what.join('; ')}. Nothing was changed.`, {
+    suggestions: [`cairn ${b.binding.command} --help`],
+    details: err.details ?? {},
+  });
+}
+
+export async function runBound(b: BoundCommand, args: unknown[], opts: Record<string, unknown>): Promise<void> {
+  const g = opts as GlobalOptions;
+  const input = collectInput(b, args, opts);
+  const session = openSession(g, { write: !b.op.readOnly });
+  try {
+    const takesProject = 'project' in b.op.input.shape;
+    if (takesProject && input.project === undefined && input.allProjects !== true) {
+      const key = await defaultProject(session.ctx);
+      if (key) session.ctx.defaultProject = key;
+      else if (b.binding.needsProject) throw await noProjectError(session.ctx);
+    }
+    const out = await runOp(b.op, session.ctx, input);
+    emit(out, { json: g.json, view: b.binding.view, verb: b.binding.verb });
+  } catch (err) {
+    throw inCliTerms(toCairnError(err), b);
+  } finally {
+    await session.close();
+  }
+}

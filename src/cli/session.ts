@@ -1,0 +1,92 @@
+/** Opens what a command needs: the workspace (refusing writes when there is none), the actor, and the default project. */
+import { existsSync, realpathSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { resolve, sep } from 'node:path';
+import { CairnError } from '../core/errors.js';
+import { systemClock } from '../core/ports.js';
+import { findOp, runOp, type OpContext } from '../ops/index.js';
+import { findWorkspace, openStore, type WorkspaceLocation } from '../workspace.js';
+
+/** Options every command accepts (declared on the program). */
+export interface GlobalOptions {
+  db?: string | undefined;
+  as?: string | undefined;
+  json?: boolean | undefined;
+}
+
+export interface Session {
+  ctx: OpContext;
+  workspace: WorkspaceLocation;
+  close(): Promise<void>;
+}
+
+/** `--as`, then CAIRN_ACTOR, then the OS user name. */
+export function resolveActor(g: GlobalOptions, env: NodeJS.ProcessEnv = process.env): string {
+  if (g.as?.trim()) return g.as.trim();
+  if (env.CAIRN_ACTOR?.trim()) return env.CAIRN_ACTOR.trim();
+  try {
+    return userInfo().username || 'user';
+  } catch {
+    return 'user'; // some containers have no passwd entry for the uid
+  }
+}
+
+export function locateWorkspace(g: GlobalOptions): WorkspaceLocation {
+  return findWorkspace({ db: g.db, cwd: process.cwd(), env: process.env });
+}
+
+export function noWorkspaceError(ws: WorkspaceLocation): CairnError {
+  return new CairnError('NO_WORKSPACE', `No Cairn workspace here: no .cairn/ folder in ${process.cwd()} or any parent. Nothing was changed.`, {
+    suggestions: ['cairn init  (creates .cairn/ in this folder)', '--db PATH or CAIRN_DB=PATH to use a workspace file elsewhere'],
+    details: { wouldCreate: ws.path },
+  });
+}
+
+/** Reads against a missing workspace answer empty; say so on stderr so an empty list is not mistaken for "no tasks". */
+function hintMissing(ws: WorkspaceLocation): void {
+  const why = ws.source === 'default' ? 'no workspace found (no .cairn/ here or in a parent folder); run `cairn init` to create one' : `workspace ${ws.path} does not exist yet; the first write creates it`;
+  process.stderr.write(`cairn: ${why}. Showing empty results.\n`);
+}
+
+export function openSession(g: GlobalOptions, opts: { write: boolean }): Session {
+  const workspace = locateWorkspace(g);
+  if (opts.write && workspace.source === 'default') throw noWorkspaceError(workspace);
+  if (!opts.write && !existsSync(workspace.path)) hintMissing(workspace);
+  const store = openStore(workspace.path);
+  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g) };
+  return { ctx, workspace, close: () => store.close() };
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** CAIRN_PROJECT, else the project whose root holds the working directory (the deepest such root), else none. */
+export async function defaultProject(ctx: OpContext): Promise<string | undefined> {
+  const fromEnv = process.env.CAIRN_PROJECT?.trim();
+  if (fromEnv) return fromEnv;
+  const cwd = real(process.cwd());
+  const { projects } = (await runOp(findOp('list_projects')!, ctx, {})) as { projects: Array<{ key: string; root: string | null }> };
+  let best: { key: string; length: number } | undefined;
+  for (const p of projects) {
+    if (!p.root) continue;
+    const root = real(p.root);
+    const inside = cwd === root || cwd.startsWith(root.endsWith(sep) ? root : root + sep);
+    if (inside && (!best || root.length > best.length)) best = { key: p.key, length: root.length };
+  }
+  return best?.key;
+}
+
+export async function noProjectError(ctx: OpContext): Promise<CairnError> {
+  const { projects } = (await runOp(findOp('list_projects')!, ctx, {})) as { projects: Array<{ key: string }> };
+  const keys = projects.map((p) => p.key);
+  return new CairnError('VALIDATION_ERROR', `No project given, and none found for ${process.cwd()}. ${keys.length ? `Projects: ${keys.join(', ')}.` : 'There are no projects yet.'} Nothing was changed.`, {
+    suggestions: keys.length
+      ? [`--project ${keys[0]}`, 'export CAIRN_PROJECT=KEY', 'cairn project update KEY --root .  (makes KEY the default inside this folder)']
+      : ['cairn project create KEY "Name" --root .', 'cairn init --key KEY --name "Name"'],
+  });
+}

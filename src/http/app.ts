@@ -1,0 +1,126 @@
+/**
+ * The `cairn serve` application: guards (Host/Origin, bearer tokens, rate limit, body limit, access
+ * log) in front of /api/v1 (REST generated from the ops, OpenAPI, SSE events), /mcp and /healthz.
+ */
+import { createRequire } from 'node:module';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono, type Context as HonoContext } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { Context as CoreContext } from '../core/context.js';
+import { systemClock, type Clock, type Store } from '../core/ports.js';
+import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
+import { accessLog, stderrSink, type AccessLogSink } from './access-log.js';
+import { authMiddleware, TokenCache, type AuthEnv } from './auth.js';
+import { mountEvents } from './events.js';
+import { allowedHostnames, hostGuard, isLoopbackHost } from './host-guard.js';
+import { httpError, json, onAppError } from './http-errors.js';
+import { mountMcp, type McpEndpoint } from './mcp-endpoint.js';
+import { buildOpenApi } from './openapi.js';
+import { rateLimit, type RateLimitOptions } from './rate-limit.js';
+import { API_PREFIX, mountRestRoutes } from './rest-routes.js';
+
+export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+export interface AppOptions {
+  store: Store;
+  clock?: Clock;
+  /** The address the server binds; decides which Host names are accepted. */
+  host?: string;
+  /** Extra hostnames accepted in Host/Origin (CAIRN_ALLOWED_HOSTS). */
+  allowedHosts?: string[];
+  /** Largest request body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** Per-token rate limit; false turns it off. Default 100/s with a burst of 200. */
+  rateLimit?: RateLimitOptions | false;
+  /** Where access-log lines go; false for none. Default stderr. */
+  accessLog?: AccessLogSink | false;
+  /** How often to look for commits by other processes (default 100 ms). */
+  changeIntervalMs?: number;
+  /** How 2025 MCP clients are served (default 'sessions'). */
+  mcpLegacy?: 'sessions' | 'stateless';
+  sseHeartbeatMs?: number;
+  /** 2025 MCP sessions: idle timeout and cap (defaults 10 min, 1000). */
+  mcpSessionIdleMs?: number;
+  mcpMaxSessions?: number;
+}
+
+export interface CairnApp {
+  app: Hono<AuthEnv>;
+  feed: ChangeFeed;
+  mcp: McpEndpoint;
+  /** Resolves once no handler is running (streams count as done once their response has started), or after `timeoutMs`. */
+  drain(timeoutMs: number): Promise<void>;
+  /** Ends SSE streams and MCP sessions, stops the feed (the store stays open: the caller owns it). */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+export const DEFAULT_RATE_LIMIT: RateLimitOptions = { perSecond: 100, burst: 200 };
+
+function remoteOf(c: HonoContext): string {
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+export async function createApp(opts: AppOptions): Promise<CairnApp> {
+  const core: CoreContext = { store: opts.store, clock: opts.clock ?? systemClock, actor: 'http' };
+  const feed = await followChanges(opts.store, {
+    intervalMs: opts.changeIntervalMs ?? 100,
+    onError: (err) => process.stderr.write(`${JSON.stringify({ level: 'warning', msg: 'change feed', error: String(err) })}\n`),
+  });
+  const closing = new AbortController();
+  const app = new Hono<AuthEnv>();
+  app.onError(onAppError);
+  app.notFound((c) => httpError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`, [`GET ${API_PREFIX}/openapi.json lists every route`]));
+
+  // Handlers in flight, so shutdown can let them finish before it ends the long-lived streams.
+  let inflight = 0;
+  let idle: (() => void) | undefined;
+  app.use('*', async (_c, next) => {
+    inflight++;
+    try {
+      await next();
+    } finally {
+      if (--inflight === 0) idle?.();
+    }
+  });
+  if (opts.accessLog !== false) app.use('*', accessLog(opts.accessLog ?? stderrSink, remoteOf));
+  app.get('/healthz', (c) => c.json({ status: 'ok', version: VERSION }));
+  app.use('*', hostGuard(allowedHostnames(opts.host ?? '127.0.0.1', opts.allowedHosts)));
+  app.use('*', authMiddleware(core, new TokenCache(core), !isLoopbackHost(opts.host ?? '127.0.0.1')));
+  if (opts.rateLimit !== false) app.use('*', rateLimit(opts.rateLimit ?? DEFAULT_RATE_LIMIT, remoteOf));
+  const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  app.use('*', bodyLimit({ maxSize, onError: () => httpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxSize} bytes.`, ['Split the change into smaller calls']) }));
+
+  const openapi = buildOpenApi(VERSION);
+  app.get(`${API_PREFIX}/openapi.json`, () => json(200, openapi));
+  mountEvents(app, core, { feed, closing: closing.signal, ...(opts.sseHeartbeatMs ? { heartbeatMs: opts.sseHeartbeatMs } : {}) });
+  mountRestRoutes(app, core);
+  const mcp = mountMcp(app, core, {
+    feed,
+    ...(opts.mcpLegacy ? { legacy: opts.mcpLegacy } : {}),
+    ...(opts.mcpSessionIdleMs ? { sessionIdleMs: opts.mcpSessionIdleMs } : {}),
+    ...(opts.mcpMaxSessions ? { maxSessions: opts.mcpMaxSessions } : {}),
+  });
+
+  return {
+    app,
+    feed,
+    mcp,
+    async drain(timeoutMs) {
+      if (inflight === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([new Promise<void>((r) => (idle = r)), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+      clearTimeout(timer);
+      idle = undefined;
+    },
+    async close() {
+      closing.abort();
+      await mcp.close();
+      feed.close();
+    },
+  };
+}

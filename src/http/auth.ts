@@ -1,0 +1,100 @@
+/**
+ * Bearer tokens: who is calling and with which scope. With no live token in the workspace every
+ * (loopback) caller may write; once one exists, every request needs a valid one.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Context as CoreContext } from '../core/context.js';
+import { CairnError } from '../core/errors.js';
+import { hashSecret, liveTokensByHash, touchToken, type TokenInfo } from '../core/services/tokens.js';
+import { httpError } from './http-errors.js';
+
+export interface Principal {
+  /** Null when the workspace has no tokens and the caller sent none. */
+  token: Pick<TokenInfo, 'id' | 'name' | 'scope'> | null;
+  scope: 'read' | 'write';
+}
+
+export type AuthEnv = { Variables: { principal: Principal } };
+
+/** Live tokens by hash, reloaded only when the store reports a commit (by any process), so revocation applies at once. */
+export class TokenCache {
+  #token: string | undefined;
+  #tokens: Map<string, TokenInfo> = new Map();
+  #loading: Promise<Map<string, TokenInfo>> | undefined;
+
+  constructor(private readonly ctx: CoreContext) {}
+
+  async get(): Promise<Map<string, TokenInfo>> {
+    const now = await this.ctx.store.changeToken();
+    if (now === this.#token) return this.#tokens;
+    this.#loading ??= liveTokensByHash(this.ctx).then((m) => {
+      this.#tokens = m;
+      this.#token = now;
+      this.#loading = undefined;
+      return m;
+    }, (err) => {
+      this.#loading = undefined;
+      throw err;
+    });
+    return this.#loading;
+  }
+}
+
+const TOUCH_EVERY_MS = 60_000;
+
+/** The secret from `Authorization: Bearer …`, or from `?access_token=` where headers cannot be set (EventSource). */
+function presentedSecret(req: Request, allowQuery: boolean): string | undefined {
+  const h = req.headers.get('authorization');
+  if (h) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+    return m ? m[1] : '';
+  }
+  if (allowQuery) return new URL(req.url).searchParams.get('access_token') ?? undefined;
+  return undefined;
+}
+
+/**
+ * `alwaysRequire`: a server bound beyond loopback never serves anonymous callers, even if every token is
+ * revoked after it started (it refused to start without one for the same reason).
+ */
+export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequire = false): MiddlewareHandler<AuthEnv> {
+  const touched = new Map<string, number>();
+  return async (c, next) => {
+    const secret = presentedSecret(c.req.raw, c.req.path === '/api/v1/events');
+    const tokens = await cache.get();
+    if (secret === undefined) {
+      if (tokens.size > 0 || alwaysRequire) {
+        return httpError('UNAUTHORIZED', 'This server requires a bearer token (Authorization: Bearer cairn_…).', ['cairn token create --name NAME --scope read|write, then send it as a bearer token'], {
+          'www-authenticate': 'Bearer realm="cairn"',
+        });
+      }
+      c.set('principal', { token: null, scope: 'write' });
+      return next();
+    }
+    const found = secret ? tokens.get(hashSecret(secret)) : undefined;
+    if (!found) {
+      return httpError('UNAUTHORIZED', 'The bearer token is not valid (unknown, revoked or malformed).', ['cairn token list shows live tokens; create a new one with cairn token create'], {
+        'www-authenticate': 'Bearer realm="cairn", error="invalid_token"',
+      });
+    }
+    c.set('principal', { token: { id: found.id, name: found.name, scope: found.scope }, scope: found.scope });
+    const now = Date.now();
+    if (now - (touched.get(found.id) ?? 0) > TOUCH_EVERY_MS) {
+      touched.set(found.id, now);
+      // last-used is advisory: throttled to one write a minute per token, never delays or fails the request.
+      void touchToken(ctx, found.id).catch(() => undefined);
+    }
+    return next();
+  };
+}
+
+/** Refuses a write by a read token, naming the scope needed. */
+export function requireWrite(p: Principal, what: string): void {
+  if (p.scope === 'write') return;
+  throw new CairnError('FORBIDDEN', `${what} changes data and needs a token with scope "write"; this token ("${p.token?.name}") has scope "read". Nothing was changed.`, {
+    suggestions: ['cairn token create --name NAME --scope write', 'Use a read operation instead'],
+    details: { requiredScope: 'write' },
+  });
+}
+
+export const INSUFFICIENT_SCOPE_HEADER = { 'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="write"' };

@@ -1,0 +1,48 @@
+/** The one place that maps errors to HTTP: CairnError kinds to statuses, plus the few transport-only codes, in one JSON shape. */
+import type { Context } from 'hono';
+import { CairnError, toCairnError, type ErrorKind } from '../core/errors.js';
+
+/** Status per CairnError kind; the codes below override where HTTP has a more precise answer. */
+const KIND_STATUS: Record<ErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, internal: 500 };
+/** A workspace locked by another writer is temporary: 503 tells clients to retry. */
+const CODE_STATUS: Partial<Record<string, number>> = { BUSY: 503 };
+
+/** Codes that only the HTTP layer produces (authentication, limits, routing); never thrown by the core. */
+export const HTTP_ONLY_CODES = {
+  UNAUTHORIZED: 401,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+} as const;
+export type HttpOnlyCode = keyof typeof HTTP_ONLY_CODES;
+
+export interface ErrorBody {
+  error: { code: string; message: string; suggestions: string[]; details?: Record<string, unknown> };
+}
+
+export function statusOf(err: CairnError): number {
+  return CODE_STATUS[err.code] ?? KIND_STATUS[err.kind];
+}
+
+/** Any thrown value as the `{error:{code,message,suggestions}}` response; unknown throws are logged as bugs. */
+export function errorResponse(err: unknown, headers: Record<string, string> = {}): Response {
+  const e = toCairnError(err);
+  if (e.code === 'INTERNAL') process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', stack: String((e.cause as Error | undefined)?.stack ?? e.stack) })}\n`);
+  return json(statusOf(e), { error: e.toJSON() }, { ...(e.code === 'BUSY' ? { 'retry-after': '1' } : {}), ...headers });
+}
+
+/** A transport-level refusal (401, 413, 429 …) in the same body shape as core errors. */
+export function httpError(code: HttpOnlyCode, message: string, suggestions: string[] = [], headers: Record<string, string> = {}): Response {
+  return json(HTTP_ONLY_CODES[code], { error: { code, message, suggestions } }, headers);
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } });
+}
+
+/** Hono's error hook: everything not answered by a route ends here. */
+export function onAppError(err: unknown, _c: Context): Response {
+  return errorResponse(err);
+}

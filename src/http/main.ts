@@ -1,0 +1,134 @@
+/**
+ * `cairn serve`: binds the HTTP app (loopback unless tokens exist), follows signals, and shuts down
+ * gracefully: stop accepting, end live streams, let in-flight requests finish, then close the store.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { CairnError } from '../core/errors.js';
+import type { Store } from '../core/ports.js';
+import { findWorkspace, openStore } from '../workspace.js';
+import { createApp, VERSION, type AppOptions, type CairnApp } from './app.js';
+import { isLoopbackHost } from './host-guard.js';
+
+export { createApp, VERSION, type AppOptions, type CairnApp } from './app.js';
+
+export interface StartOptions extends AppOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 picks a free port (tests). Default 7420. */
+  port?: number;
+  /** Longest wait for in-flight requests at shutdown before connections are cut (default 10 s). */
+  shutdownTimeoutMs?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  app: CairnApp;
+  server: Server;
+  /** Graceful: refuses new connections, ends streams, waits for in-flight requests. Idempotent. */
+  close(): Promise<void>;
+}
+
+async function liveTokenCount(store: Store): Promise<number> {
+  return (await store.read((tx) => tx.listTokens(false))).length;
+}
+
+/** Starts the server; the store stays owned by the caller. */
+export async function startServer(opts: StartOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && (await liveTokenCount(opts.store)) === 0) {
+    throw new CairnError('FORBIDDEN', `Refusing to listen on ${host}: it is reachable from other machines and the workspace has no API tokens, so anyone could read and change it.`, {
+      suggestions: ['cairn token create --name NAME --scope write, then start again', 'Or serve on 127.0.0.1 (the default)'],
+    });
+  }
+  const app = await createApp({ ...opts, host });
+  const port = opts.port ?? 7420;
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = serve({ fetch: app.app.fetch, hostname: host, port }, () => resolve(s as Server)) as Server;
+    s.once('error', (err: NodeJS.ErrnoException) => {
+      void app.close();
+      if (err.code !== 'EADDRINUSE' && err.code !== 'EADDRNOTAVAIL' && err.code !== 'EACCES') return reject(err);
+      const why = err.code === 'EADDRINUSE' ? `port ${port} is already in use` : err.code === 'EACCES' ? `port ${port} needs privileges` : `${host} is not an address of this machine`;
+      reject(new CairnError('VALIDATION_ERROR', `Cannot listen on ${host}:${port}: ${why}.`, { suggestions: ['cairn serve --port 7421', 'cairn serve --port 0 (any free port)'], cause: err }));
+    });
+  });
+  const addr = server.address() as AddressInfo;
+  const urlHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${addr.port}`,
+    host,
+    port: addr.port,
+    app,
+    server,
+    close: () =>
+      (closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        const limit = opts.shutdownTimeoutMs ?? 10_000;
+        await app.drain(limit); // tool calls and REST requests in flight finish first…
+        await app.close(); // …then SSE and MCP streams end, which would otherwise hold close() open forever
+        // Keep-alive sockets become idle as their last response ends; close them as they do.
+        server.closeIdleConnections();
+        const reaper = setInterval(() => server.closeIdleConnections(), 25);
+        const timer = setTimeout(() => server.closeAllConnections(), limit);
+        timer.unref();
+        await closed;
+        clearInterval(reaper);
+        clearTimeout(timer);
+      })()),
+  };
+}
+
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  db?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const list = (v: string | undefined): string[] => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+
+/** Options from the environment: CAIRN_RATE_LIMIT (req/s per token, 0 = off), CAIRN_MAX_BODY (bytes), CAIRN_ALLOWED_HOSTS, CAIRN_MCP_LEGACY. */
+export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
+  const out: Partial<AppOptions> = {};
+  if (env.CAIRN_RATE_LIMIT !== undefined) {
+    const n = Number(env.CAIRN_RATE_LIMIT);
+    out.rateLimit = n > 0 ? { perSecond: n, burst: n * 2 } : false;
+  }
+  if (env.CAIRN_MAX_BODY && Number(env.CAIRN_MAX_BODY) > 0) out.maxBodyBytes = Number(env.CAIRN_MAX_BODY);
+  if (env.CAIRN_ALLOWED_HOSTS) out.allowedHosts = list(env.CAIRN_ALLOWED_HOSTS);
+  if (env.CAIRN_MCP_LEGACY === 'stateless' || env.CAIRN_MCP_LEGACY === 'sessions') out.mcpLegacy = env.CAIRN_MCP_LEGACY;
+  if (env.CAIRN_ACCESS_LOG === '0') out.accessLog = false;
+  return out;
+}
+
+/** The `cairn serve` command: runs until SIGINT/SIGTERM, then shuts down gracefully. */
+export async function runServe(opts: ServeOptions = {}): Promise<void> {
+  const env = opts.env ?? process.env;
+  const location = findWorkspace({ db: opts.db, env });
+  const store = openStore(location.path);
+  let running: RunningServer;
+  try {
+    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, ...envOptions(env) });
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const say = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...extra })}\n`);
+  say('cairn serve listening', { url: running.url, version: VERSION, db: location.path, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) });
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      say('shutting down', { signal });
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      void running.close().then(() => store.close()).finally(resolve);
+    };
+    const onInt = () => stop('SIGINT');
+    const onTerm = () => stop('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+  });
+}

@@ -1,0 +1,188 @@
+/**
+ * /mcp: MCP over Streamable HTTP. 2026-07-28 clients are served statelessly (any replica can answer
+ * any request; push through subscriptions/listen). 2025-11-25 clients get a sessionful leg by default
+ * (resources/subscribe push, roots, log level) or, with `legacy: 'stateless'`, the SDK's stateless fallback.
+ */
+import { randomUUID } from 'node:crypto';
+import {
+  createMcpHandler, isLegacyRequest, legacyStatelessFallback, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpRequestContext, type McpServer,
+} from '@modelcontextprotocol/server';
+import type { Hono } from 'hono';
+import type { Context as CoreContext } from '../core/context.js';
+import type { ChangeFeed } from '../core/services/change-feed.js';
+import { findOp } from '../ops/index.js';
+import { buildMcpServer, forwardChanges, parseToolsets, stdioSink, type BuildMcpServerOptions } from '../mcp/server.js';
+import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
+import { errorResponse, json } from './http-errors.js';
+import { SessionEventStore } from './session-event-store.js';
+import { actorFor } from './rest-routes.js';
+
+export interface McpEndpointOptions {
+  feed: ChangeFeed;
+  /** How 2025-era clients are served; default 'sessions'. */
+  legacy?: 'sessions' | 'stateless';
+  /** Sessions idle this long are closed (default 10 min). */
+  sessionIdleMs?: number;
+  /** At this many sessions the least recently used one is closed to admit a new one (default 1000). */
+  maxSessions?: number;
+}
+
+export interface McpEndpoint {
+  close(): Promise<void>;
+  readonly sessionCount: number;
+}
+
+interface Session {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+  tokenId: string | null;
+  lastSeen: number;
+  /** Open GET streams (the client is listening for push): such a session is never idle. */
+  streams: number;
+  unforward: () => void;
+}
+
+const truthy = (v: string | undefined): boolean => v !== undefined && /^(|1|true|yes|on)$/i.test(v.trim());
+
+/** Per-request server options: toolsets, read-only and project from the query string; a read token forces read-only. */
+function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: string | undefined): BuildMcpServerOptions {
+  const q = url.searchParams;
+  const project = q.get('project') ?? undefined;
+  return {
+    store: core.store,
+    actor: actorFor(p, q.get('as') ?? actorHeader),
+    toolsets: parseToolsets(q.get('toolsets') ?? undefined),
+    readOnly: p.scope === 'read' || truthy(q.get('readOnly') ?? q.get('read_only') ?? undefined),
+    ...(project ? { defaultProject: project } : {}),
+  };
+}
+
+const OPTIONS_KEY = 'cairn.serverOptions';
+
+function authInfoFor(p: Principal, opts: BuildMcpServerOptions): AuthInfo {
+  // The secret never travels further than the auth middleware: tools see the token's id and scope only.
+  return { token: p.token?.id ?? 'anonymous', clientId: p.token?.name ?? 'anonymous', scopes: p.scope === 'write' ? ['read', 'write'] : ['read'], extra: { [OPTIONS_KEY]: opts } };
+}
+
+function factory(ctx: McpRequestContext): McpServer {
+  const opts = ctx.authInfo?.extra?.[OPTIONS_KEY] as BuildMcpServerOptions | undefined;
+  if (!opts) throw new Error('MCP request without server options (bypassed the HTTP adapter)');
+  return buildMcpServer(opts, ctx);
+}
+
+/** A write tool called with a read token is refused before dispatch with 403 insufficient_scope, naming the scope. */
+function scopeRefusal(p: Principal, body: unknown): Response | undefined {
+  if (p.scope === 'write') return undefined;
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; id?: unknown; params?: { name?: unknown } } | null;
+    if (msg?.method !== 'tools/call' || typeof msg.params?.name !== 'string') continue;
+    const op = findOp(msg.params.name);
+    if (!op || op.readOnly) continue;
+    const message = `FORBIDDEN: ${op.name} changes data and needs a token with scope "write"; this token has scope "read". Nothing was changed.`;
+    return json(403, { jsonrpc: '2.0', id: msg.id ?? null, error: { code: -32003, message, data: { requiredScope: 'write' } } }, INSUFFICIENT_SCOPE_HEADER);
+  }
+  return undefined;
+}
+
+const rpcError = (status: number, code: number, message: string) => json(status, { jsonrpc: '2.0', id: null, error: { code, message } });
+
+export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpointOptions): McpEndpoint {
+  const sessionsMode = (opts.legacy ?? 'sessions') === 'sessions';
+  const onerror = (err: Error) => process.stderr.write(`${JSON.stringify({ level: 'warning', msg: 'mcp', error: err.message })}\n`);
+  const modern = createMcpHandler(factory, { legacy: sessionsMode ? 'reject' : 'stateless', onerror });
+  const unforwardModern = forwardChanges(opts.feed, modern.notify);
+  const stateless = legacyStatelessFallback(factory, onerror);
+  const sessions = new Map<string, Session>();
+  const idleMs = opts.sessionIdleMs ?? 10 * 60_000;
+  const maxSessions = opts.maxSessions ?? 1000;
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const s of sessions.values()) if (s.streams === 0 && s.lastSeen < cutoff) void s.transport.close();
+  }, Math.min(60_000, idleMs));
+  sweep.unref();
+
+  async function legacySession(req: Request, body: unknown, p: Principal, options: BuildMcpServerOptions): Promise<Response> {
+    const sid = req.headers.get('mcp-session-id');
+    const authInfo = authInfoFor(p, options);
+    if (sid) {
+      const s = sessions.get(sid);
+      if (!s) return rpcError(404, -32001, 'Session not found: it expired or this server restarted; initialize a new session');
+      if (s.tokenId !== (p.token?.id ?? null)) return rpcError(403, -32003, 'This session belongs to another token');
+      s.lastSeen = Date.now();
+      if (req.method === 'GET') {
+        s.streams++;
+        req.signal.addEventListener('abort', () => void (s.streams--, (s.lastSeen = Date.now())), { once: true });
+      }
+      return s.transport.handleRequest(req, { parsedBody: body, authInfo });
+    }
+    const isInit = req.method === 'POST' && (body as { method?: unknown } | null)?.method === 'initialize';
+    // A 2025 client that never initializes (or does without sessions) still gets answered, statelessly.
+    if (!isInit) return stateless(req, { parsedBody: body, authInfo });
+    // Clients often go away without DELETE (the v1 SDK client's close() sends none): at the cap, the least
+    // recently used session makes room; its client gets 404 on its next request and initializes again.
+    if (sessions.size >= maxSessions) {
+      let oldest: Session | undefined;
+      const idleFirst = (x: Session) => (x.streams > 0 ? Number.MAX_SAFE_INTEGER / 2 : 0) + x.lastSeen;
+      for (const x of sessions.values()) if (!oldest || idleFirst(x) < idleFirst(oldest)) oldest = x;
+      if (oldest) {
+        if (oldest.transport.sessionId) sessions.delete(oldest.transport.sessionId);
+        void oldest.transport.close();
+      }
+    }
+    const server = buildMcpServer(options, { era: 'legacy', authInfo, requestInfo: req });
+    let session: Session | undefined;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new SessionEventStore(),
+      retryInterval: 1000,
+      onsessioninitialized: (id) => {
+        session = { transport, server, tokenId: p.token?.id ?? null, lastSeen: Date.now(), streams: 0, unforward: forwardChanges(opts.feed, stdioSink(server, 'legacy')) };
+        sessions.set(id, session);
+      },
+      onsessionclosed: (id) => void sessions.delete(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+      session?.unforward();
+    };
+    await server.connect(transport);
+    return transport.handleRequest(req, { parsedBody: body, authInfo });
+  }
+
+  app.all('/mcp', async (c) => {
+    const p = c.get('principal');
+    let options: BuildMcpServerOptions;
+    try {
+      options = serverOptions(core, p, new URL(c.req.url), c.req.header('x-cairn-actor'));
+    } catch (err) {
+      return errorResponse(err);
+    }
+    let body: unknown;
+    if (c.req.method === 'POST') {
+      const text = await c.req.text();
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
+      }
+      const refused = scopeRefusal(p, body);
+      if (refused) return refused;
+    }
+    const req = c.req.raw;
+    if (sessionsMode && (await isLegacyRequest(req, body))) return legacySession(req, body, p, options);
+    return modern.fetch(req, { parsedBody: body, authInfo: authInfoFor(p, options) });
+  });
+
+  return {
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      clearInterval(sweep);
+      unforwardModern();
+      await Promise.allSettled([...sessions.values()].map((s) => s.transport.close()));
+      sessions.clear();
+      await modern.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * `cairn token create | list | revoke`: API tokens for `cairn serve`, registered through the CLI's
+ * extension list (src/cli/extensions.ts). The secret is printed once; only its hash is stored.
+ */
+import type { Command } from 'commander';
+import { systemClock } from '../core/ports.js';
+import { createToken, listTokens, revokeToken, type TokenInfo } from '../core/services/tokens.js';
+
+/** The slice of the CLI runtime these commands use (structural, so http does not import the cli adapter). */
+interface Runtime {
+  globals(cmd: Command): { db?: string | undefined; json?: boolean | undefined };
+  openSession(g: { db?: string | undefined }, opts: { write: boolean }): { ctx: { store: import('../core/ports.js').Store; actor: string }; close(): Promise<void> };
+  print<T>(out: T, json: boolean | undefined, human: (out: T) => string): void;
+}
+
+function row(t: TokenInfo): string {
+  return `${t.name.padEnd(20)} ${t.scope.padEnd(5)} ${t.prefix}…  created ${t.createdAt}  last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `  revoked ${t.revokedAt}` : ''}`;
+}
+
+async function withSession<T>(rt: Runtime, cmd: Command, write: boolean, fn: (ctx: Parameters<typeof createToken>[0]) => Promise<T>): Promise<T> {
+  const s = rt.openSession(rt.globals(cmd), { write });
+  try {
+    return await fn({ store: s.ctx.store, clock: systemClock, actor: s.ctx.actor });
+  } finally {
+    await s.close();
+  }
+}
+
+export function registerTokenCommands(group: Command, rt: Runtime): void {
+  group
+    .command('create')
+    .description('Create a bearer token; its secret is shown once')
+    .requiredOption('--name <name>', 'a label for the token (letters, digits, . _ : @ -)')
+    .option('--scope <scope>', 'read (read operations only) or write (everything)', 'read')
+    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write')
+    .action(async (_o: unknown, cmd: Command) => {
+      const o = cmd.opts<{ name: string; scope: string }>();
+      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as 'read' | 'write' }));
+      rt.print(out, rt.globals(cmd).json, (r) =>
+        [`Created ${r.token.scope} token "${r.token.name}". Copy the secret now; it is not shown again:`, '', `  ${r.secret}`, '', 'Send it as: Authorization: Bearer <secret>'].join('\n'),
+      );
+    });
+  group
+    .command('list')
+    .description('List tokens (never their secrets)')
+    .option('--all', 'include revoked tokens')
+    .action(async (_o: unknown, cmd: Command) => {
+      const all = Boolean(cmd.opts<{ all?: boolean }>().all);
+      const tokens = await withSession(rt, cmd, false, (ctx) => listTokens(ctx, { includeRevoked: all }));
+      rt.print({ tokens }, rt.globals(cmd).json, (r) => (r.tokens.length ? r.tokens.map(row).join('\n') : 'No tokens: cairn serve accepts loopback requests without one. Create one with cairn token create --name NAME --scope read|write'));
+    });
+  group
+    .command('revoke')
+    .description('Revoke a token by name or id; requests using it get 401 at once')
+    .argument('<name-or-id>', 'the token to revoke')
+    .action(async (ref: string, _o: unknown, cmd: Command) => {
+      const token = await withSession(rt, cmd, true, (ctx) => revokeToken(ctx, ref));
+      rt.print({ token }, rt.globals(cmd).json, (r) => `Revoked token "${r.token.name}".`);
+    });
+}

@@ -1,0 +1,32 @@
+/**
+ * Trims generated JSON Schema before it is advertised: the tool list is paid for in every prompt,
+ * so drop what a model gains nothing from ($schema, a regex spelling out a declared format,
+ * descriptions that only repeat the enum, a union's array branch repeating its item's description).
+ */
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function trimEnumDescription(n: Node): void {
+  if (!Array.isArray(n.enum) || typeof n.description !== 'string') return;
+  const spelled = n.enum.map(String).join('|');
+  const rest = n.description.replace(spelled, '').replace(/[\s:(),-]+$/, '').trim();
+  if (rest) n.description = rest;
+  else delete n.description;
+}
+
+export function compactJsonSchema<T>(schema: T): T {
+  const walk = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (!isNode(v)) return v;
+    const n: Node = {};
+    for (const [k, x] of Object.entries(v)) if (k !== '$schema') n[k] = walk(x);
+    if (typeof n.format === 'string') delete n.pattern;
+    trimEnumDescription(n);
+    // `T | T[]` unions: the array's items say the same as the scalar branch.
+    if (Array.isArray(n.anyOf)) {
+      for (const b of n.anyOf) if (isNode(b) && b.type === 'array' && isNode(b.items)) delete b.items.description;
+    }
+    return n;
+  };
+  return walk(schema) as T;
+}

@@ -1,0 +1,107 @@
+/**
+ * `cairn mcp`: serves the MCP server over stdio until stdin closes or SIGINT/SIGTERM, then waits
+ * for tool calls in flight so no write is lost. stdout carries only JSON-RPC; logs go to stderr.
+ */
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { followChanges } from '../core/services/change-feed.js';
+import type { Store } from '../core/ports.js';
+import { lazyStore } from './lazy-store.js';
+import { buildMcpServer, stdioSink } from './server.js';
+import { forwardChanges } from './subscriptions.js';
+import { parseToolsets } from './toolsets.js';
+
+export interface McpStdioOptions {
+  db?: string;
+  project?: string;
+  /** "tasks,projects", "all", …; default CAIRN_TOOLSETS, then tasks,projects. */
+  toolsets?: string;
+  readOnly?: boolean | string;
+  actor?: string;
+  /** Seed profiles (castle, tx, devplanner, ade) arrive with a later issue; only the native surface exists. */
+  profile?: string;
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+const truthy = (v: boolean | string | undefined): boolean => v === true || (typeof v === 'string' && /^(1|true|yes|on)$/i.test(v.trim()));
+
+function log(level: string, message: string): void {
+  process.stderr.write(`[cairn mcp] ${level}: ${message}\n`);
+}
+
+/** Runs the stdio server; resolves after a clean shutdown. */
+export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
+  // Anything a dependency prints must not corrupt the protocol stream.
+  console.log = console.info = console.debug = (...a: unknown[]) => log('info', a.map(String).join(' '));
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  if (opts.profile && opts.profile !== 'native') log('warning', `profile "${opts.profile}" is not available yet; serving the native cairn tools`);
+  const toolsets = parseToolsets(opts.toolsets ?? env.CAIRN_TOOLSETS);
+  const readOnly = truthy(opts.readOnly) || truthy(env.CAIRN_READ_ONLY);
+  // Loaded after serving starts (a separate chunk when bundled): initialize does not need the database.
+  const opened = import('../workspace.js').then(({ findWorkspace, openStore }) => {
+    const location = findWorkspace({ db: opts.db, cwd, env });
+    log('info', `serving ${location.path}${location.source === 'default' ? ' (no database yet; the first write creates it)' : ''} · toolsets ${toolsets.join(',')}${readOnly ? ' · read-only' : ''}`);
+    return openStore(location.path);
+  });
+  const store: Store = lazyStore(opened, opts.db ?? env.CAIRN_DB ?? cwd);
+  const feed = opened.then((s) => followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }));
+  feed.catch((err: unknown) => log('error', `cannot open the workspace: ${String(err)}`));
+
+  let inflight = 0;
+  let drained: (() => void) | undefined;
+  const track = async <T>(work: () => Promise<T>): Promise<T> => {
+    inflight++;
+    try {
+      return await work();
+    } finally {
+      if (--inflight === 0) drained?.();
+    }
+  };
+
+  const handle = serveStdio(
+    (ctx) => {
+      const server = buildMcpServer(
+        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd, track, log,
+          ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
+        ctx,
+      );
+      void feed.then((f) => forwardChanges(f, stdioSink(server, ctx.era)), () => undefined);
+      return server;
+    },
+    { onerror: (err) => log('warning', err.message) },
+  );
+  await new Promise<void>((resolve) => {
+    let closing = false;
+    const shutdown = async (why: string) => {
+      if (closing) return;
+      closing = true;
+      log('info', `shutting down (${why})`);
+      // Safety net: an unref'd timer fires only if something else keeps the process alive.
+      setTimeout(() => process.exit(0), 15_000).unref();
+      // Requests already read but not yet dispatched start within a few ticks: wait until none is
+      // in flight twice in a row, so every write the server received is committed before closing.
+      const deadline = Date.now() + 10_000;
+      for (let quiet = 0; quiet < 2 && Date.now() < deadline; ) {
+        if (inflight > 0) {
+          quiet = 0;
+          await Promise.race([new Promise<void>((r) => (drained = r)), new Promise((r) => setTimeout(r, 1000))]);
+        } else {
+          quiet++;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
+      (await feed.catch(() => undefined))?.close();
+      await handle.close().catch(() => undefined);
+      await store.close().catch(() => undefined);
+      resolve();
+    };
+    process.stdin.once('end', () => void shutdown('stdin closed'));
+    process.stdin.once('close', () => void shutdown('stdin closed'));
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('unhandledRejection', (err) => log('error', `unhandled rejection: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`));
+  });
+  // The signal handlers replaced Node's default exit; leave once the caller has had a tick to finish.
+  setTimeout(() => process.exit(0), 200).unref();
+}

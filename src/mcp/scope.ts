@@ -1,0 +1,74 @@
+/**
+ * The session's default project, as Castle asks: the explicit option, then the client's MCP roots
+ * (when it offers them), then CAIRN_PROJECT, then the project whose `root` contains the working
+ * directory. Derived sources are re-resolved only when the store changed, so a call costs nothing.
+ */
+import { resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Store } from '../core/ports.js';
+
+export interface ScopeSources {
+  /** --project / the caller's explicit choice: wins over everything. */
+  explicit?: string | undefined;
+  /** CAIRN_PROJECT. */
+  env?: string | undefined;
+  /** The server's working directory (stdio: the agent's repository). */
+  cwd?: string | undefined;
+}
+
+const contains = (root: string, path: string): boolean => {
+  const r = resolve(root);
+  const p = resolve(path);
+  return p === r || p.startsWith(r.endsWith(sep) ? r : r + sep);
+};
+
+/** The key of the project whose root contains one of the paths (deepest root wins). */
+export async function projectForPaths(store: Store, paths: readonly string[]): Promise<string | undefined> {
+  if (paths.length === 0) return undefined;
+  const projects = await store.read((tx) => tx.listProjects(false));
+  let best: { key: string; len: number } | undefined;
+  for (const p of projects) {
+    if (!p.root) continue;
+    if (!paths.some((x) => contains(p.root!, x))) continue;
+    if (!best || p.root.length > best.len) best = { key: p.key, len: p.root.length };
+  }
+  return best?.key;
+}
+
+/** file:// root URIs as paths; other schemes are ignored. */
+export function rootPaths(roots: ReadonlyArray<{ uri: string }>): string[] {
+  const out: string[] = [];
+  for (const r of roots) {
+    try {
+      if (r.uri.startsWith('file:')) out.push(fileURLToPath(r.uri));
+    } catch {
+      // A malformed root is the client's problem; scoping falls through to the next source.
+    }
+  }
+  return out;
+}
+
+export class ProjectScope {
+  #roots: string[] = [];
+  #cache: { token: string; value: string | undefined } | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly sources: ScopeSources,
+  ) {}
+
+  /** Client roots arrived (2025 clients that declare the roots capability). */
+  setRoots(paths: string[]): void {
+    this.#roots = paths;
+    this.#cache = undefined;
+  }
+
+  async current(): Promise<string | undefined> {
+    if (this.sources.explicit) return this.sources.explicit;
+    const token = await this.store.changeToken();
+    if (this.#cache?.token === token) return this.#cache.value;
+    const value = (await projectForPaths(this.store, this.#roots)) ?? this.sources.env ?? (this.sources.cwd ? await projectForPaths(this.store, [this.sources.cwd]) : undefined);
+    this.#cache = { token, value };
+    return value;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * The Cairn MCP server: one McpServer built from the ops list for the chosen toolsets and
+ * read-only mode, plus resources, prompts, subscriptions and project scoping.
+ *
+ * For other adapters (HTTP mounts this on /mcp):
+ * - `buildMcpServer(opts, reqCtx)` makes one instance; call it per stdio connection or per HTTP
+ *   request (`createMcpHandler(ctx => buildMcpServer(opts, ctx))`). Pass the same `store` each time.
+ * - Push notifications from the cross-process change feed with `forwardChanges(feed, sink)`
+ *   (re-exported here): `const feed = await followChanges(store); forwardChanges(feed, handler.notify)`
+ *   — `handler.notify` of createMcpHandler already has the `ChangeSink` shape. On stdio,
+ *   `stdioSink(server, era)` is the sink (it honours 2025 resources/subscribe; 2026 listen filtering
+ *   is done by serveStdio's router).
+ */
+import { McpServer, type McpRequestContext } from '@modelcontextprotocol/server';
+import { CairnError, toCairnError } from '../core/errors.js';
+import type { Store } from '../core/ports.js';
+import { systemClock } from '../core/ports.js';
+import { TOOLSETS, type Op, type OpContext, type Toolset } from '../ops/index.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
+import { ProjectScope, rootPaths } from './scope.js';
+import type { ChangeSink } from './subscriptions.js';
+import { registerOpTools } from './tools.js';
+import { selectOps } from './toolsets.js';
+
+export { forwardChanges, changesOf, type ChangeSink } from './subscriptions.js';
+export { parseToolsets, selectOps } from './toolsets.js';
+
+export const SERVER_NAME = 'cairn';
+export const SERVER_VERSION = '0.1.0';
+
+export interface BuildMcpServerOptions {
+  store: Store;
+  /** Recorded in history and used for claims. */
+  actor: string;
+  toolsets: Toolset[];
+  /** Write tools are neither listed nor callable. */
+  readOnly: boolean;
+  /** The explicit project (--project): wins over client roots, env and cwd. */
+  defaultProject?: string;
+  /** CAIRN_PROJECT: used when neither the option nor the client's roots name a project. */
+  envProject?: string;
+  /** The working directory: the project whose root contains it is the last-resort default. */
+  cwd?: string;
+  /** Where diagnostics go; stdout is the protocol, so the default is stderr. */
+  log?: (level: 'debug' | 'info' | 'warning' | 'error', message: string) => void;
+  /** Lets the caller wait for tool calls in flight (clean shutdown with no lost write). */
+  track?: <T>(work: () => Promise<T>) => Promise<T>;
+}
+
+const INSTRUCTIONS =
+  'Cairn tracks tasks for this repository. Start with board_overview or next_tasks; claim_task before you work on a task; ' +
+  'keep its checklist current with update_checklist; complete_task when done (it lists what became ready). ' +
+  'Tools default to the session project; pass project or allProjects: true to look elsewhere. ' +
+  'Errors begin with a code (TASK_NOT_FOUND, VALIDATION_ERROR, …) and suggest the call that fixes them.';
+
+const stderrLog = (level: string, message: string): void => {
+  process.stderr.write(`[cairn mcp] ${level}: ${message}\n`);
+};
+
+/** 2025 clients' resources/subscribe choices, per instance. */
+const subscriptions = new WeakMap<McpServer, Set<string>>();
+
+/** Sends change notifications to one stdio connection: 2025 clients only for URIs they subscribed to. */
+export function stdioSink(server: McpServer, era: 'legacy' | 'modern'): ChangeSink {
+  const quiet = (p: Promise<unknown> | void) => void Promise.resolve(p).catch(() => undefined);
+  return {
+    resourceUpdated(uri) {
+      if (!server.isConnected()) return;
+      if (era === 'modern' || subscriptions.get(server)?.has(uri)) quiet(server.server.sendResourceUpdated({ uri }));
+    },
+    resourcesChanged() {
+      if (server.isConnected()) quiet(server.sendResourceListChanged());
+    },
+  };
+}
+
+type ListHandler = (req: unknown, ctx: unknown) => Promise<{ tools: Array<{ name: string }> }>;
+const listHandlerOf = (server: McpServer): ListHandler | undefined =>
+  (server.server as unknown as { _getRequestHandler?: (m: string) => ListHandler | undefined })._getRequestHandler?.call(server.server, 'tools/list');
+/** The SDK keeps its tools/list handler behind a protected accessor; without it, write tools are simply not registered. */
+const canFilterToolList = (server: McpServer): boolean =>
+  typeof (server.server as unknown as { _getRequestHandler?: unknown })._getRequestHandler === 'function';
+
+function filterToolList(server: McpServer, hidden: Set<string>): void {
+  const original = listHandlerOf(server);
+  if (!original) return;
+  server.server.setRequestHandler('tools/list', async (req, ctx) => {
+    const r = await original(req, ctx);
+    return { ...r, tools: r.tools.filter((t) => !hidden.has(t.name)) } as never;
+  });
+}
+
+function notServed(op: Op, toolsets: readonly Toolset[]): CairnError {
+  return new CairnError('FORBIDDEN', `${op.name} is in the ${op.toolset} toolset, which this server does not serve (it serves ${toolsets.join(', ')}). Nothing was changed.`, {
+    suggestions: [`Ask the user to restart the server with --toolsets ${[...toolsets, op.toolset].join(',')} (or CAIRN_TOOLSETS=all)`, 'Use a listed tool instead'],
+  });
+}
+
+export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestContext): McpServer {
+  const era = reqCtx?.era ?? 'legacy';
+  const log = opts.log ?? stderrLog;
+  const server = new McpServer(
+    { name: SERVER_NAME, title: 'Cairn', version: SERVER_VERSION },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {}, completions: {} },
+      instructions: INSTRUCTIONS,
+    },
+  );
+  const scope = new ProjectScope(opts.store, { explicit: opts.defaultProject, env: opts.envProject, cwd: opts.cwd });
+  let rootsPending: Promise<void> | undefined;
+  const context = async (): Promise<OpContext> => {
+    if (rootsPending) await rootsPending;
+    const defaultProject = await scope.current();
+    return { store: opts.store, clock: systemClock, actor: opts.actor, readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}) };
+  };
+
+  // Tools outside the served set are not listed, yet a call to one (an agent that remembers the name)
+  // answers why: READ_ONLY for writes on a read-only server, FORBIDDEN naming the toolset otherwise.
+  const canHide = canFilterToolList(server);
+  const served = new Set(selectOps(opts.toolsets, opts.readOnly).map((op) => op.name));
+  const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
+  registerOpTools(server, registered, {
+    refuse: (op) => (served.has(op.name) || (opts.readOnly && !op.readOnly && opts.toolsets.includes(op.toolset)) ? undefined : notServed(op, opts.toolsets)),
+    context,
+    track: opts.track ?? ((work) => work()),
+    onInternal: (err) => {
+      log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
+      if (era === 'legacy') void server.sendLoggingMessage({ level: 'error', logger: 'cairn', data: String(err) }).catch(() => undefined);
+    },
+  });
+  if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))));
+  registerResources(server, context);
+  registerPrompts(server, async () => (await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));
+
+  if (era === 'legacy') {
+    // McpServer installs no subscribe handlers; 2026 clients use subscriptions/listen, which serveStdio routes.
+    const subs = new Set<string>();
+    subscriptions.set(server, subs);
+    server.server.setRequestHandler('resources/subscribe', async (r) => {
+      subs.add(r.params.uri);
+      return {};
+    });
+    server.server.setRequestHandler('resources/unsubscribe', async (r) => {
+      subs.delete(r.params.uri);
+      return {};
+    });
+    // Roots are optional: ask only when the client declares them and no explicit project overrides them.
+    // A call made while they are being fetched waits (at most the 2 s timeout), so scoping is not racy.
+    const fetchRoots = (): void => {
+      if (opts.defaultProject || !server.server.getClientCapabilities()?.roots) return;
+      rootsPending = (async () => {
+        try {
+          const { roots } = await server.server.listRoots(undefined, { timeout: 2000 });
+          scope.setRoots(rootPaths(roots));
+        } catch (err) {
+          log('warning', `roots/list failed, scoping falls back to CAIRN_PROJECT / the working directory: ${toCairnError(err).message}`);
+        } finally {
+          rootsPending = undefined;
+        }
+      })();
+    };
+    server.server.oninitialized = fetchRoots;
+    server.server.setNotificationHandler('notifications/roots/list_changed', fetchRoots);
+  }
+  return server;
+}

@@ -1,0 +1,125 @@
+/**
+ * Registers ops as MCP tools: one loop, no per-tool code. The input schema is advertised but not
+ * enforced by the SDK, so run-op parses it and a bad argument begins with VALIDATION_ERROR naming
+ * the field (the SDK's own message would begin "Input validation error").
+ */
+import type { McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { toCairnError, type CairnError } from '../core/errors.js';
+import { runOp, type Op, type OpContext } from '../ops/index.js';
+import { validationError } from '../ops/run-op.js';
+import { getTaskOp } from '../ops/task-ops.js';
+import { addDetail, detailSchemas, FieldsArg, listShapeOf, takeFields, type DetailField } from './detail-fields.js';
+import { compactJsonSchema } from './compact-schema.js';
+import { errorResult, okResult } from './tool-result.js';
+
+/**
+ * The schema as the client sees it, with validation left to us: run-op parses inputs, and
+ * `conform` parses outputs once (the SDK would parse each result a second time).
+ */
+export function advertiseOnly(schema: z.ZodType): StandardSchemaWithJSON {
+  const cached = advertised.get(schema);
+  if (cached) return cached;
+  const std = schema['~standard'] as unknown as { jsonSchema: { input: (o: unknown) => unknown; output: (o: unknown) => unknown } };
+  const jsonSchema = {
+    ...std.jsonSchema,
+    input: memoByOptions((o) => compactJsonSchema(std.jsonSchema.input(o))),
+    output: memoByOptions((o) => std.jsonSchema.output(o)),
+  };
+  const out = { '~standard': { ...std, jsonSchema, validate: (value: unknown) => ({ value }) } } as unknown as StandardSchemaWithJSON;
+  advertised.set(schema, out);
+  return out;
+}
+
+// Over HTTP a server (and so every tool registration) is built per request; converting zod to JSON
+// Schema each time was most of a 2026 call's cost, and the schemas never change at run time.
+const advertised = new WeakMap<z.ZodType, StandardSchemaWithJSON>();
+
+function memoByOptions(convert: (o: unknown) => unknown): (o: unknown) => unknown {
+  const byOptions = new Map<string, unknown>();
+  return (o) => {
+    const key = JSON.stringify(o ?? null);
+    if (!byOptions.has(key)) byOptions.set(key, convert(o));
+    return byOptions.get(key);
+  };
+}
+
+export function annotationsOf(op: Op): ToolAnnotations {
+  return {
+    title: op.title,
+    readOnlyHint: op.readOnly,
+    // The spec defaults destructiveHint to true for writes; say false unless the op really removes something.
+    ...(op.readOnly ? {} : { destructiveHint: op.destructive === true }),
+    idempotentHint: op.idempotent === true,
+    openWorldHint: false,
+  };
+}
+
+export interface ToolHooks {
+  /** The op context for this call (default project resolved, actor, read-only). */
+  context(): Promise<OpContext>;
+  /** Wraps each call so shutdown can wait for writes in flight. */
+  track<T>(work: () => Promise<T>): Promise<T>;
+  /** Bugs (INTERNAL) are reported here with their stack; callers see only the code and message. */
+  onInternal(err: unknown): void;
+  /** A refusal for tools registered but not served (a toolset left out), answered before anything runs. */
+  refuse?(op: Op): CairnError | undefined;
+}
+
+/** The tool's advertised schemas: the op's own, plus `fields` on ops that list task summaries. */
+function schemasOf(op: Op) {
+  let s = schemaCache.get(op);
+  if (!s) {
+    const shape = listShapeOf(op);
+    s = { shape, ...(shape ? detailSchemas(op, shape) : { input: op.input, output: op.output }) };
+    schemaCache.set(op, s);
+  }
+  return s;
+}
+const schemaCache = new WeakMap<Op, { shape: ReturnType<typeof listShapeOf>; input: z.ZodType; output: z.ZodType }>();
+
+/**
+ * structuredContent exactly as the advertised outputSchema says: the JSON Schema forbids extra keys,
+ * and clients (the v1 SDK client, for one) refuse a result that carries any. A mismatch is a bug.
+ */
+function conform(schema: z.ZodType, out: unknown): unknown {
+  const parsed = schema.safeParse(out);
+  if (parsed.success) return parsed.data;
+  throw new Error(`result does not match the output schema: ${z.prettifyError(parsed.error)}`);
+}
+
+/** Parses the optional `fields` argument with the same VALIDATION_ERROR wording as every other field. */
+function parseFields(op: Op, raw: unknown): DetailField[] {
+  if (raw === undefined) return [];
+  const parsed = FieldsArg.safeParse(raw);
+  if (!parsed.success) throw validationError(op, new z.ZodError(parsed.error.issues.map((i) => ({ ...i, path: ['fields', ...i.path] }))));
+  return parsed.data ?? [];
+}
+
+export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: ToolHooks): void {
+  for (const op of ops) {
+    const { shape, input, output } = schemasOf(op);
+    server.registerTool(
+      op.name,
+      { title: op.title, description: op.description, inputSchema: advertiseOnly(input), outputSchema: advertiseOnly(output), annotations: annotationsOf(op) },
+      (async (raw: unknown) =>
+        hooks.track(async () => {
+          try {
+            const refusal = hooks.refuse?.(op);
+            if (refusal) return errorResult(refusal);
+            const ctx = await hooks.context();
+            const { args, fields } = shape ? takeFields(raw) : { args: raw, fields: undefined };
+            const wanted = shape ? parseFields(op, fields) : [];
+            let out: unknown = await runOp(op, ctx, args);
+            if (shape && wanted.length) out = await addDetail(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
+            const rawArgs = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+            return okResult({ tool: op.name, args: rawArgs, defaultProject: ctx.defaultProject }, conform(output, out));
+          } catch (err) {
+            const e = toCairnError(err);
+            if (e.code === 'INTERNAL') hooks.onInternal(e.cause ?? err);
+            return errorResult(e);
+          }
+        })) as never,
+    );
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Hot queries built and compiled by Kysely once per shape, then rerun with new values. For the
+ * small statements a task read or write is made of, building and compiling the query costs more
+ * than SQLite takes to run it; this keeps the typed, engine-neutral builder and drops that cost.
+ */
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
+import type { DialectAdapter } from 'kysely';
+import type { DB } from '../schema.js';
+
+type Q = Kysely<DB>;
+
+/** Stands in for the i-th argument while the query is compiled; swapped for the value at run time. */
+class Slot {
+  constructor(readonly index: number) {}
+}
+
+/** `p(i)` is the i-th argument's placeholder; typed `never` so it fits wherever the builder wants a value. */
+export type Slots = (index: number) => never;
+const slot: Slots = (index) => new Slot(index) as never;
+
+function bind(q: CompiledQuery, args: readonly unknown[]): CompiledQuery {
+  return { ...q, parameters: q.parameters.map((v) => (v instanceof Slot ? args[v.index] : v)) };
+}
+
+/**
+ * Declares a query with placeholders. `shape` distinguishes variants whose SQL differs (an IN
+ * list's length, the set of columns in a patch); everything else must go through `p(i)`.
+ *
+ * @example
+ * const byUid = prepared((db, p) => db.selectFrom('tasks').select('num').where('uid', '=', p(0)));
+ * const rows = await byUid.all(db, [uid]);
+ */
+export function prepared<R, S = undefined>(build: (db: Q, p: Slots, shape: S) => Compilable<R> | RawBuilder<R>) {
+  // Per engine instance (keyed by its adapter, so another engine compiles its own SQL), then per
+  // shape. A WeakMap, so a closed store's entries go with it.
+  const compiled = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
+  function get(db: Q, shape: S): CompiledQuery {
+    const adapter = db.getExecutor().adapter;
+    let byShape = compiled.get(adapter);
+    if (!byShape) compiled.set(adapter, (byShape = new Map()));
+    let q = byShape.get(String(shape));
+    // Shapes are bounded in practice (filter combinations, list lengths); the cap keeps a
+    // long-running server from growing without limit if a caller proves otherwise.
+    if (!q && byShape.size >= 500) byShape.clear();
+    // A raw `sql` template needs the executor to compile; builders ignore the argument.
+    if (!q) byShape.set(String(shape), (q = (build(db, slot, shape) as RawBuilder<R>).compile(db)));
+    return q;
+  }
+  return {
+    run: (db: Q, args: readonly unknown[], shape?: S): Promise<QueryResult<R>> => db.executeQuery<R>(bind(get(db, shape as S), args) as CompiledQuery<R>),
+    all: async (db: Q, args: readonly unknown[], shape?: S): Promise<R[]> => (await db.executeQuery<R>(bind(get(db, shape as S), args) as CompiledQuery<R>)).rows,
+  };
+}
+
+/** Placeholders for an IN list of `n` values starting at argument `from`. */
+export const slots = (p: Slots, n: number, from = 0): never[] => Array.from({ length: n }, (_, i) => p(from + i));

@@ -1,0 +1,186 @@
+/**
+ * Filtered task listing: the filter and sort as SQL, exact totals, pages that rank on index
+ * entries and read only the page's rows, and the ready queue's two halves in one statement.
+ */
+import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import type { TaskFilter, TaskRow, TaskSort } from '../../core/ports.js';
+import { priorityRank } from '../../core/model/task.js';
+import { compareReadyOrder } from '../../core/rules/ready-order.js';
+import type { DB } from '../schema.js';
+import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
+import { prepared } from './prepared.js';
+import { toTaskRow, type TaskRecord } from './rows.js';
+
+type Q = Kysely<DB>;
+type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p', O>;
+
+/**
+ * The rows of a key subquery (`num` column), as base() selects them. The keys drive the join
+ * (SQLite keeps CROSS JOIN order; elsewhere it is an ordinary join), which saves materialising
+ * an IN list; the caller orders the result.
+ */
+function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
+  return db
+    .selectFrom(keys.as('k'))
+    .crossJoin('tasks')
+    .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
+    .whereRef('tasks.num', '=', 'k.num')
+    .selectAll('tasks')
+    .select('p.key as project_key')
+    .select((eb) =>
+      eb
+        .selectFrom('tasks as pt')
+        .innerJoin('projects as pp', 'pp.uid', 'pt.project_uid')
+        .select(sql<string>`pp.key || '-' || pt.seq`.as('pid'))
+        .whereRef('pt.uid', '=', 'tasks.parent_uid')
+        .as('parent_id'),
+    );
+}
+
+export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
+  const f = filter as StoreFilter;
+  const ranks = f.priorityRanks ?? f.priorities?.map(priorityRank);
+  if (f.projectUids) q = q.where('tasks.project_uid', 'in', f.projectUids.length ? f.projectUids : ['']);
+  if (f.statuses?.length) q = q.where('tasks.status', 'in', f.statuses);
+  if (f.categories?.length) q = q.where('tasks.category', 'in', f.categories);
+  if (f.kinds?.length) q = q.where('tasks.kind', 'in', f.kinds);
+  if (ranks?.length) q = q.where('tasks.priority', 'in', ranks);
+  if (f.assignee === null) q = q.where('tasks.assignee', 'is', null);
+  else if (f.assignee !== undefined) q = q.where('tasks.assignee', '=', f.assignee);
+  if (f.parentUid) q = q.where('tasks.parent_uid', '=', f.parentUid);
+  if (f.updatedSince) q = q.where('tasks.updated_at', '>=', f.updatedSince);
+  if (f.onlyDeleted) q = q.where('tasks.deleted_at', 'is not', null);
+  else if (!f.includeDeleted) q = q.where('tasks.deleted_at', 'is', null);
+  if (!f.includeArchived) q = q.where('tasks.archived_at', 'is', null);
+  // Ready implies open; repeating it would let tasks_open compete with the (smaller) ready indexes.
+  if (!f.includeDone && !f.categories?.length && !f.statuses?.length && !f.ready) q = q.where('tasks.category', 'not in', [lit('done'), lit('canceled')]);
+  if (f.labelsAny?.length) {
+    const labels = f.labelsAny;
+    q = q.where((eb) => eb.exists(eb.selectFrom('task_labels as l').select('l.label').whereRef('l.task_uid', '=', 'tasks.uid').where('l.label', 'in', labels)));
+  }
+  for (const label of f.labelsAll ?? []) {
+    q = q.where((eb) => eb.exists(eb.selectFrom('task_labels as l').select('l.label').whereRef('l.task_uid', '=', 'tasks.uid').where('l.label', '=', label)));
+  }
+  if (f.ready) {
+    const { now, actor, includeBacklog } = f.ready;
+    const part = f.readyPart;
+    // Constants are inlined, not bound: SQLite uses a partial index only when it can prove the
+    // query's WHERE implies the index's, and a `?` placeholder proves nothing at prepare time.
+    q = q.where('tasks.open_blockers', '=', lit(0)).where('tasks.archived_at', 'is', null).where('tasks.deleted_at', 'is', null);
+    // "fresh": todo tasks (matches the partial ready indexes); "abandoned": in progress under an expired claim (tasks_abandoned).
+    const fresh = (eb: EB) => (includeBacklog ? eb('tasks.category', 'in', [lit('todo'), lit('backlog')]) : eb('tasks.category', '=', lit('todo')));
+    const abandoned = (eb: EB) =>
+      eb.and([eb('tasks.category', '=', lit('in_progress')), eb('tasks.claimed_by', 'is not', null), eb('tasks.claim_expires_at', '<=', now)]);
+    if (part === 'fresh') q = q.where(fresh);
+    else if (part === 'abandoned') q = q.where(abandoned);
+    else q = q.where((eb: EB) => eb.or([fresh(eb), abandoned(eb)]));
+    q = q.where((eb: EB) =>
+      eb.or([eb('tasks.claimed_by', 'is', null), eb('tasks.claim_expires_at', '<=', now), ...(actor ? [eb('tasks.claimed_by', '=', actor)] : [])]),
+    );
+  }
+  return q;
+}
+
+/** A constant written into the SQL text (see the ready filter for why). Only for fixed values, never user input. */
+const lit = <T extends string | number>(v: T) => sql.lit(v) as unknown as T;
+
+type EB = ExpressionBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p'>;
+
+function applySort<O>(q: TaskQuery<O>, sort: TaskSort): TaskQuery<O> {
+  switch (sort) {
+    case 'created':
+      return q.orderBy('tasks.created_at', 'desc').orderBy('tasks.uid', 'desc');
+    case 'updated':
+      return q.orderBy('tasks.updated_at', 'desc').orderBy('tasks.uid', 'desc');
+    case 'position':
+      return q.orderBy('tasks.project_uid').orderBy('tasks.status').orderBy('tasks.position').orderBy('tasks.uid');
+    case 'id':
+      return q.orderBy('tasks.project_uid').orderBy('tasks.seq');
+    default: // ready / priority: DESIGN §2 ready order
+      return q
+        .orderBy('tasks.priority', 'desc')
+        .orderBy('tasks.score', 'desc')
+        .orderBy('tasks.position')
+        .orderBy('tasks.created_at')
+        .orderBy('tasks.uid');
+  }
+}
+
+// No join to projects: every task has one (foreign key), and the filter never reads it.
+const countQuery = prepared((db, p, shape: FilterShape) =>
+  applyFilter(db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')),
+);
+
+async function countFiltered(db: Q, f: TaskFilter): Promise<number> {
+  const shape = filterShape(f);
+  const [c] = await countQuery.all(db, shape.args, shape);
+  return Number((c as { n: number }).n);
+}
+
+// Keys first, rows later: the filter and order run on index entries alone (the ordered indexes end
+// in uid and tasks_open repeats its WHERE columns), and only the page's rows are read and joined.
+// Shape: the filter's shape and the sort; the limit and offset follow the filter's values.
+const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort }) => {
+  const n = shape.args.length;
+  const keys = applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make(p)), shape.sort)
+    .limit(p(n))
+    .offset(p(n + 1));
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<TaskRecord>, shape.sort);
+});
+
+async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<TaskRecord[]> {
+  const shape = Object.assign(filterShape(f, sort), { sort });
+  return (await pageQuery.all(db, [...shape.args, limit, offset], shape)) as TaskRecord[];
+}
+
+type ReadyShape = { fresh: FilterShape; abandoned: FilterShape; sort: TaskSort; toString(): string };
+
+// The ready queue's two halves in one statement: the best `n` todo tasks (partial ready indexes)
+// and the best `n` abandoned claims (tasks_abandoned*), each ranked on its index, then their rows.
+// Arguments: fresh values, n, abandoned values, n.
+const readyQuery = prepared((db, p, shape: ReadyShape) => {
+  const nf = shape.fresh.args.length;
+  const half = (s: FilterShape, at: number) =>
+    applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, s.make((i) => p(at + i))), shape.sort)
+      .limit(p(at + s.args.length))
+      .as(at === 0 ? 'f' : 'a');
+  const keys = db
+    .selectFrom(half(shape.fresh, 0))
+    .select('f.num')
+    .unionAll(db.selectFrom(half(shape.abandoned, nf + 1)).select('a.num'));
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<TaskRecord>, shape.sort);
+});
+
+async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, n: number): Promise<TaskRecord[]> {
+  const fresh = filterShape({ ...f, readyPart: 'fresh' }, sort);
+  const abandoned = filterShape({ ...f, readyPart: 'abandoned' }, sort);
+  const shape: ReadyShape = { fresh, abandoned, sort, toString: () => `${fresh.key}/${abandoned.key}` };
+  return (await readyQuery.all(db, [...fresh.args, n, ...abandoned.args, n], shape)) as TaskRecord[];
+}
+
+export async function listTasks(
+  db: Q,
+  f: TaskFilter,
+  sort: TaskSort,
+  limit: number,
+  offset: number,
+  opts: { count?: boolean } = {},
+): Promise<{ rows: TaskRow[]; total: number }> {
+  let rows: TaskRecord[];
+  let counted: number | undefined;
+  if (f.ready && (sort === 'priority' || sort === 'ready')) {
+    // Two index-friendly queries merged in ready order beat one OR that no index can serve.
+    const both = await readyPage(db, f, sort, offset + limit);
+    // The halves are disjoint by category: abandoned work is in progress, fresh work is not.
+    const abandoned = both.filter((r) => r.category === 'in_progress').length;
+    const fresh = both.length - abandoned;
+    const key = (r: TaskRecord) => ({ priorityRank: r.priority, score: r.score, position: r.position, createdAt: r.created_at, uid: r.uid });
+    rows = both.sort((a, b) => compareReadyOrder(key(a), key(b))).slice(offset, offset + limit);
+    if (fresh < offset + limit && abandoned < offset + limit) counted = fresh + abandoned;
+  } else {
+    rows = await page(db, f, sort, limit, offset);
+  }
+  let total = counted ?? offset + rows.length;
+  if (opts.count !== false && counted === undefined && (rows.length === limit || (offset > 0 && rows.length === 0))) total = await countFiltered(db, f);
+  return { rows: rows.map(toTaskRow), total };
+}

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempCairn } from '../helpers/workspace.js';
+
+let c: ReturnType<typeof tempCairn>;
+
+beforeAll(async () => {
+  c = tempCairn();
+  await c.call('create_project', { key: 'API', name: 'API' });
+  await c.call('create_project', { key: 'WEB', name: 'Web' });
+  // one task per field where "zebra" appears
+  await c.call('create_task', { project: 'API', title: 'Zebra crossing', description: 'nothing here' }); // API-1 title
+  await c.call('create_task', { project: 'API', title: 'Labelled', labels: ['zebra'] }); // API-2 labels
+  await c.call('create_task', { project: 'API', title: 'Described', description: 'a long text where a zebra walks by' }); // API-3 description
+  await c.call('create_task', { project: 'API', title: 'Commented' }); // API-4 comments
+  await c.call('add_comment', { id: 'API-4', body: 'I saw a zebra' });
+  await c.call('create_task', { project: 'API', title: 'Checklisted', checklist: ['feed the zebra'] }); // API-5 checklist
+  await c.call('create_task', { project: 'WEB', title: 'Authentication flow', kind: 'bug', priority: 'high', labels: ['auth'] }); // WEB-1
+  await c.call('create_task', { project: 'API', title: 'Authorize tokens', description: 'OAuth scopes' }); // API-6
+  await c.call('create_task', { project: 'API', title: 'Finished auth work' }); // API-7
+  await c.call('complete_task', { id: 'API-7' });
+  await c.call('create_task', { project: 'API', title: 'Crème brûlée recipe' }); // API-8
+});
+afterAll(async () => c.done());
+
+const hits = async (query: string, extra: Record<string, unknown> = {}) => (await c.call('search_tasks', { query, ...extra } as never)).results;
+
+describe('search_tasks', () => {
+  it('ranks title > labels > description > comments/checklist, and says which fields matched', async () => {
+    const r = await hits('zebra');
+    expect(r.map((h) => h.task.id).slice(0, 3)).toEqual(['API-1', 'API-2', 'API-3']);
+    expect(r.map((h) => h.task.id).slice(3).sort()).toEqual(['API-4', 'API-5']);
+    expect(Object.fromEntries(r.map((h) => [h.task.id, h.matchedFields]))).toEqual({
+      'API-1': ['title'], 'API-2': ['labels'], 'API-3': ['description'], 'API-4': ['comments'], 'API-5': ['checklist'],
+    });
+    for (let i = 1; i < r.length; i++) expect(r[i]!.rank).toBeGreaterThanOrEqual(r[i - 1]!.rank);
+  });
+
+  it('excerpts highlight the match with **…**', async () => {
+    const r = await hits('zebra');
+    for (const h of r) expect(h.excerpt.toLowerCase()).toContain('**zebra**');
+    expect(r.find((h) => h.task.id === 'API-3')!.excerpt).toContain('where a **zebra** walks');
+  });
+
+  it('prefix queries work (auth*), plain words do not match prefixes', async () => {
+    expect((await hits('auth*')).map((h) => h.task.id).sort()).toEqual(['API-6', 'API-7', 'WEB-1']);
+    expect((await hits('auth')).map((h) => h.task.id).sort()).toEqual(['API-7', 'WEB-1']);
+    const prefixed = (await hits('authen*'))[0]!;
+    expect(prefixed).toMatchObject({ task: { id: 'WEB-1' }, matchedFields: ['title'] });
+    expect(prefixed.excerpt).toContain('**Authentication**');
+    expect((await hits('"crossing zebra"'))).toEqual([]);
+    expect((await hits('"zebra crossing"')).map((h) => h.task.id)).toEqual(['API-1']);
+  });
+
+  it('is diacritic- and case-insensitive', async () => {
+    expect((await hits('CREME BRULEE')).map((h) => h.task.id)).toEqual(['API-8']);
+  });
+
+  it('filters combine with the query: project, kind, labels, status, includeDone', async () => {
+    expect((await hits('auth*', { project: 'WEB' })).map((h) => h.task.id)).toEqual(['WEB-1']);
+    expect((await hits('auth*', { kind: 'bug' })).map((h) => h.task.id)).toEqual(['WEB-1']);
+    expect((await hits('auth*', { labels: ['auth'] })).map((h) => h.task.id)).toEqual(['WEB-1']);
+    expect((await hits('auth*', { includeDone: false })).map((h) => h.task.id).sort()).toEqual(['API-6', 'WEB-1']);
+    expect((await hits('auth*', { project: 'API', status: 'done' })).map((h) => h.task.id)).toEqual(['API-7']);
+  });
+
+  it('follows edits: new titles are found, old words are not; deleted tasks leave results', async () => {
+    await c.call('create_task', { project: 'API', title: 'Walrus task' });
+    const id = (await hits('walrus'))[0]!.task.id;
+    await c.call('update_task', { id, title: 'Narwhal task' });
+    expect(await hits('walrus')).toEqual([]);
+    expect((await hits('narwhal')).map((h) => h.task.id)).toEqual([id]);
+    await c.call('update_task', { id, addLabels: ['oceanic'] });
+    expect((await hits('oceanic'))[0]!.matchedFields).toEqual(['labels']);
+    await c.call('delete_task', { id });
+    expect(await hits('narwhal')).toEqual([]);
+    await c.call('restore_task', { id });
+    expect((await hits('narwhal')).map((h) => h.task.id)).toEqual([id]);
+  });
+
+  it('pages with a cursor bound to the query', async () => {
+    const first = await c.call('search_tasks', { query: 'zebra', limit: 2 });
+    expect(first.total).toBe(5);
+    const seen = first.results.map((r) => r.task.id);
+    let cursor = first.nextCursor;
+    while (cursor) {
+      const next = await c.call('search_tasks', { query: 'zebra', limit: 2, cursor });
+      seen.push(...next.results.map((r) => r.task.id));
+      cursor = next.nextCursor;
+    }
+    expect(seen.sort()).toEqual(['API-1', 'API-2', 'API-3', 'API-4', 'API-5']);
+    await expect(c.call('search_tasks', { query: 'auth', limit: 2, cursor: first.nextCursor! })).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('queries full of FTS syntax never error', async () => {
+    const nasty = [
+      '"foo AND (bar* OR -baz) NEAR/3 ^', 'AND', 'OR NOT', '*', '"', '""', '(', ')', 'NEAR(a b)', '^zebra', 'title:zebra', 'zebra:',
+      '-zebra', '+zebra', 'a*b*c', '***', '{title}: x', "'; DROP TABLE tasks; --", '\u0000', '___', 'API-1', 'é*', '🦓', 'zebra"', '"zebra',
+    ];
+    for (const q of nasty) {
+      const r = await c.call('search_tasks', { query: q });
+      expect(Array.isArray(r.results), q).toBe(true);
+    }
+    expect((await hits('^zebra')).length).toBe(5);
+  });
+});

@@ -1,0 +1,125 @@
+/** HTTP test harness: a real `cairn serve` app on 127.0.0.1 with an ephemeral port over a temporary workspace. */
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import type { AccessLogEntry } from '../../src/http/access-log.js';
+import { startServer, type RunningServer, type StartOptions } from '../../src/http/main.js';
+import { openStore } from '../../src/workspace.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
+import type { Store } from '../../src/core/ports.js';
+
+export interface Served {
+  ws: TempWorkspace;
+  store: Store;
+  server: RunningServer;
+  url: string;
+  log: AccessLogEntry[];
+  /** fetch against the server with JSON in and out. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  stop(): Promise<void>;
+}
+
+export async function serve(opts: Partial<StartOptions> = {}): Promise<Served> {
+  const ws = tempWorkspace('cairn-http-');
+  const store = openStore(ws.db);
+  const log: AccessLogEntry[] = [];
+  const server = await startServer({ store, port: 0, accessLog: (e) => log.push(e), ...opts });
+  const call: Served['call'] = async (method, path, body, headers = {}) => {
+    const res = await fetch(server.url + path, {
+      method,
+      headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  return {
+    ws,
+    store,
+    server,
+    url: server.url,
+    log,
+    call,
+    async stop() {
+      await server.close();
+      await store.close();
+      ws.cleanup();
+    },
+  };
+}
+
+const BIN = resolve(import.meta.dirname, '../../bin/cairn.js');
+
+/** Runs the built CLI in another process against the workspace (a write "from elsewhere"). */
+export function cli(db: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [BIN, '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** `cairn serve --port 0` in its own process (the built bin), so a load test's clients and the server use separate cores. */
+export async function serveProcess(db: string, env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0', ...env },
+  });
+  const url = await new Promise<string>((ok, fail) => {
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /"url":"(http:\/\/[^"]+)"/.exec(err);
+      if (m) ok(m[1]!);
+    });
+    child.once('exit', (code) => fail(new Error(`cairn serve exited (${code}): ${err}`)));
+  });
+  return {
+    url,
+    stop: () =>
+      new Promise<void>((done) => {
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Reads server-sent events from a fetch response until `stop` says so or the signal aborts. */
+export async function readSse(
+  res: Response,
+  onEvent: (e: { id?: string; event?: string; data: string }) => boolean | void,
+): Promise<void> {
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buf += dec.decode(value, { stream: true });
+      let i: number;
+      while ((i = buf.indexOf('\n\n')) >= 0) {
+        const frame = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        const e: { id?: string; event?: string; data: string } = { data: '' };
+        for (const line of frame.split('\n')) {
+          if (line.startsWith('id:')) e.id = line.slice(3).trim();
+          else if (line.startsWith('event:')) e.event = line.slice(6).trim();
+          else if (line.startsWith('data:')) e.data += line.slice(5).trim();
+        }
+        if (e.data && onEvent(e) === true) return;
+      }
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}

@@ -1,0 +1,186 @@
+/** /mcp with both SDK clients over real sockets: every toolset, resources and prompts, push from another process, and load. */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPS, TOOLSETS } from '../../src/ops/index.js';
+import { cli, serve, serveProcess, type Served } from './http-harness.js';
+
+let s: Served;
+beforeAll(async () => {
+  s = await serve({ rateLimit: false });
+  await s.call('POST', '/api/v1/projects', { key: 'API', name: 'API' });
+  await s.call('POST', '/api/v1/tasks', { project: 'API', title: 'Watched task' });
+});
+afterAll(async () => s.stop());
+
+async function v2(query = ''): Promise<Client> {
+  const c = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await c.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp${query}`)));
+  return c;
+}
+
+async function v1(query = ''): Promise<{ c: ClientV1; t: TransportV1 }> {
+  const c = new ClientV1({ name: 'v1-test', version: '1.0.0' });
+  const t = new TransportV1(new URL(`${s.url}/mcp${query}`));
+  await c.connect(t);
+  return { c, t };
+}
+
+const sc = (r: unknown) => (r as { structuredContent: Record<string, any> }).structuredContent;
+
+describe('MCP over Streamable HTTP', () => {
+  it('serves each toolset, chosen per request, to the v2 client (2026-07-28) and the v1 client (2025-11-25)', async () => {
+    for (const ts of TOOLSETS) {
+      const expected = OPS.filter((o) => o.toolset === ts).map((o) => o.name).sort();
+      const a = await v2(`?toolsets=${ts}`);
+      expect((await a.listTools()).tools.map((t) => t.name).sort(), `v2 ${ts}`).toEqual(expected);
+      await a.close();
+      const b = await v1(`?toolsets=${ts}`);
+      expect((await b.c.listTools()).tools.map((t) => t.name).sort(), `v1 ${ts}`).toEqual(expected);
+      await b.c.close();
+    }
+    const ro = await v2('?toolsets=all&readOnly=true');
+    expect((await ro.listTools()).tools.every((t) => t.annotations?.readOnlyHint)).toBe(true);
+    await ro.close();
+  });
+
+  it('calls tools, reads resources and gets prompts on both eras, with errors as isError results', async () => {
+    const a = await v2('?toolsets=all&as=agent:v2');
+    const created = await a.callTool({ name: 'create_task', arguments: { project: 'API', title: 'From v2' } });
+    expect(sc(created).task).toMatchObject({ title: 'From v2', isReady: true });
+    const hist = await a.callTool({ name: 'task_history', arguments: { id: sc(created).task.id } });
+    expect(sc(hist).events[0].actor).toBe('agent:v2');
+    const missing = await a.callTool({ name: 'get_task', arguments: { id: 'API-999' } });
+    expect(missing.isError).toBe(true);
+    expect((missing.content as Array<{ text: string }>)[0]!.text).toMatch(/^TASK_NOT_FOUND/);
+    const res = await a.readResource({ uri: 'cairn://tasks/API-1' });
+    expect(JSON.parse((res.contents[0] as { text: string }).text)).toMatchObject({ id: 'API-1' });
+    expect((await a.listPrompts()).prompts.map((p) => p.name)).toEqual(expect.arrayContaining(['work-next', 'plan-feature', 'standup']));
+    await a.close();
+
+    const { c, t } = await v1('?project=API');
+    expect(t.sessionId).toBeTruthy();
+    const listed = await c.callTool({ name: 'list_tasks', arguments: {} });
+    expect(sc(listed).tasks.length).toBeGreaterThanOrEqual(2);
+    expect((await c.listResources()).resources.some((r) => r.uri === 'cairn://projects')).toBe(true);
+    expect((await c.getPrompt({ name: 'standup', arguments: {} })).messages.length).toBeGreaterThan(0);
+    await c.close();
+  });
+
+  it('notifies subscribers of both eras when the CLI changes a task from another process', async () => {
+    const uri = 'cairn://tasks/API-1';
+    const modern = await v2();
+    const modernGot: string[] = [];
+    const arrived: Record<string, number> = {};
+    modern.setNotificationHandler('notifications/resources/updated', (n) => {
+      modernGot.push(n.params.uri);
+      arrived.modern ??= Date.now();
+    });
+    const sub = await modern.listen({ resourceSubscriptions: [uri] });
+    const legacy = await v1();
+    const legacyGot: string[] = [];
+    legacy.c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+      legacyGot.push(n.params.uri);
+      arrived.legacy ??= Date.now();
+    });
+    await legacy.c.subscribeResource({ uri });
+    await new Promise((r) => setTimeout(r, 200)); // the 2025 client opens its GET stream in the background
+
+    const r = await cli(s.ws.db, ['update', 'API-1', '--title', 'Changed by the CLI']);
+    expect(r.code, r.stderr).toBe(0);
+    const deadline = Date.now() + 3000;
+    while ((!modernGot.includes(uri) || !legacyGot.includes(uri)) && Date.now() < deadline) await new Promise((x) => setTimeout(x, 20));
+    expect(modernGot).toContain(uri);
+    expect(legacyGot).toContain(uri);
+    // The event's `at` is stamped inside the CLI's transaction, before commit: an upper bound on delivery time.
+    const events = (await s.call('GET', '/api/v1/tasks/API-1/history')).body.events as Array<{ at: string }>;
+    const committed = Date.parse(events[events.length - 1]!.at);
+    expect(arrived.modern! - committed).toBeLessThan(250);
+    expect(arrived.legacy! - committed).toBeLessThan(250);
+    await sub.close();
+    await modern.close();
+    await legacy.c.close();
+  });
+
+  it('with CAIRN_MCP_LEGACY=stateless serves 2025 clients without sessions (GET is 405)', async () => {
+    const other = await serve({ mcpLegacy: 'stateless' });
+    try {
+      const c = new ClientV1({ name: 'v1-stateless', version: '1.0.0' });
+      const t = new TransportV1(new URL(`${other.url}/mcp?toolsets=projects`));
+      await c.connect(t);
+      expect(t.sessionId).toBeUndefined();
+      expect((await c.listTools()).tools.map((x) => x.name).sort()).toEqual(['create_project', 'get_project', 'list_projects']);
+      expect(sc(await c.callTool({ name: 'create_project', arguments: { key: 'ST', name: 'Stateless' } })).project.key).toBe('ST');
+      await c.close();
+      expect((await fetch(`${other.url}/mcp`, { headers: { accept: 'text/event-stream' } })).status).toBe(405);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('2025 sessions are capped: the least recently used one makes room, the newcomer is served', async () => {
+    const other = await serve({ mcpMaxSessions: 2 });
+    try {
+      const clients: ClientV1[] = [];
+      for (let i = 0; i < 3; i++) {
+        const c = new ClientV1({ name: `cap-${i}`, version: '1.0.0' });
+        await c.connect(new TransportV1(new URL(`${other.url}/mcp`)));
+        clients.push(c);
+      }
+      expect(other.server.app.mcp.sessionCount).toBe(2);
+      expect((await clients[2]!.listTools()).tools.length).toBeGreaterThan(0);
+      await expect(clients[0]!.listTools()).rejects.toThrow(); // evicted: 404, the client must initialize again
+      await Promise.all(clients.map((c) => c.close()));
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('50 concurrent clients x 100 calls each: zero errors, no lost writes', { timeout: 150_000 }, async () => {
+    const CLIENTS = 50;
+    const CALLS = 100;
+    // The server runs in its own process (the built bin) so the 50 clients here and the server get a core each.
+    const server = await serveProcess(s.ws.db);
+    const connectTo = async (era: 'v1' | 'v2'): Promise<Client | ClientV1> => {
+      if (era === 'v2') {
+        const c = new Client({ name: 'load', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+        await c.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+        return c;
+      }
+      const c = new ClientV1({ name: 'load', version: '1.0.0' });
+      await c.connect(new TransportV1(new URL(`${server.url}/mcp`)));
+      return c;
+    };
+    try {
+      // A fifth speak 2026-07-28 (a server instance per request), the rest 2025-11-25 (a session each).
+      const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => connectTo(i % 5 === 0 ? 'v2' : 'v1')));
+      const total = async () => sc(await clients[1]!.callTool({ name: 'list_tasks', arguments: { project: 'API', limit: 1 } })).total as number;
+      const before = await total();
+      let errors = 0;
+      let writes = 0;
+      const started = performance.now();
+      await Promise.all(
+        clients.map(async (c, i) => {
+          for (let k = 0; k < CALLS; k++) {
+            const write = k % 4 === 0;
+            const r = write
+              ? await c.callTool({ name: 'create_task', arguments: { project: 'API', title: `load ${i}.${k}` } })
+              : await c.callTool({ name: k % 4 === 1 ? 'get_task' : k % 4 === 2 ? 'next_tasks' : 'list_tasks', arguments: k % 4 === 1 ? { id: 'API-1' } : { project: 'API', limit: 5 } });
+            if (r.isError) errors++;
+            else if (write) writes++;
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      process.stderr.write(`[mcp load] ${CLIENTS * CALLS} calls in ${seconds.toFixed(1)} s = ${Math.round((CLIENTS * CALLS) / seconds)} calls/s\n`);
+      expect(errors).toBe(0);
+      expect(writes).toBe(CLIENTS * (CALLS / 4));
+      expect((await total()) - before).toBe(writes);
+      await Promise.all(clients.map((c) => c.close()));
+    } finally {
+      await server.stop();
+    }
+  });
+});

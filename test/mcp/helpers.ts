@@ -1,0 +1,89 @@
+/** Real MCP clients over real stdio: the v1 SDK client (2025-11-25) and the v2 client (pinned to 2026-07-28), spawning the built server. */
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const ENTRY = `${ROOT}dist/mcp/stdio-entry.js`;
+if (!existsSync(ENTRY)) throw new Error(`${ENTRY} is missing: run npm run build first`);
+
+export interface ServerArgs {
+  db?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+/** `entry`: the script and leading arguments that start the server (default the standalone stdio entry). */
+function params(s: ServerArgs, entry: string[] = [ENTRY]) {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(s.env ?? {}) };
+  return { command: process.execPath, args: [...entry, ...(s.db ? ['--db', s.db] : []), ...(s.args ?? [])], env, stderr: 'pipe' as const, ...(s.cwd ? { cwd: s.cwd } : {}) };
+}
+
+/** The v1 client (protocol 2025-11-25), optionally declaring roots. */
+export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, entry?: string[]): Promise<ClientV1> {
+  const client = new ClientV1({ name: 'test-v1', version: '1.0.0' }, { capabilities: opts.roots ? { roots: { listChanged: true } } : {} });
+  if (opts.roots) {
+    const { ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots!.map((p) => ({ uri: `file://${p}`, name: p })) }));
+  }
+  await client.connect(new StdioV1(params(s, entry)));
+  return client;
+}
+
+/** The v2 client pinned to protocol 2026-07-28. */
+export async function connectV2(s: ServerArgs): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new StdioV2(params(s)));
+  return client;
+}
+
+export interface CallOutcome {
+  isError: boolean;
+  text: string;
+  data: Record<string, unknown>;
+}
+
+type AnyClient = { callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown> };
+
+/** Calls a tool and flattens the result: isError, the text, the structuredContent. */
+export async function call(client: AnyClient, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+  const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
+  return { isError: r.isError === true, text: r.content.map((c) => c.text ?? '').join('\n'), data: r.structuredContent ?? {} };
+}
+
+/** Like call, but fails the test on an error result. */
+export async function ok(client: AnyClient, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
+  const r = await call(client, name, args);
+  if (r.isError) throw new Error(`${name} failed: ${r.text}`);
+  return r;
+}
+
+/** Runs a script in another Node process with the built library (dist/index.js) as `cairn`. */
+export async function inOtherProcess(db: string, body: string): Promise<string> {
+  const code = `const { openCairn } = await import(${JSON.stringify(`${ROOT}dist/index.js`)}); const cairn = openCairn({ db: ${JSON.stringify(db)}, actor: 'cli' }); ${body}; await cairn.close();`;
+  return new Promise((resolve, reject) => {
+    const p = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => (out += d));
+    p.stderr.on('data', (d) => (err += d));
+    p.on('exit', (c) => (c === 0 ? resolve(out) : reject(new Error(`child failed (${c}): ${err}`))));
+  });
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits until `check` is true, polling every 10 ms; throws after `ms`. */
+export async function until(check: () => boolean, ms = 3000): Promise<number> {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > ms) throw new Error(`condition not met within ${ms} ms`);
+    await sleep(10);
+  }
+  return Date.now() - t0;
+}

@@ -1,0 +1,207 @@
+/** Every tool and every error code through both SDK clients (v1 on 2025-11-25, v2 on 2026-07-28) over real stdio, against the built server. */
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPS } from '../../src/ops/index.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
+import { call, connectV1, connectV2, inOtherProcess, ok, type ServerArgs } from './helpers.js';
+
+type TestClient = { listTools(): Promise<{ tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> }>; callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>; close(): Promise<void> };
+
+describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
+  const connect = (s: ServerArgs): Promise<TestClient> => (kind === 'v1' ? connectV1(s) : connectV2(s)) as Promise<TestClient>;
+  let ws: TempWorkspace;
+  let c: TestClient;
+  const exercised = new Set<string>();
+  const run = async (name: string, args: Record<string, unknown> = {}) => {
+    exercised.add(name);
+    return call(c, name, args);
+  };
+  const must = async (name: string, args: Record<string, unknown> = {}) => {
+    exercised.add(name);
+    return ok(c, name, args);
+  };
+  const expectCode = async (code: string, name: string, args: Record<string, unknown>) => {
+    const r = await run(name, args);
+    expect(r.isError, `${name} ${JSON.stringify(args)} → ${r.text}`).toBe(true);
+    expect(r.text.startsWith(`${code}: `), r.text).toBe(true);
+    return r.text;
+  };
+
+  beforeAll(async () => {
+    ws = tempWorkspace('cairn-mcp-tools-');
+    c = await connect({ db: ws.db, args: ['--toolsets', 'all'] });
+    // With the tool list cached, the client checks every structuredContent against the advertised outputSchema.
+    await c.listTools();
+  });
+  afterAll(async () => {
+    await c?.close();
+    ws?.cleanup();
+  });
+
+  describe('a missing database', () => {
+    it('answers reads empty with a hint, and the first write creates it', async () => {
+      const projects = await must('list_projects');
+      expect(existsSync(ws.db)).toBe(false);
+      expect(projects.text).toMatch(/^No projects yet: create_project/);
+      expect(projects.data).toEqual({ projects: [] });
+      const board = await must('board_overview');
+      expect(board.text).toMatch(/empty: create_task/);
+      const created = await must('create_project', { key: 'API', name: 'API server', description: 'Backend' });
+      expect(created.text).toContain('## API: API server');
+      expect((created.data.project as { key: string }).key).toBe('API');
+    });
+  });
+
+  describe('tools', () => {
+    it('create_task, get_task, update_task, list_tasks with truncation of long text', async () => {
+      const long = 'word '.repeat(1000);
+      const a = await must('create_task', { project: 'API', title: 'Login endpoint', description: long, priority: 'high', labels: ['auth'], checklist: ['route', 'tests'] });
+      const task = a.data.task as { id: string; blockedBy: string[]; blocks: string[]; children: string[]; isReady: boolean; description: string };
+      expect(task.id).toBe('API-1');
+      for (const k of ['blockedBy', 'blocks', 'children', 'isReady'] as const) expect(task).toHaveProperty(k);
+      expect(task.description).toBe(long);
+      expect(a.text).toMatch(/… \[cut: \d+ more characters; read resource cairn:\/\/tasks\/API-1/);
+      expect(a.text.length).toBeLessThan(3000);
+      const got = await must('get_task', { id: 'api-1' });
+      expect(got.text).toContain('Checklist (0/2)');
+      const up = await must('update_task', { id: 'API-1', expectedVersion: 1, assignee: 'agent:a', addLabels: ['backend'] });
+      expect((up.data.task as { version: number }).version).toBe(2);
+      const listed = await must('list_tasks', {});
+      expect(listed.text).toContain('API-1 [todo, high] Login endpoint · @agent:a');
+      expect(listed.data).toMatchObject({ total: 1, nextCursor: null });
+    });
+
+    it('dependencies, next_tasks with the blocked hint, complete_task with nowReady', async () => {
+      await must('create_task', { project: 'API', title: 'Session store' });
+      await must('create_task', { project: 'API', title: 'Logout', blockedBy: ['API-1'] });
+      const dep = await must('add_dependency', { taskId: 'API-1', blockedBy: 'API-2' });
+      expect((dep.data.task as { blockedBy: string[] }).blockedBy).toEqual(['API-2']);
+      expect(dep.text).toContain('blockedBy API-2');
+      const removed = await must('remove_dependency', { taskId: 'API-1', blockedBy: 'API-2' });
+      expect((removed.data.task as { blockedBy: string[] }).blockedBy).toEqual([]);
+      await must('add_dependency', { taskId: 'API-1', blockedBy: 'API-2' });
+      const next = await must('next_tasks', {});
+      expect((next.data.tasks as Array<{ id: string }>).map((t) => t.id)).toEqual(['API-2']);
+      const done = await must('complete_task', { id: 'API-2', comment: 'Implemented with Redis' });
+      expect(done.data.nowReady).toEqual(['API-1']);
+      expect(done.text).toContain('Now ready: API-1');
+      await must('claim_task', { id: 'API-1' });
+      // API-3 waits on API-1, which is claimed: the queue is empty and says why.
+      const empty = await must('next_tasks', {});
+      expect(empty.text).toBe('No ready tasks. 1 task is blocked by API-1; see get_task API-1 and finish or unblock it.');
+      expect(empty.data).toEqual({ tasks: [], blocked: { count: 1, topBlockers: ['API-1'] } });
+    });
+
+    it('claim, release, checklist, comments, search, board', async () => {
+      const released = await must('release_task', { id: 'API-1' });
+      expect((released.data.task as { claim: unknown }).claim).toBeNull();
+      const claimed = await must('claim_task', { id: 'API-1', leaseSeconds: 600 });
+      expect(claimed.text).toContain('claimed by agent until');
+      const cl = await must('update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'docs' }] });
+      expect(cl.text).toContain('Checklist (1/3)');
+      const cm = await must('add_comment', { id: 'API-1', body: 'Found the OAuth quirk', kind: 'research' });
+      expect(cm.text).toContain('agent (research');
+      const found = await must('search_tasks', { query: 'oauth' });
+      expect(found.text).toMatch(/^1 match:\n- API-1 .*\n {2}matched comments/);
+      const nothing = await must('search_tasks', { query: 'zebra' });
+      expect(nothing.text).toMatch(/^No tasks match "zebra"/);
+      const board = await must('board_overview', { project: 'API' });
+      expect(board.text).toMatch(/^Board API: 3 tasks, 1 done/);
+      expect(board.text).toContain('In progress: agent: API-1');
+    });
+
+    it('projects, history toolset and admin ops', async () => {
+      expect((await must('get_project', { key: 'api' })).text).toContain('statuses: backlog (backlog)');
+      expect((await must('list_projects')).text).toMatch(/^1 project:\n- API: API server · 3 tasks/);
+      const hist = await must('task_history', { id: 'API-1' });
+      expect(hist.text).toMatch(/^History of API-1 \(\d+ events\):\n- #\d+ .* task\.created API-1/);
+      expect((await must('get_progress', { project: 'API' })).data).toHaveProperty('byPriority');
+      expect((await must('archive_task', { id: 'API-3' })).text).toContain('archived at');
+      await must('archive_task', { id: 'API-3', restore: true });
+      await must('delete_task', { id: 'API-3' });
+      expect((await must('list_tasks', { deleted: true })).text).toContain('API-3');
+      await must('restore_task', { id: 'API-3' });
+      await must('delete_task', { id: 'API-3' });
+      expect((await must('purge_task', { id: 'API-3', confirm: true })).text).toBe('Purged API-3; it cannot be restored.');
+      expect((await must('list_labels', {})).text).toBe('Labels: auth (1), backend (1)');
+      expect((await must('changes_since', { since: 0, limit: 2 })).text).toMatch(/More: call changes_since with since: \d+/);
+      await must('update_project', { key: 'API', description: 'The backend' });
+      await must('create_project', { key: 'OLD', name: 'Old' });
+      expect((await must('archive_project', { key: 'OLD' })).text).toContain('(archived)');
+    });
+
+    it('paginates with a cursor and says how many more', async () => {
+      for (let i = 0; i < 5; i++) await must('create_task', { project: 'API', title: `Page ${i}` });
+      const first = await must('list_tasks', { project: 'API', limit: 3, sort: 'created' });
+      expect(first.text).toMatch(/^3 of 6 tasks:/);
+      const m = /3 more: call list_tasks again with the same arguments and cursor: "([^"]+)"/.exec(first.text);
+      expect(m).not.toBeNull();
+      const second = await must('list_tasks', { project: 'API', limit: 3, sort: 'created', cursor: m![1] });
+      expect(second.data).toMatchObject({ total: 6, nextCursor: null });
+      const ids = [...(first.data.tasks as Array<{ id: string }>), ...(second.data.tasks as Array<{ id: string }>)].map((t) => t.id);
+      expect(new Set(ids).size).toBe(6);
+    });
+  });
+
+  describe('fields', () => {
+    it('lists are compact by default; fields adds full-task fields to each summary', async () => {
+      const compact = await must('list_tasks', { project: 'API', limit: 1, sort: 'id' });
+      expect(compact.data.tasks as object[]).toEqual([expect.not.objectContaining({ description: expect.anything() })]);
+      const more = await must('list_tasks', { project: 'API', limit: 1, sort: 'id', fields: ['description', 'checklist', 'comments'] });
+      const t = (more.data.tasks as Array<Record<string, unknown>>)[0]!;
+      expect(t).toMatchObject({ id: 'API-1', description: expect.stringContaining('word'), checklist: expect.any(Array), comments: expect.any(Array) });
+      expect(more.text).toMatch(/\n {2}description: word word .*… \[cut: \d+ more characters; get_task \{id: "API-1"\} has the rest\]/);
+      expect(more.text).toContain('checklist: [x] 0. route');
+      const found = await must('search_tasks', { query: 'oauth', fields: ['comments'] });
+      expect(((found.data.results as Array<{ task: { comments: unknown[] } }>)[0]!.task.comments).length).toBe(1);
+      const next = await must('next_tasks', { fields: ['anchors'] });
+      expect((next.data.tasks as Array<Record<string, unknown>>).every((x) => Array.isArray(x.anchors))).toBe(true);
+      expect((await run('list_tasks', { fields: ['secrets'] })).text).toMatch(/^VALIDATION_ERROR: Invalid arguments for list_tasks: fields\.0: /);
+    });
+  });
+
+  describe('error codes', () => {
+    it('each begins with its code and suggests a call', async () => {
+      expect(await expectCode('TASK_NOT_FOUND', 'get_task', { id: 'API-999' })).toMatch(/Suggestions:\n- /);
+      expect(await expectCode('PROJECT_NOT_FOUND', 'list_tasks', { project: 'APX' })).toContain('API');
+      expect(await expectCode('VALIDATION_ERROR', 'create_task', { project: 'API', title: '' })).toContain('title');
+      expect(await expectCode('VALIDATION_ERROR', 'list_tasks', { limit: 'ten' })).toContain('limit');
+      expect(await expectCode('VALIDATION_ERROR', 'get_task', { idd: 'API-1' })).toContain('Did you mean "id"');
+      expect(await expectCode('VALIDATION_ERROR', 'update_checklist', { id: 'API-1', ops: [{ op: 'explode' }] })).toContain('ops');
+      expect(await expectCode('INVALID_STATUS', 'update_task', { id: 'API-1', status: 'doing' })).toContain('in_progress');
+      await expectCode('CYCLE_DETECTED', 'add_dependency', { taskId: 'API-2', blockedBy: 'API-1' });
+      await expectCode('SELF_DEPENDENCY', 'add_dependency', { taskId: 'API-1', blockedBy: 'API-1' });
+      expect(await expectCode('VERSION_CONFLICT', 'update_task', { id: 'API-1', expectedVersion: 1, title: 'x' })).toContain('get_task');
+      expect(await expectCode('CHECKLIST_INDEX_OUT_OF_RANGE', 'update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 99 }] })).toContain('get_task');
+      await expectCode('INVALID_ID', 'get_task', { id: 'not an id' });
+      await expectCode('PROJECT_EXISTS', 'create_project', { key: 'API', name: 'Again' });
+      await expectCode('NOT_CLAIMED', 'release_task', { id: 'API-4' });
+      await must('delete_task', { id: 'API-4' });
+      await expectCode('TASK_DELETED', 'update_task', { id: 'API-4', title: 'x' });
+      await expectCode('STATUS_IN_USE', 'update_project', { key: 'API', statuses: [{ op: 'remove', name: 'todo' }] });
+      await inOtherProcess(ws.db, "await cairn.call('claim_task', { id: 'API-5' })");
+      expect(await expectCode('ALREADY_CLAIMED', 'claim_task', { id: 'API-5' })).toContain('claimed by cli');
+    });
+
+    it('READ_ONLY: a read-only server neither lists nor runs write tools', async () => {
+      const ro = await connect({ db: ws.db, args: ['--read-only', '--toolsets', 'all'] });
+      try {
+        const names = (await ro.listTools()).tools.map((t) => t.name);
+        expect(names).toContain('get_task');
+        expect(names).not.toContain('create_task');
+        for (const t of (await ro.listTools()).tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
+        // A write tool an agent remembers is refused with READ_ONLY, and nothing changes.
+        const r = await call(ro, 'create_task', { project: 'API', title: 'Sneaky' });
+        expect(r.isError).toBe(true);
+        expect(r.text).toMatch(/^READ_ONLY: create_task changes data/);
+        expect((await call(ro, 'search_tasks', { query: 'Sneaky' })).text).toMatch(/^No tasks match/);
+      } finally {
+        await ro.close();
+      }
+    });
+
+    it('every tool was exercised', () => {
+      expect(OPS.map((o) => o.name).filter((n) => !exercised.has(n))).toEqual([]);
+    });
+  });
+});
