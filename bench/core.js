@@ -1,6 +1,6 @@
 // Core section: the operations agents call most, in-process through openCairn().call — the same parse,
 // service and store path the MCP tools, CLI and REST routes take — against a copy of a generated workspace.
-import Database from 'better-sqlite3';
+import { Database } from '../dist/store/sqlite/native.js';
 import { openCairn } from '../dist/index.js';
 import { rng } from './lib/random.js';
 import { measure, peakRssMb } from './lib/stats.js';

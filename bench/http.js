@@ -5,33 +5,16 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
-import { spawn } from 'node:child_process';
+import { Database } from '../dist/store/sqlite/native.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/stats.js';
 import { PROJECTS } from './lib/words.js';
+import { startServe } from '../scripts/lib/start-serve.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(root, 'bin', 'cairn.js');
 const SECONDS = 4;
-
-function startServe(db) {
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--db', db], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0' },
-  });
-  return new Promise((ok, fail) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(err);
-      if (m) ok({ child, url: m[1] });
-    });
-    child.once('exit', (code) => fail(new Error(`cairn serve exited (${code}): ${err}`)));
-  });
-}
 
 async function connect(url, era) {
   if (era === 'v2') {
@@ -85,7 +68,7 @@ export const section = {
     const sample = new Database(db, { readonly: true });
     const ids = sample.prepare("SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid ORDER BY random() LIMIT 2000").pluck().all();
     sample.close();
-    const { child, url } = await startServe(db);
+    const { child, url } = await startServe(db, { CAIRN_RATE_LIMIT: '0' });
     const metrics = [];
     const values = [];
     try {

@@ -3,7 +3,7 @@
 // and the server's peak RSS.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import Database from 'better-sqlite3';
+import { Database } from '../dist/store/sqlite/native.js';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

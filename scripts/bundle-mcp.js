@@ -26,7 +26,7 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'better-sqlite3-napi'],
   // Full minification: compiling the source is the largest start-up cost, and it scales with its size.
   minify: true,
   sourcemap: 'linked',

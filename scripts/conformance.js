@@ -11,6 +11,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServe } from './lib/start-serve.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SHIM = join(ROOT, 'scripts', 'node20-globsync.mjs');
@@ -65,23 +66,6 @@ async function seed(db) {
   const a = await c.call('create_task', { project: 'DEMO', title: 'Write the plan', checklist: ['outline', 'review'] });
   await c.call('create_task', { project: 'DEMO', title: 'Build it', blockedBy: [a.task.id] });
   await c.close();
-}
-
-/** Starts `cairn serve --port 0` and resolves with its URL (read from the startup log line). */
-function startServe(db) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'cairn.js'), 'serve', '--port', '0', '--db', db], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, CAIRN_ACCESS_LOG: '0' },
-  });
-  return new Promise((ok, fail) => {
-    let err = '';
-    child.stderr.on('data', (d) => {
-      err += d;
-      const m = /"url":"(http:\/\/[^"]+)"/.exec(err);
-      if (m) ok({ child, url: m[1] });
-    });
-    child.on('exit', (code) => fail(new Error(`cairn serve exited (${code}): ${err}`)));
-  });
 }
 
 /** Failure texts that mean "the suite's fixture is missing", not "the server is wrong". */

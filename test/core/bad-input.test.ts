@@ -1,5 +1,5 @@
 /** Issue 2 "Bad input": every wrong call gets a clear error with the right code, and nothing is written. */
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite/native.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn, type Store } from '../../src/index.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';

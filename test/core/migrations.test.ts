@@ -1,5 +1,5 @@
 /** Migrations: from an empty file, a missing file, and every earlier schema version, with a backup before migrating. */
-import Database from 'better-sqlite3';
+import { Database, type SqliteDatabase } from '../../src/store/sqlite/native.js';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -27,7 +27,7 @@ const U1 = '01JXTASK000000000000000001';
 const U2 = '01JXTASK000000000000000002';
 
 /** Data as a version-1 workspace would hold it, written with raw SQL (the schema at that version allows exactly this). */
-function seedV1(db: Database.Database): void {
+function seedV1(db: SqliteDatabase): void {
   db.prepare(`INSERT INTO projects (uid, key, name, description, root, aliases, next_seq, archived_at, created_at, updated_at)
     VALUES (?, 'OLD', 'Old project', 'from v1', '/repo', '["legacy"]', 3, NULL, ?, ?)`).run(P, T, T);
   const statuses = [['todo', 'todo'], ['doing', 'in_progress'], ['done', 'done']];
@@ -47,7 +47,7 @@ function seedV1(db: Database.Database): void {
 }
 
 /** What a later-version app would also have written for the same data. */
-function seedIndexIfPresent(db: Database.Database, version: number): void {
+function seedIndexIfPresent(db: SqliteDatabase, version: number): void {
   if (version < 2) return;
   db.exec(SQLITE_MIGRATIONS.find((m) => m.version === 2)!.sql.split(';').filter((s) => s.includes('INSERT INTO task_search')).join(';'));
 }

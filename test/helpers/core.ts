@@ -1,5 +1,5 @@
 /** Helpers for the core suite: error assertions, an injectable clock, full-store snapshots, integrity checks. */
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite/native.js';
 import { expect } from 'vitest';
 import { CairnError, type ActivityEvent, type Cairn } from '../../src/index.js';
 

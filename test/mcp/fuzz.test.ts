@@ -3,7 +3,7 @@
  * arguments never kill the server, every reply is a result or a proper JSON-RPC error, and the
  * database passes PRAGMA integrity_check afterwards.
  */
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite/native.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

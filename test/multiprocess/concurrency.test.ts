@@ -2,7 +2,7 @@
  * Several processes, one database file, through the BUILT library (dist/; `npm test` builds first).
  * 4 writers × 500 creates lose nothing and never surface BUSY; 8 claimers racing for one task give one winner.
  */
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite/native.js';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /** Property: list_tasks with any combination of filters, sorts and page sizes equals a naive filter over a raw dump. */
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite/native.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../helpers/core.js';

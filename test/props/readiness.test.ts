@@ -2,7 +2,7 @@
  * Property: after random operations, every task's isReady, the stored open-blocker counts and the
  * next_tasks order equal a naive reference computed from a raw dump of the database (DESIGN §2).
  */
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite/native.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';

@@ -10,6 +10,7 @@ import type { DB } from '../schema.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
 import { prepared } from './prepared.js';
 import { toTaskRow, type TaskRecord } from './rows.js';
+import { parentIdColumn } from './tasks.js';
 
 type Q = Kysely<DB>;
 type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p', O>;
@@ -27,14 +28,7 @@ function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
     .whereRef('tasks.num', '=', 'k.num')
     .selectAll('tasks')
     .select('p.key as project_key')
-    .select((eb) =>
-      eb
-        .selectFrom('tasks as pt')
-        .innerJoin('projects as pp', 'pp.uid', 'pt.project_uid')
-        .select(sql<string>`pp.key || '-' || pt.seq`.as('pid'))
-        .whereRef('pt.uid', '=', 'tasks.parent_uid')
-        .as('parent_id'),
-    );
+    .select(parentIdColumn);
 }
 
 export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {

@@ -1,5 +1,5 @@
 /** Task row queries: fetch, insert, patch, conditional claim, lane order and board counts (filtered listing: task-list.ts). */
-import { sql, type Kysely } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import type { BoardRow, TaskPatch, TaskRow } from '../../core/ports.js';
 import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
@@ -9,20 +9,23 @@ import { toColumns, toTaskRow, type TaskRecord } from './rows.js';
 
 type Q = Kysely<DB>;
 
+/** The parent's display id, selected beside every task row. */
+export function parentIdColumn(eb: ExpressionBuilder<DB, 'tasks'>) {
+  return eb
+    .selectFrom('tasks as pt')
+    .innerJoin('projects as pp', 'pp.uid', 'pt.project_uid')
+    .select(sql<string>`pp.key || '-' || pt.seq`.as('pid'))
+    .whereRef('pt.uid', '=', 'tasks.parent_uid')
+    .as('parent_id');
+}
+
 export function base(db: Q) {
   return db
     .selectFrom('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
     .selectAll('tasks')
     .select('p.key as project_key')
-    .select((eb) =>
-      eb
-        .selectFrom('tasks as pt')
-        .innerJoin('projects as pp', 'pp.uid', 'pt.project_uid')
-        .select(sql<string>`pp.key || '-' || pt.seq`.as('pid'))
-        .whereRef('pt.uid', '=', 'tasks.parent_uid')
-        .as('parent_id'),
-    );
+    .select(parentIdColumn);
 }
 
 const byUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)));

@@ -1,5 +1,5 @@
 /** Opens a SQLite workspace file: pragmas, a backup copy before any migration, then migrations in one transaction. */
-import Database from 'better-sqlite3';
+import { Database, type SqliteDatabase } from './native.js';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CairnError } from '../../core/errors.js';
@@ -12,7 +12,7 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
-export function applyPragmas(db: Database.Database, busyTimeoutMs = 10_000): void {
+export function applyPragmas(db: SqliteDatabase, busyTimeoutMs = 10_000): void {
   db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   if (db.name !== ':memory:') db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -24,12 +24,12 @@ export function applyPragmas(db: Database.Database, busyTimeoutMs = 10_000): voi
   db.pragma('cache_size = -8000');
 }
 
-export function schemaVersion(db: Database.Database): number {
+export function schemaVersion(db: SqliteDatabase): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
 /** Copies the database to `<file>.bak-v<from>-<stamp>` with VACUUM INTO (a consistent snapshot even under WAL). */
-function backup(db: Database.Database, file: string, from: number): string {
+function backup(db: SqliteDatabase, file: string, from: number): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = `${file}.bak-v${from}-${stamp}`;
   db.prepare('VACUUM INTO ?').run(target);
@@ -37,7 +37,7 @@ function backup(db: Database.Database, file: string, from: number): string {
 }
 
 /** Brings the schema to `target`, all migrations in one IMMEDIATE transaction; returns the backup path if one was made. */
-export function migrate(db: Database.Database, file: string | null, target = LATEST_SQLITE_VERSION): string | null {
+export function migrate(db: SqliteDatabase, file: string | null, target = LATEST_SQLITE_VERSION): string | null {
   const current = schemaVersion(db);
   if (current > LATEST_SQLITE_VERSION) {
     throw new CairnError(
@@ -66,7 +66,7 @@ export function migrate(db: Database.Database, file: string | null, target = LAT
 }
 
 /** Opens (creating if needed) a workspace database file and migrates it. */
-export function openSqliteFile(file: string, opts: OpenOptions = {}): Database.Database {
+export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteDatabase {
   if (file !== ':memory:') {
     const dir = dirname(file);
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
