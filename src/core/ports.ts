@@ -34,6 +34,10 @@ export interface TaskRow {
   parentUid: string | null;
   /** Display id of the parent, derived. */
   parentId: string | null;
+  /** Kept by the store in the same transaction: blockers neither resolved nor deleted, checklist counts. */
+  openBlockers: number;
+  checklistDone: number;
+  checklistTotal: number;
   links: Links;
   anchors: string[];
   closeReason: string | null;
@@ -48,7 +52,7 @@ export interface TaskRow {
 }
 
 /** Fields a service may change on a task; the store bumps nothing by itself. */
-export type TaskPatch = Partial<Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId'>>;
+export type TaskPatch = Partial<Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId' | 'openBlockers' | 'checklistDone' | 'checklistTotal'>>;
 export type ProjectPatch = Partial<Omit<ProjectRow, 'uid' | 'key' | 'createdAt'>>;
 
 /** Graph facts about a batch of tasks, keyed by task uid; ids are display ids. */
@@ -57,9 +61,6 @@ export interface TaskRelations {
   blockedBy: Map<string, string[]>;
   blocks: Map<string, string[]>;
   children: Map<string, string[]>;
-  /** Number of blockers that are neither resolved nor deleted. */
-  openBlockers: Map<string, number>;
-  checklist: Map<string, { done: number; total: number }>;
 }
 
 export interface TaskFilter {

@@ -9,7 +9,6 @@ export const displayIdOf = (t: Pick<TaskRow, 'projectKey' | 'seq'>): string => `
 export async function summarize(tx: Tx, rows: TaskRow[], now: string, actor?: string): Promise<TaskSummary[]> {
   const rel = await tx.relations(rows.map((r) => r.uid));
   return rows.map((r) => {
-    const openBlockers = rel.openBlockers.get(r.uid) ?? 0;
     const stored = r.claimedBy && r.claimExpiresAt ? { actor: r.claimedBy, expiresAt: r.claimExpiresAt } : null;
     const claim = stored && isClaimLive(stored, now) ? stored : null;
     return {
@@ -32,10 +31,10 @@ export async function summarize(tx: Tx, rows: TaskRow[], now: string, actor?: st
       blocks: rel.blocks.get(r.uid) ?? [],
       children: rel.children.get(r.uid) ?? [],
       isReady: isReady(
-        { category: r.category, archived: r.archivedAt !== null, deleted: r.deletedAt !== null, claim: stored, openBlockers },
+        { category: r.category, archived: r.archivedAt !== null, deleted: r.deletedAt !== null, claim: stored, openBlockers: r.openBlockers },
         { now, ...(actor ? { actor } : {}) },
       ),
-      checklistProgress: rel.checklist.get(r.uid) ?? { done: 0, total: 0 },
+      checklistProgress: { done: r.checklistDone, total: r.checklistTotal },
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };

@@ -63,6 +63,7 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
       version: 1, createdAt: now, updatedAt: now,
       completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
+      openBlockers: 0, checklistDone: 0, checklistTotal: 0, // derived; the store recomputes them
     };
     await tx.insertTask(row);
     const labels = normLabels(input.labels);

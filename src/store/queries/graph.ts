@@ -45,13 +45,9 @@ const childrenOf = prepared((db, p, n: number) =>
     .where('c.deleted_at', 'is', null)
     .orderBy('c.seq'),
 );
-const countsOf = prepared((db, p, n: number) =>
-  db.selectFrom('tasks').select(['uid', 'open_blockers', 'checklist_done', 'checklist_total']).where('uid', 'in', slots(p, n)),
-);
-
-/** Labels, edges (as display ids), children and checklist counts for a batch of tasks: five queries whatever the batch size. */
+/** Labels, edges (as display ids) and children for a batch of tasks: four queries whatever the batch size. */
 export async function relations(db: Q, uids: string[]): Promise<TaskRelations> {
-  const rel: TaskRelations = { labels: new Map(), blockedBy: new Map(), blocks: new Map(), children: new Map(), openBlockers: new Map(), checklist: new Map() };
+  const rel: TaskRelations = { labels: new Map(), blockedBy: new Map(), blocks: new Map(), children: new Map() };
   if (uids.length === 0) return rel;
   const n = uids.length;
   // Sequential awaits: one connection runs them one after another anyway, and Promise.all's extra
@@ -60,15 +56,10 @@ export async function relations(db: Q, uids: string[]): Promise<TaskRelations> {
   const blockedBy = await blockersOf.all(db, uids, n);
   const blocks = await dependentsOf.all(db, uids, n);
   const children = await childrenOf.all(db, uids, n);
-  const counts = await countsOf.all(db, uids, n);
   for (const r of labels) push(rel.labels, r.task_uid, r.label);
   for (const r of blockedBy) push(rel.blockedBy, r.task_uid, displayIdOf(r.key, r.seq));
   for (const r of blocks) push(rel.blocks, r.blocker_uid, displayIdOf(r.key, r.seq));
   for (const r of children) push(rel.children, r.parent_uid!, displayIdOf(r.key, r.seq));
-  for (const r of counts) {
-    rel.openBlockers.set(r.uid, r.open_blockers);
-    rel.checklist.set(r.uid, { done: r.checklist_done, total: r.checklist_total });
-  }
   return rel;
 }
 
