@@ -1,0 +1,49 @@
+/** The dependency rule of docs/architecture.md, checked over every source file's imports. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(__dirname, '..', 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
+
+/** Every literal import specifier (static, re-export or dynamic) of a file, relative ones resolved to src-relative paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'([^']+)'/g)].map((m) => m[1]!);
+  return specs.map((s) => (s.startsWith('.') ? relative(SRC, resolve(dirname(file), s)) : `pkg:${s}`));
+}
+
+const layer = (path: string) => path.split('/')[0]!.replace(/\.(ts|js)$/, '');
+
+/** What each layer may import besides itself. */
+const ALLOWED: Record<string, (target: string) => boolean> = {
+  core: (t) => t === 'pkg:zod' || t === 'pkg:ulid' || t.startsWith('pkg:node:'),
+  ops: (t) => layer(t) === 'core' || t === 'pkg:zod',
+  store: (t) => layer(t) === 'core' || !t.startsWith('src') && !['ops', 'cli', 'mcp', 'http'].includes(layer(t)),
+  cli: (t) => !['mcp', 'http', 'store'].includes(layer(t)),
+  mcp: (t) => !['cli', 'http', 'store'].includes(layer(t)),
+  http: (t) => !['cli', 'store'].includes(layer(t)),
+};
+
+describe('dependency rule', () => {
+  it('core imports only zod, ulid and node builtins; ops only core; adapters never each other (http may mount mcp) nor the store', () => {
+    const violations: string[] = [];
+    for (const file of files(SRC)) {
+      const from = layer(relative(SRC, file));
+      const allowed = ALLOWED[from];
+      if (!allowed) continue;
+      for (const target of importsOf(file)) {
+        if (!target.startsWith('pkg:') && layer(target) === from) continue;
+        if (from === 'core' && !target.startsWith('pkg:')) {
+          violations.push(`${relative(SRC, file)} → ${target}`);
+          continue;
+        }
+        if (!allowed(target)) violations.push(`${relative(SRC, file)} → ${target}`);
+      }
+    }
+    expect(violations).toEqual([]);
+  });
+});
