@@ -53,16 +53,18 @@ export async function changesSince(
 ): Promise<{ events: ActivityEvent[]; lastSeq: number; hasMore: boolean }> {
   return ctx.store.read(async (tx) => {
     const projectUid = input.project ? (await resolveProject(tx, input.project)).uid : undefined;
-    const events = await tx.events({ afterSeq: input.since, limit: input.limit + 1, ...(projectUid ? { projectUid } : {}) });
-    const hasMore = events.length > input.limit;
-    const page = events.slice(0, input.limit);
-    const lastSeq = page.length ? page[page.length - 1]!.seq : projectUid ? input.since : Math.max(input.since, await tx.lastSeq());
-    if (input.since > (await tx.lastSeq()) && input.since > 0 && page.length === 0) {
+    const end = await tx.lastSeq();
+    if (input.since > end) {
       // A seq from the future means the caller follows another workspace.
-      throw new CairnError('VALIDATION_ERROR', `since=${input.since} is beyond the last event (${await tx.lastSeq()}); is this the same workspace?`, {
+      throw new CairnError('VALIDATION_ERROR', `since=${input.since} is beyond the last event (${end}); is this the same workspace?`, {
         suggestions: ['Call again with since=0 to read from the start'],
       });
     }
+    const events = await tx.events({ afterSeq: input.since, limit: input.limit + 1, ...(projectUid ? { projectUid } : {}) });
+    const hasMore = events.length > input.limit;
+    const page = events.slice(0, input.limit);
+    // With nothing new, a project-filtered feed stays where it was; the global one jumps to the end.
+    const lastSeq = page.length ? page[page.length - 1]!.seq : projectUid ? input.since : end;
     return { events: page, lastSeq, hasMore };
   });
 }
