@@ -38,6 +38,13 @@ export interface TaskRow {
   openBlockers: number;
   checklistDone: number;
   checklistTotal: number;
+  /** Kept by the store whenever labels, edges, parents or deletions change; display ids, in answer order. */
+  labels: string[];
+  blockedBy: string[];
+  /** Undeleted dependents. */
+  blocks: string[];
+  /** Undeleted children. */
+  children: string[];
   links: Links;
   anchors: string[];
   closeReason: string | null;
@@ -51,17 +58,14 @@ export interface TaskRow {
   deletedAt: string | null;
 }
 
-/** Fields a service may change on a task; the store bumps nothing by itself. */
-export type TaskPatch = Partial<Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId' | 'openBlockers' | 'checklistDone' | 'checklistTotal'>>;
-export type ProjectPatch = Partial<Omit<ProjectRow, 'uid' | 'key' | 'createdAt'>>;
+/** What lists read of a task: everything a summary shows, none of the long or detail-only fields. */
+export type TaskSummaryRow = Omit<TaskRow, 'description' | 'links' | 'anchors' | 'closeReason' | 'origin' | 'documentPath' | 'completedAt'>;
 
-/** Graph facts about a batch of tasks, keyed by task uid; ids are display ids. */
-export interface TaskRelations {
-  labels: Map<string, string[]>;
-  blockedBy: Map<string, string[]>;
-  blocks: Map<string, string[]>;
-  children: Map<string, string[]>;
-}
+/** Fields a service may change on a task; the store bumps nothing by itself. */
+export type TaskPatch = Partial<
+  Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId' | 'openBlockers' | 'checklistDone' | 'checklistTotal' | 'labels' | 'blockedBy' | 'blocks' | 'children'>
+>;
+export type ProjectPatch = Partial<Omit<ProjectRow, 'uid' | 'key' | 'createdAt'>>;
 
 export interface TaskFilter {
   projectUids?: string[];
@@ -152,8 +156,7 @@ export interface Tx {
   tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean>;
   purgeTask(uid: string): Promise<void>;
   /** `total` counts every match; pass `{ count: false }` when it is not needed (it is then a lower bound). */
-  listTasks(filter: TaskFilter, sort: TaskSort, limit: number, offset: number, opts?: { count?: boolean }): Promise<{ rows: TaskRow[]; total: number }>;
-  relations(uids: string[]): Promise<TaskRelations>;
+  listTasks(filter: TaskFilter, sort: TaskSort, limit: number, offset: number, opts?: { count?: boolean }): Promise<{ rows: TaskSummaryRow[]; total: number }>;
   lanePositions(projectUid: string, status: string, excludeUid: string): Promise<number[]>;
   maxLanePosition(projectUid: string, status: string): Promise<number>;
   renumberLane(projectUid: string, status: string): Promise<void>;

@@ -54,6 +54,12 @@ export interface TasksTable {
   completed_at: string | null;
   archived_at: string | null;
   deleted_at: string | null;
+  // Kept by triggers (migration 6): the parent's display id and JSON arrays of relations.
+  parent_id: Generated<string | null>;
+  rel_labels: Generated<string>;
+  rel_blocked_by: Generated<string>;
+  rel_blocks: Generated<string>;
+  rel_children: Generated<string>;
 }
 
 export interface TaskLabelsTable {

@@ -86,11 +86,11 @@ export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInp
       for (const lane of lanes.values()) {
         if (lane.count === 0) continue;
         const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, 'position', input.cardsPerLane, 0);
-        lane.cards = (await summarize(tx, top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }));
+        lane.cards = (summarize(top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }));
       }
     }
     const blockedRows = await tx.listTasks({ projectUids: uids, categories: ['todo', 'backlog', 'blocked', 'in_progress'] }, 'priority', 500, 0);
-    const open = await summarize(tx, blockedRows.rows, now, ctx.actor);
+    const open = summarize(blockedRows.rows, now, ctx.actor);
     const blocked = open
       .filter((t) => t.statusCategory === 'blocked' || (t.blockedBy.length > 0 && !t.isReady && t.statusCategory !== 'in_progress'))
       .slice(0, 20)

@@ -45,7 +45,7 @@ export async function addDependency(ctx: Context, input: z.infer<typeof Dependen
     const task = await resolveLiveTask(tx, input.taskId);
     const blocker = await resolveLiveTask(tx, input.blockedBy);
     const now = nowIso(ctx);
-    const before = (await tx.relations([task.uid])).blockedBy.get(task.uid) ?? [];
+    const before = task.blockedBy;
     if (await linkBlocker(tx, task, blocker, now)) {
       await tx.refreshOpenBlockers([task.uid]);
       const after = [...before, displayIdOf(blocker)];
@@ -61,7 +61,7 @@ export async function removeDependency(ctx: Context, input: z.infer<typeof Depen
     const task = await resolveLiveTask(tx, input.taskId);
     const blocker = await resolveTask(tx, input.blockedBy);
     const now = nowIso(ctx);
-    const before = (await tx.relations([task.uid])).blockedBy.get(task.uid) ?? [];
+    const before = task.blockedBy;
     if (!(await tx.removeDependency(task.uid, blocker.uid))) {
       throw new CairnError('VALIDATION_ERROR', `${displayIdOf(blocker)} does not block ${displayIdOf(task)}; nothing to remove. Its blockers are: ${before.join(', ') || 'none'}.`, {
         suggestions: [`get_task {id: "${displayIdOf(task)}"} to see its blockedBy list`],

@@ -1,13 +1,12 @@
 /** Turns stored rows into the task shapes callers see: relations, readiness and progress attached in batch. */
-import type { Tx, TaskRow } from '../ports.js';
+import type { Tx, TaskRow, TaskSummaryRow } from '../ports.js';
 import type { Task, TaskSummary } from '../model/task.js';
 import { isClaimLive, isReady } from '../rules/readiness.js';
 
 export const displayIdOf = (t: Pick<TaskRow, 'projectKey' | 'seq'>): string => `${t.projectKey}-${t.seq}`;
 
-/** Summaries for a batch of rows with a constant number of queries. */
-export async function summarize(tx: Tx, rows: TaskRow[], now: string, actor?: string): Promise<TaskSummary[]> {
-  const rel = await tx.relations(rows.map((r) => r.uid));
+/** Summaries of rows: the rows carry their relations, so this reads nothing more. */
+export function summarize(rows: TaskSummaryRow[], now: string, actor?: string): TaskSummary[] {
   return rows.map((r) => {
     const stored = r.claimedBy && r.claimExpiresAt ? { actor: r.claimedBy, expiresAt: r.claimExpiresAt } : null;
     const claim = stored && isClaimLive(stored, now) ? stored : null;
@@ -21,15 +20,15 @@ export async function summarize(tx: Tx, rows: TaskRow[], now: string, actor?: st
       kind: r.kind,
       priority: r.priority,
       score: r.score,
-      labels: rel.labels.get(r.uid) ?? [],
+      labels: r.labels,
       assignee: r.assignee,
       claim,
       parentId: r.parentId,
       position: r.position,
       version: r.version,
-      blockedBy: rel.blockedBy.get(r.uid) ?? [],
-      blocks: rel.blocks.get(r.uid) ?? [],
-      children: rel.children.get(r.uid) ?? [],
+      blockedBy: r.blockedBy,
+      blocks: r.blocks,
+      children: r.children,
       isReady: isReady(
         { category: r.category, archived: r.archivedAt !== null, deleted: r.deletedAt !== null, claim: stored, openBlockers: r.openBlockers },
         { now, ...(actor ? { actor } : {}) },
@@ -45,7 +44,7 @@ export async function summarize(tx: Tx, rows: TaskRow[], now: string, actor?: st
 export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string): Promise<Task> {
   // One after another: the store runs them on one connection anyway, and the summary already
   // lists the (undeleted) children, so the child roll-up query runs only for tasks that have some.
-  const [summary] = await summarize(tx, [row], now, actor);
+  const [summary] = summarize([row], now, actor);
   const checklist = await tx.getChecklist(row.uid);
   const comments = await tx.getComments(row.uid);
   let childProgress = null;

@@ -33,11 +33,11 @@ export async function nextTasks(ctx: Context, input: z.infer<typeof NextTasksInp
       ...(input.assignee !== undefined ? { assignee: input.assignee === 'none' ? null : input.assignee } : {}),
     };
     const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, 0, { count: false });
-    const tasks = await summarize(tx, rows, now, ctx.actor);
+    const tasks = summarize(rows, now, ctx.actor);
     if (tasks.length > 0) return { tasks };
     // Empty queue: explain what blocks the todo work.
     const todo = await tx.listTasks({ ...base, categories: ['todo'] }, 'priority', 200, 0);
-    const sums = await summarize(tx, todo.rows, now, ctx.actor);
+    const sums = summarize(todo.rows, now, ctx.actor);
     const blockedTasks = sums.filter((t) => t.blockedBy.length > 0);
     const counts = new Map<string, number>();
     for (const t of blockedTasks) for (const b of t.blockedBy) counts.set(b, (counts.get(b) ?? 0) + 1);

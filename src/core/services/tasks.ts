@@ -63,7 +63,7 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
       version: 1, createdAt: now, updatedAt: now,
       completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
-      openBlockers: 0, checklistDone: 0, checklistTotal: 0, // derived; the store recomputes them
+      openBlockers: 0, checklistDone: 0, checklistTotal: 0, labels: [], blockedBy: [], blocks: [], children: [], // derived; the store keeps them
     };
     await tx.insertTask(row);
     const labels = normLabels(input.labels);
@@ -156,7 +156,7 @@ export async function listTasks(ctx: Context, input: ListTasksInput): Promise<{ 
     const query = { filter: { ...filter, ready: filter.ready && { ...filter.ready, now: undefined } }, sort };
     const offset = cursor ? decodeCursor(cursor, query) : 0;
     const { rows, total } = await tx.listTasks(filter, sort, limit, offset);
-    const tasks = await summarize(tx, rows, nowIso(ctx), ctx.actor);
+    const tasks = summarize(rows, nowIso(ctx), ctx.actor);
     const next = offset + rows.length < total ? encodeCursor(offset + rows.length, query) : null;
     return { tasks, total, nextCursor: next };
   });
@@ -207,7 +207,7 @@ export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<
       if (s.name !== row.status || input.position !== undefined) patch.position = await positionAt(tx, row, s.name, input.position);
     }
     if (input.labels || input.addLabels || input.removeLabels) {
-      const before = (await tx.relations([row.uid])).labels.get(row.uid) ?? [];
+      const before = row.labels;
       let next = input.labels ?? before;
       if (input.addLabels) next = [...next, ...input.addLabels];
       if (input.removeLabels) next = next.filter((l) => !input.removeLabels!.includes(l));

@@ -6,6 +6,21 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * The stored relation columns as SQL over the edge tables, for task uid expression `uid`: JSON
+ * arrays in the order answers list them (labels by name, edges by creation, children by number).
+ */
+const rel = {
+  labels: (uid: string) => `(SELECT json_group_array(label ORDER BY label) FROM task_labels WHERE task_uid = ${uid})`,
+  blockedBy: (uid: string) =>
+    `(SELECT json_group_array(p.key || '-' || b.seq ORDER BY d.created_at, b.num) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid})`,
+  blocks: (uid: string) =>
+    `(SELECT json_group_array(p.key || '-' || t.seq ORDER BY d.created_at, t.num) FROM dependencies d JOIN tasks t ON t.uid = d.task_uid JOIN projects p ON p.uid = t.project_uid WHERE d.blocker_uid = ${uid} AND t.deleted_at IS NULL)`,
+  children: (uid: string) =>
+    `(SELECT json_group_array(p.key || '-' || c.seq ORDER BY c.seq, c.num) FROM tasks c JOIN projects p ON p.uid = c.project_uid WHERE c.parent_uid = ${uid} AND c.deleted_at IS NULL)`,
+  displayId: (uid: string) => `(SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.uid = ${uid})`,
+};
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -205,6 +220,80 @@ BEGIN
   UPDATE task_search SET hidden = CASE WHEN NEW.archived_at IS NULL AND NEW.deleted_at IS NULL THEN '' ELSE 'x' END
   WHERE rowid = NEW.num;
 END;
+`,
+  },
+  {
+    version: 6,
+    name: 'relations stored on task rows',
+    // Every task answer carries labels, blockedBy, blocks, children and the parent's display id.
+    // Reading them from four batched relation queries cost more than the rest of a 50-row list,
+    // so each task row keeps them as JSON arrays, and triggers rewrite them whenever an edge, a
+    // label, a parent link or a task's deletion changes. Triggers, not service code, so no write
+    // path (bulk loads included) can leave them stale; the edge tables stay the source of truth
+    // for filters, counts and graph walks. Display ids never change (keys and seqs are fixed).
+    sql: `
+ALTER TABLE tasks ADD COLUMN parent_id TEXT;
+ALTER TABLE tasks ADD COLUMN rel_labels TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN rel_blocked_by TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN rel_blocks TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN rel_children TEXT NOT NULL DEFAULT '[]';
+UPDATE tasks SET rel_labels = ${rel.labels('tasks.uid')} WHERE uid IN (SELECT task_uid FROM task_labels);
+UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('tasks.uid')} WHERE uid IN (SELECT task_uid FROM dependencies);
+UPDATE tasks SET rel_blocks = ${rel.blocks('tasks.uid')} WHERE uid IN (SELECT blocker_uid FROM dependencies);
+UPDATE tasks SET rel_children = ${rel.children('tasks.uid')} WHERE uid IN (SELECT parent_uid FROM tasks WHERE parent_uid IS NOT NULL);
+UPDATE tasks SET parent_id = ${rel.displayId('tasks.parent_uid')} WHERE parent_uid IS NOT NULL;
+CREATE TRIGGER task_labels_rel_insert AFTER INSERT ON task_labels BEGIN
+  UPDATE tasks SET rel_labels = ${rel.labels('NEW.task_uid')} WHERE uid = NEW.task_uid;
+END;
+CREATE TRIGGER task_labels_rel_delete AFTER DELETE ON task_labels BEGIN
+  UPDATE tasks SET rel_labels = ${rel.labels('OLD.task_uid')} WHERE uid = OLD.task_uid;
+END;
+CREATE TRIGGER dependencies_rel_insert AFTER INSERT ON dependencies BEGIN
+  UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('NEW.task_uid')} WHERE uid = NEW.task_uid;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('NEW.blocker_uid')} WHERE uid = NEW.blocker_uid;
+END;
+CREATE TRIGGER dependencies_rel_delete AFTER DELETE ON dependencies BEGIN
+  UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('OLD.task_uid')} WHERE uid = OLD.task_uid;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('OLD.blocker_uid')} WHERE uid = OLD.blocker_uid;
+END;
+CREATE TRIGGER tasks_rel_insert AFTER INSERT ON tasks WHEN NEW.parent_uid IS NOT NULL BEGIN
+  UPDATE tasks SET parent_id = ${rel.displayId('NEW.parent_uid')} WHERE num = NEW.num;
+  UPDATE tasks SET rel_children = ${rel.children('NEW.parent_uid')} WHERE uid = NEW.parent_uid;
+END;
+CREATE TRIGGER tasks_rel_parent AFTER UPDATE OF parent_uid ON tasks WHEN OLD.parent_uid IS NOT NEW.parent_uid BEGIN
+  UPDATE tasks SET parent_id = ${rel.displayId('NEW.parent_uid')} WHERE num = NEW.num;
+  UPDATE tasks SET rel_children = ${rel.children('OLD.parent_uid')} WHERE uid = OLD.parent_uid;
+  UPDATE tasks SET rel_children = ${rel.children('NEW.parent_uid')} WHERE uid = NEW.parent_uid;
+END;
+CREATE TRIGGER tasks_rel_deleted AFTER UPDATE OF deleted_at ON tasks WHEN (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) BEGIN
+  UPDATE tasks SET rel_children = ${rel.children('NEW.parent_uid')} WHERE uid = NEW.parent_uid;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('tasks.uid')} WHERE uid IN (SELECT blocker_uid FROM dependencies WHERE task_uid = NEW.uid);
+END;
+CREATE TRIGGER tasks_rel_purge AFTER DELETE ON tasks WHEN OLD.parent_uid IS NOT NULL BEGIN
+  UPDATE tasks SET rel_children = ${rel.children('OLD.parent_uid')} WHERE uid = OLD.parent_uid;
+END;
+`,
+  },
+  {
+    version: 7,
+    name: 'ready indexes answer the claim test',
+    // The ready queue takes the best n abandoned claims. Keyed by expiry, the index returned every
+    // lapsed claim of the project for a sort; keyed in ready order, the walk stops after n,
+    // skipping live leases on the index entry itself (there are about as many as working agents).
+    // The todo half's indexes gain the claim columns, so the claim test reads no task row either.
+    sql: `
+DROP INDEX tasks_ready_all;
+DROP INDEX tasks_ready_project;
+CREATE INDEX tasks_ready_all ON tasks (priority DESC, score DESC, position, created_at, uid, claimed_by, claim_expires_at)
+  WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_ready_project ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, claimed_by, claim_expires_at)
+  WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+DROP INDEX tasks_abandoned;
+DROP INDEX tasks_abandoned_project;
+CREATE INDEX tasks_abandoned ON tasks (priority DESC, score DESC, position, created_at, uid, claim_expires_at, claimed_by, category, open_blockers, archived_at, deleted_at)
+  WHERE category = 'in_progress' AND claimed_by IS NOT NULL AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
+CREATE INDEX tasks_abandoned_project ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, claim_expires_at, claimed_by, category, open_blockers, archived_at, deleted_at)
+  WHERE category = 'in_progress' AND claimed_by IS NOT NULL AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
 `,
   },
 ];

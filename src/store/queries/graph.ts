@@ -1,67 +1,10 @@
-/** Relations of tasks: dependency edges, hierarchy, labels, checklist items and comments. */
+/** Relations of tasks: dependency edges, hierarchy, labels, checklist items and comments (the rows' stored relation columns follow these tables by trigger). */
 import type { Kysely } from 'kysely';
-import type { TaskRelations } from '../../core/ports.js';
 import type { ChecklistItem, Comment, CommentKind } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
 import { prepared, slots } from './prepared.js';
 
 type Q = Kysely<DB>;
-
-function push(map: Map<string, string[]>, key: string, value: string): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-const displayIdOf = (key: string, seq: number) => `${key}-${seq}`;
-
-// The five batch queries of relations(), compiled once per batch size (the IN list's length).
-const labelsOf = prepared((db, p, n: number) => db.selectFrom('task_labels').select(['task_uid', 'label']).where('task_uid', 'in', slots(p, n)).orderBy('label'));
-const blockersOf = prepared((db, p, n: number) =>
-  db
-    .selectFrom('dependencies as d')
-    .innerJoin('tasks as b', 'b.uid', 'd.blocker_uid')
-    .innerJoin('projects as p', 'p.uid', 'b.project_uid')
-    .select(['d.task_uid', 'p.key', 'b.seq'])
-    .where('d.task_uid', 'in', slots(p, n))
-    .orderBy('d.created_at'),
-);
-const dependentsOf = prepared((db, p, n: number) =>
-  db
-    .selectFrom('dependencies as d')
-    .innerJoin('tasks as t', 't.uid', 'd.task_uid')
-    .innerJoin('projects as p', 'p.uid', 't.project_uid')
-    .select(['d.blocker_uid', 'p.key', 't.seq'])
-    .where('d.blocker_uid', 'in', slots(p, n))
-    .where('t.deleted_at', 'is', null)
-    .orderBy('d.created_at'),
-);
-const childrenOf = prepared((db, p, n: number) =>
-  db
-    .selectFrom('tasks as c')
-    .innerJoin('projects as p', 'p.uid', 'c.project_uid')
-    .select(['c.parent_uid', 'p.key', 'c.seq'])
-    .where('c.parent_uid', 'in', slots(p, n))
-    .where('c.deleted_at', 'is', null)
-    .orderBy('c.seq'),
-);
-/** Labels, edges (as display ids) and children for a batch of tasks: four queries whatever the batch size. */
-export async function relations(db: Q, uids: string[]): Promise<TaskRelations> {
-  const rel: TaskRelations = { labels: new Map(), blockedBy: new Map(), blocks: new Map(), children: new Map() };
-  if (uids.length === 0) return rel;
-  const n = uids.length;
-  // Sequential awaits: one connection runs them one after another anyway, and Promise.all's extra
-  // promises and microtasks cost more than they overlap.
-  const labels = await labelsOf.all(db, uids, n);
-  const blockedBy = await blockersOf.all(db, uids, n);
-  const blocks = await dependentsOf.all(db, uids, n);
-  const children = await childrenOf.all(db, uids, n);
-  for (const r of labels) push(rel.labels, r.task_uid, r.label);
-  for (const r of blockedBy) push(rel.blockedBy, r.task_uid, displayIdOf(r.key, r.seq));
-  for (const r of blocks) push(rel.blocks, r.blocker_uid, displayIdOf(r.key, r.seq));
-  for (const r of children) push(rel.children, r.parent_uid!, displayIdOf(r.key, r.seq));
-  return rel;
-}
 
 const blockerUidsOf = prepared((db, p) => db.selectFrom('dependencies').select('blocker_uid').where('task_uid', '=', p(0)));
 const dependentUidsOf = prepared((db, p) => db.selectFrom('dependencies').select('task_uid').where('blocker_uid', '=', p(0)));

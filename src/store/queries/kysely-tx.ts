@@ -17,7 +17,12 @@ export interface SearchEngine {
 }
 
 export class KyselyTx implements Tx {
-  constructor(private readonly db: Kysely<DB>, private readonly engine: SearchEngine) {}
+  /** `counts`: remembered totals, given to read transactions only (see CountCache). */
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly engine: SearchEngine,
+    private readonly counts?: taskList.CountCache,
+  ) {}
 
   listProjects: Tx['listProjects'] = (a) => projects.listProjects(this.db, a);
   getProjectByKey: Tx['getProjectByKey'] = (key) => projects.getProjectBy(this.db, 'key', key);
@@ -35,8 +40,7 @@ export class KyselyTx implements Tx {
   insertTask: Tx['insertTask'] = (r) => tasks.insertTask(this.db, r);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
   tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
-  listTasks: Tx['listTasks'] = (f, s, l, o, opts) => taskList.listTasks(this.db, f, s, l, o, opts);
-  relations: Tx['relations'] = (u) => graph.relations(this.db, u);
+  listTasks: Tx['listTasks'] = (f, s, l, o, opts) => taskList.listTasks(this.db, f, s, l, o, opts, this.counts);
   lanePositions: Tx['lanePositions'] = (p, s, e) => tasks.lanePositions(this.db, p, s, e);
   maxLanePosition: Tx['maxLanePosition'] = (p, s) => tasks.maxLanePosition(this.db, p, s);
   renumberLane: Tx['renumberLane'] = (p, s) => tasks.renumberLane(this.db, p, s);

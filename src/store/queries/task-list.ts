@@ -3,14 +3,12 @@
  * entries and read only the page's rows, and the ready queue's two halves in one statement.
  */
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { TaskFilter, TaskRow, TaskSort } from '../../core/ports.js';
+import type { TaskFilter, TaskSort, TaskSummaryRow } from '../../core/ports.js';
 import { priorityRank } from '../../core/model/task.js';
-import { compareReadyOrder } from '../../core/rules/ready-order.js';
 import type { DB } from '../schema.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
 import { prepared } from './prepared.js';
-import { toTaskRow, type TaskRecord } from './rows.js';
-import { parentIdColumn } from './tasks.js';
+import { SUMMARY_COLUMNS, toSummaryRow, type SummaryRecord } from './rows.js';
 
 type Q = Kysely<DB>;
 type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p', O>;
@@ -26,9 +24,8 @@ function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
     .crossJoin('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
     .whereRef('tasks.num', '=', 'k.num')
-    .selectAll('tasks')
-    .select('p.key as project_key')
-    .select(parentIdColumn);
+    .select(SUMMARY_COLUMNS.map((c) => `tasks.${c}` as const))
+    .select('p.key as project_key');
 }
 
 export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
@@ -105,10 +102,44 @@ const countQuery = prepared((db, p, shape: FilterShape) =>
   applyFilter(db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
-async function countFiltered(db: Q, f: TaskFilter): Promise<number> {
+const lastSeqQuery = prepared((db) => db.selectFrom('events').select((eb) => eb.fn.max('seq').as('m')));
+
+/**
+ * Exact totals remembered for one state of the workspace. Agents page through results and repeat
+ * the same filters, and an exact count walks every match (16k index entries for a large project's
+ * open work), so a read reuses the total counted for the same filter at the same state. Every
+ * mutation appends to the activity log in its own transaction, so the log's last seq, read inside
+ * the reader's snapshot, names that state exactly: a commit by any process empties the cache.
+ * Only read transactions use it; a write's uncommitted counts must never be remembered.
+ */
+export class CountCache {
+  #seq = -1;
+  readonly #counts = new Map<string, number>();
+
+  async get(db: Q, key: string, count: () => Promise<number>): Promise<number> {
+    const [r] = await lastSeqQuery.all(db, []);
+    const seq = Number((r as { m: number | null } | undefined)?.m ?? 0);
+    if (seq !== this.#seq) {
+      this.#counts.clear();
+      this.#seq = seq;
+    }
+    let n = this.#counts.get(key);
+    if (n === undefined) {
+      n = await count();
+      if (this.#counts.size >= 512) this.#counts.clear();
+      this.#counts.set(key, n);
+    }
+    return n;
+  }
+}
+
+async function countFiltered(db: Q, f: TaskFilter, cache?: CountCache): Promise<number> {
   const shape = filterShape(f);
-  const [c] = await countQuery.all(db, shape.args, shape);
-  return Number((c as { n: number }).n);
+  const count = async () => {
+    const [c] = await countQuery.all(db, shape.args, shape);
+    return Number((c as { n: number }).n);
+  };
+  return cache ? cache.get(db, `list:${shape.key}:${JSON.stringify(shape.args)}`, count) : count();
 }
 
 // Keys first, rows later: the filter and order run on index entries alone (the ordered indexes end
@@ -119,37 +150,53 @@ const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort }) => {
   const keys = applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make(p)), shape.sort)
     .limit(p(n))
     .offset(p(n + 1));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<TaskRecord>, shape.sort);
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<SummaryRecord>, shape.sort);
 });
 
-async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<TaskRecord[]> {
+async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<SummaryRecord[]> {
   const shape = Object.assign(filterShape(f, sort), { sort });
-  return (await pageQuery.all(db, [...shape.args, limit, offset], shape)) as TaskRecord[];
+  return (await pageQuery.all(db, [...shape.args, limit, offset], shape)) as SummaryRecord[];
 }
 
 type ReadyShape = { fresh: FilterShape; abandoned: FilterShape; sort: TaskSort; toString(): string };
+const ORDER_COLUMNS = ['tasks.num', 'tasks.priority', 'tasks.score', 'tasks.position', 'tasks.created_at', 'tasks.uid'] as const;
+type OrderKeys = { num: number; priority: number; score: number; position: number; created_at: string; uid: string };
 
 // The ready queue's two halves in one statement: the best `n` todo tasks (partial ready indexes)
-// and the best `n` abandoned claims (tasks_abandoned*), each ranked on its index, then their rows.
-// Arguments: fresh values, n, abandoned values, n.
+// and the best `n` abandoned claims (tasks_abandoned*), each ranked on its index, merged in ready
+// order on their index entries, and only the page's rows read. Arguments: fresh values, n,
+// abandoned values, n, limit, offset (n = limit + offset).
 const readyQuery = prepared((db, p, shape: ReadyShape) => {
   const nf = shape.fresh.args.length;
+  const na = shape.abandoned.args.length;
   const half = (s: FilterShape, at: number) =>
-    applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, s.make((i) => p(at + i))), shape.sort)
+    applySort(applyFilter(db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, s.make((i) => p(at + i))), shape.sort)
       .limit(p(at + s.args.length))
       .as(at === 0 ? 'f' : 'a');
-  const keys = db
+  const both = db
     .selectFrom(half(shape.fresh, 0))
-    .select('f.num')
-    .unionAll(db.selectFrom(half(shape.abandoned, nf + 1)).select('a.num'));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<TaskRecord>, shape.sort);
+    .selectAll('f')
+    .unionAll(db.selectFrom(half(shape.abandoned, nf + 1)).selectAll('a'))
+    .as('u');
+  const keys = db
+    .selectFrom(both)
+    .select('u.num')
+    .orderBy('u.priority', 'desc')
+    .orderBy('u.score', 'desc')
+    .orderBy('u.position')
+    .orderBy('u.created_at')
+    .orderBy('u.uid')
+    .limit(p(nf + na + 2))
+    .offset(p(nf + na + 3));
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<SummaryRecord>, shape.sort);
 });
 
-async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, n: number): Promise<TaskRecord[]> {
+async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<SummaryRecord[]> {
   const fresh = filterShape({ ...f, readyPart: 'fresh' }, sort);
   const abandoned = filterShape({ ...f, readyPart: 'abandoned' }, sort);
   const shape: ReadyShape = { fresh, abandoned, sort, toString: () => `${fresh.key}/${abandoned.key}` };
-  return (await readyQuery.all(db, [...fresh.args, n, ...abandoned.args, n], shape)) as TaskRecord[];
+  const n = offset + limit;
+  return (await readyQuery.all(db, [...fresh.args, n, ...abandoned.args, n, limit, offset], shape)) as SummaryRecord[];
 }
 
 export async function listTasks(
@@ -159,22 +206,19 @@ export async function listTasks(
   limit: number,
   offset: number,
   opts: { count?: boolean } = {},
-): Promise<{ rows: TaskRow[]; total: number }> {
-  let rows: TaskRecord[];
+  cache?: CountCache,
+): Promise<{ rows: TaskSummaryRow[]; total: number }> {
+  let rows: SummaryRecord[];
   let counted: number | undefined;
   if (f.ready && (sort === 'priority' || sort === 'ready')) {
-    // Two index-friendly queries merged in ready order beat one OR that no index can serve.
-    const both = await readyPage(db, f, sort, offset + limit);
-    // The halves are disjoint by category: abandoned work is in progress, fresh work is not.
-    const abandoned = both.filter((r) => r.category === 'in_progress').length;
-    const fresh = both.length - abandoned;
-    const key = (r: TaskRecord) => ({ priorityRank: r.priority, score: r.score, position: r.position, createdAt: r.created_at, uid: r.uid });
-    rows = both.sort((a, b) => compareReadyOrder(key(a), key(b))).slice(offset, offset + limit);
-    if (fresh < offset + limit && abandoned < offset + limit) counted = fresh + abandoned;
+    // Two index-friendly halves merged in ready order beat one OR that no index can serve.
+    rows = await readyPage(db, f, sort, limit, offset);
+    // A short page means both halves ran dry before offset + limit: the total is exact.
+    if (rows.length < limit && (rows.length > 0 || offset === 0)) counted = offset + rows.length;
   } else {
     rows = await page(db, f, sort, limit, offset);
   }
   let total = counted ?? offset + rows.length;
-  if (opts.count !== false && counted === undefined && (rows.length === limit || (offset > 0 && rows.length === 0))) total = await countFiltered(db, f);
-  return { rows: rows.map(toTaskRow), total };
+  if (opts.count !== false && counted === undefined && (rows.length === limit || (offset > 0 && rows.length === 0))) total = await countFiltered(db, f, cache);
+  return { rows: rows.map(toSummaryRow), total };
 }

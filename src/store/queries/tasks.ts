@@ -9,23 +9,12 @@ import { toColumns, toTaskRow, type TaskRecord } from './rows.js';
 
 type Q = Kysely<DB>;
 
-/** The parent's display id, selected beside every task row. */
-export function parentIdColumn(eb: ExpressionBuilder<DB, 'tasks'>) {
-  return eb
-    .selectFrom('tasks as pt')
-    .innerJoin('projects as pp', 'pp.uid', 'pt.project_uid')
-    .select(sql<string>`pp.key || '-' || pt.seq`.as('pid'))
-    .whereRef('pt.uid', '=', 'tasks.parent_uid')
-    .as('parent_id');
-}
-
 export function base(db: Q) {
   return db
     .selectFrom('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
     .selectAll('tasks')
-    .select('p.key as project_key')
-    .select(parentIdColumn);
+    .select('p.key as project_key');
 }
 
 const byUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)));

@@ -9,6 +9,7 @@ import { CairnError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { KyselyTx } from '../queries/kysely-tx.js';
+import { CountCache } from '../queries/task-list.js';
 import { cairnSqliteDialect } from './driver.js';
 import { openSqliteFile, type OpenOptions } from './open.js';
 import { reindexTask, removeFromIndex, search } from './search.js';
@@ -35,6 +36,8 @@ export class SqliteStore implements Store {
   #file: Handle | undefined;
   #empty: Handle | undefined;
   #localWrites = 0;
+  readonly #counts = new CountCache();
+  static readonly #search = { reindexTask, removeFromIndex, search };
 
   constructor(file: string, options: OpenOptions = {}) {
     this.location = file;
@@ -48,13 +51,15 @@ export class SqliteStore implements Store {
     return this.#file;
   }
 
-  #engine(db: Kysely<DB>): Tx {
-    return new KyselyTx(db, { reindexTask, removeFromIndex, search });
+  #engine(db: Kysely<DB>, counts?: CountCache): Tx {
+    return new KyselyTx(db, SqliteStore.#search, counts);
   }
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
-    return h.db.transaction().setAccessMode('read only').execute((trx) => fn(this.#engine(trx)));
+    // The empty stand-in schema never changes, so only the file's reads remember counts.
+    const counts = h === this.#file ? this.#counts : undefined;
+    return h.db.transaction().setAccessMode('read only').execute((trx) => fn(this.#engine(trx, counts)));
   }
 
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
