@@ -150,6 +150,8 @@ export interface Tx {
   getTask(uid: string): Promise<TaskRow | undefined>;
   getTaskBySeq(projectUid: string, seq: number): Promise<TaskRow | undefined>;
   getTasks(uids: string[]): Promise<TaskRow[]>;
+  /** Summary rows only (what lists show), in the order given. */
+  getTaskSummaries(uids: string[]): Promise<TaskSummaryRow[]>;
   insertTask(row: TaskRow): Promise<void>;
   updateTask(uid: string, patch: TaskPatch): Promise<void>;
   /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired. */

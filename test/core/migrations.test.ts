@@ -102,6 +102,72 @@ describe('migrations', () => {
     });
   }
 
+  it('from version 5: labels, blockers, blocked, children (a deleted one left out) and parent ids are stored on the rows, and stay current', async () => {
+    ws = tempWorkspace();
+    const old = openSqliteFile(ws.db, { targetVersion: 5 });
+    expect(schemaVersion(old)).toBe(5);
+    const t = (s: number) => `2025-06-01T00:00:0${s}.000Z`;
+    const uid = (n: number) => `01JXTASK00000000000000000${n}`;
+    old.prepare(`INSERT INTO projects (uid, key, name, description, root, aliases, next_seq, archived_at, created_at, updated_at)
+      VALUES (?, 'OLD', 'Old project', '', NULL, '[]', 6, NULL, ?, ?)`).run(P, T, T);
+    [['todo', 'todo'], ['doing', 'in_progress'], ['done', 'done']].forEach(([name, cat], i) =>
+      old.prepare('INSERT INTO statuses (project_uid, name, display_name, color, category, position) VALUES (?, ?, ?, ?, ?, ?)').run(P, name, name, '#112233', cat, i),
+    );
+    const task = old.prepare(`INSERT INTO tasks (uid, project_uid, seq, title, status, category, position, parent_uid, open_blockers, created_at, updated_at, deleted_at)
+      VALUES (?, ?, ?, ?, 'todo', 'todo', ?, ?, ?, ?, ?, ?)`);
+    // Inserted out of seq order (OLD-4 before OLD-2), so children must come out by seq, not by row.
+    task.run(uid(1), P, 1, 'Epic', 1, null, 0, T, T, null);
+    task.run(uid(4), P, 4, 'Second child', 2, uid(1), 0, T, T, null);
+    task.run(uid(2), P, 2, 'First child', 3, uid(1), 2, T, T, null);
+    task.run(uid(3), P, 3, 'Deleted child', 4, uid(1), 1, T, T, t(5));
+    task.run(uid(5), P, 5, 'Loose', 5, null, 0, T, T, null);
+    const label = old.prepare('INSERT INTO task_labels (task_uid, label) VALUES (?, ?)');
+    for (const l of ['zeta', 'alpha', 'Beta']) label.run(uid(1), l);
+    label.run(uid(2), 'x');
+    const dep = old.prepare('INSERT INTO dependencies (task_uid, blocker_uid, created_at) VALUES (?, ?, ?)');
+    dep.run(uid(2), uid(1), t(2)); // OLD-2 waits for OLD-1 (second edge in time)…
+    dep.run(uid(2), uid(5), t(1)); // …and for OLD-5 (first)
+    dep.run(uid(3), uid(1), t(1)); // the deleted child waits for OLD-1: not among OLD-1's blocks
+    dep.run(uid(5), uid(3), t(3)); // a deleted blocker stays in blockedBy
+    old.prepare("INSERT INTO events (at, actor, project_uid, task_uid, type, changes) VALUES (?, 'ann', ?, ?, 'task.created', '{}')").run(T, P, uid(1));
+    old.exec(SQLITE_MIGRATIONS.find((m) => m.version === 5)!.sql.split(';').filter((s) => s.includes('INSERT INTO task_search')).join(';'));
+    old.close();
+
+    const rel = (x: { labels: string[]; blockedBy: string[]; blocks: string[]; children: string[]; parentId: string | null }) =>
+      ({ labels: x.labels, blockedBy: x.blockedBy, blocks: x.blocks, children: x.children, parentId: x.parentId });
+    const expected: Record<string, ReturnType<typeof rel>> = {
+      'OLD-1': { labels: ['Beta', 'alpha', 'zeta'], blockedBy: [], blocks: ['OLD-2'], children: ['OLD-2', 'OLD-4'], parentId: null },
+      'OLD-2': { labels: ['x'], blockedBy: ['OLD-5', 'OLD-1'], blocks: [], children: [], parentId: 'OLD-1' },
+      'OLD-3': { labels: [], blockedBy: ['OLD-1'], blocks: ['OLD-5'], children: [], parentId: 'OLD-1' },
+      'OLD-4': { labels: [], blockedBy: [], blocks: [], children: [], parentId: 'OLD-1' },
+      'OLD-5': { labels: [], blockedBy: ['OLD-3'], blocks: ['OLD-2'], children: [], parentId: null },
+    };
+    const c = openCairn({ db: ws.db, actor: 'tester' });
+    try {
+      for (const [id, want] of Object.entries(expected)) expect(rel((await c.call('get_task', { id })).task), `get_task ${id}`).toEqual(want);
+      const listed = [...(await c.call('list_tasks', { sort: 'id' })).tasks, ...(await c.call('list_tasks', { deleted: true })).tasks];
+      expect(Object.fromEntries(listed.map((x) => [x.id, rel(x)]))).toEqual(expected);
+      expect((await c.call('get_task', { id: 'OLD-1' })).task.childProgress).toEqual({ done: 0, total: 2 });
+      // The triggers are installed on the upgraded file: restoring the child brings it back everywhere.
+      await c.call('restore_task', { id: 'OLD-3' });
+      expect(rel((await c.call('get_task', { id: 'OLD-1' })).task)).toEqual({ ...expected['OLD-1'], blocks: ['OLD-3', 'OLD-2'], children: ['OLD-2', 'OLD-3', 'OLD-4'] });
+      await c.call('update_task', { id: 'OLD-4', parentId: null, addLabels: ['new'] });
+      expect(rel((await c.call('get_task', { id: 'OLD-1' })).task).children).toEqual(['OLD-2', 'OLD-3']);
+      expect(rel((await c.call('get_task', { id: 'OLD-4' })).task)).toMatchObject({ parentId: null, labels: ['new'] });
+    } finally {
+      await c.close();
+    }
+    expect(versionOf(ws.db)).toBe(LATEST_SQLITE_VERSION);
+    expect(readdirSync(dirname(ws.db)).filter((f) => f.startsWith('cairn.db.bak-v5-'))).toHaveLength(1);
+    expect(integrityCheck(ws.db)).toBe('ok');
+    const db = new Database(ws.db, { readonly: true });
+    try {
+      expect(db.pragma('foreign_key_check')).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('opens a 0-byte file: migrates it in place, no backup of nothing', async () => {
     ws = tempWorkspace();
     mkdirSync(dirname(ws.db), { recursive: true });

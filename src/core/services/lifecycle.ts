@@ -28,7 +28,7 @@ export async function completeTask(ctx: Context, input: z.infer<typeof CompleteT
     checkVersion(row, input.expectedVersion);
     const now = nowIso(ctx);
     const dependents = await tx.dependentUids(row.uid);
-    const wasReady = new Set((summarize(await tx.getTasks(dependents), now)).filter((t) => t.isReady).map((t) => t.uid));
+    const wasReady = new Set((summarize(await tx.getTaskSummaries(dependents), now)).filter((t) => t.isReady).map((t) => t.uid));
     const statuses = await statusesOf(tx, row);
     const done = firstOfCategory(statuses, 'done')!;
     const patch = {
@@ -43,7 +43,7 @@ export async function completeTask(ctx: Context, input: z.infer<typeof CompleteT
       extra = { comment: { before: null, after: input.comment.slice(0, 200) } };
     }
     const saved = await commitTaskChange(tx, ctx, row, patch, 'task.completed', extra, { reindex: input.comment !== undefined });
-    const after = summarize(await tx.getTasks(dependents), now);
+    const after = summarize(await tx.getTaskSummaries(dependents), now);
     const nowReady = after.filter((t) => t.isReady && !wasReady.has(t.uid)).map((t) => t.id);
     return { task: await hydrate(tx, saved, now, ctx.actor), nowReady };
   });

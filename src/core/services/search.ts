@@ -36,7 +36,7 @@ export async function searchTasks(ctx: Context, input: z.infer<typeof SearchTask
     const key = { query, filter };
     const offset = cursor ? decodeCursor(cursor, key) : 0;
     const { hits, total } = await tx.search(query, filter, limit, offset);
-    const rows = await tx.getTasks(hits.map((h) => h.uid));
+    const rows = await tx.getTaskSummaries(hits.map((h) => h.uid));
     const tasks = new Map((summarize(rows, nowIso(ctx), ctx.actor)).map((t) => [t.uid, t]));
     const results = hits.flatMap((h) => {
       const task = tasks.get(h.uid);

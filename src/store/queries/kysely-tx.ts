@@ -13,7 +13,7 @@ import * as tokens from './tokens.js';
 export interface SearchEngine {
   reindexTask(db: Kysely<DB>, uid: string): Promise<void>;
   removeFromIndex(db: Kysely<DB>, num: number): Promise<void>;
-  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number }>;
+  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, offset: number, counts?: taskList.CountCache): Promise<{ hits: SearchHit[]; total: number }>;
 }
 
 export class KyselyTx implements Tx {
@@ -37,6 +37,7 @@ export class KyselyTx implements Tx {
   getTask: Tx['getTask'] = (u) => tasks.getTask(this.db, u);
   getTaskBySeq: Tx['getTaskBySeq'] = (p, s) => tasks.getTaskBySeq(this.db, p, s);
   getTasks: Tx['getTasks'] = (u) => tasks.getTasks(this.db, u);
+  getTaskSummaries: Tx['getTaskSummaries'] = (u) => tasks.getTaskSummaries(this.db, u);
   insertTask: Tx['insertTask'] = (r) => tasks.insertTask(this.db, r);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
   tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
@@ -69,7 +70,7 @@ export class KyselyTx implements Tx {
   addComment: Tx['addComment'] = (u, c) => graph.addComment(this.db, u, c);
 
   reindexTask: Tx['reindexTask'] = (u) => this.engine.reindexTask(this.db, u);
-  search: Tx['search'] = (q, f, l, o) => this.engine.search(this.db, q, f, l, o);
+  search: Tx['search'] = (q, f, l, o) => this.engine.search(this.db, q, f, l, o, this.counts);
 
   appendEvent: Tx['appendEvent'] = (e) => events.appendEvent(this.db, e);
   events: Tx['events'] = (q) => events.events(this.db, q);

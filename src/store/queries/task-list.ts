@@ -47,11 +47,9 @@ export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O
   if (!f.includeDone && !f.categories?.length && !f.statuses?.length && !f.ready) q = q.where('tasks.category', 'not in', [lit('done'), lit('canceled')]);
   if (f.labelsAny?.length) {
     const labels = f.labelsAny;
-    q = q.where((eb) => eb.exists(eb.selectFrom('task_labels as l').select('l.label').whereRef('l.task_uid', '=', 'tasks.uid').where('l.label', 'in', labels)));
+    q = q.where((eb) => eb.or(labels.map((label) => hasLabel(label))));
   }
-  for (const label of f.labelsAll ?? []) {
-    q = q.where((eb) => eb.exists(eb.selectFrom('task_labels as l').select('l.label').whereRef('l.task_uid', '=', 'tasks.uid').where('l.label', '=', label)));
-  }
+  for (const label of f.labelsAll ?? []) q = q.where(hasLabel(label));
   if (f.ready) {
     const { now, actor, includeBacklog } = f.ready;
     const part = f.readyPart;
@@ -71,6 +69,16 @@ export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O
   }
   return q;
 }
+
+/**
+ * "The task carries `label`", tested on the row's stored label array (JSON text, kept by trigger)
+ * rather than by probing task_labels: tasks_open holds that column, so an open list filtered by
+ * label never leaves the index. Exact: inside a JSON string every quote is escaped, so `["x"` at
+ * the start or `,"x"` anywhere can only be a whole element; json_quote encodes the label as the
+ * array does. (SQLite's instr; another engine spells it strpos or uses its array type.)
+ */
+const hasLabel = (label: string) =>
+  sql<boolean>`(instr(tasks.rel_labels, '[' || json_quote(${label})) = 1 OR instr(tasks.rel_labels, ',' || json_quote(${label})) > 0)`;
 
 /** A constant written into the SQL text (see the ready filter for why). Only for fixed values, never user input. */
 const lit = <T extends string | number>(v: T) => sql.lit(v) as unknown as T;

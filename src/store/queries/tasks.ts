@@ -1,11 +1,11 @@
 /** Task row queries: fetch, insert, patch, conditional claim, lane order and board counts (filtered listing: task-list.ts). */
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { BoardRow, TaskPatch, TaskRow } from '../../core/ports.js';
+import type { BoardRow, TaskPatch, TaskRow, TaskSummaryRow } from '../../core/ports.js';
 import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
 import { prepared, slots } from './prepared.js';
-import { toColumns, toTaskRow, type TaskRecord } from './rows.js';
+import { SUMMARY_COLUMNS, toColumns, toSummaryRow, toTaskRow, type SummaryRecord, type TaskRecord } from './rows.js';
 
 type Q = Kysely<DB>;
 
@@ -36,6 +36,23 @@ export async function getTasks(db: Q, uids: string[]): Promise<TaskRow[]> {
   const rows = await byUids.all(db, uids, uids.length);
   const byUid = new Map(rows.map((r) => [r.uid, toTaskRow(r as TaskRecord)]));
   return uids.map((u) => byUid.get(u)).filter((t): t is TaskRow => t !== undefined);
+}
+
+const summariesByUids = prepared((db, p, n: number) =>
+  db
+    .selectFrom('tasks')
+    .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
+    .select(SUMMARY_COLUMNS.map((c) => `tasks.${c}` as const))
+    .select('p.key as project_key')
+    .where('tasks.uid', 'in', slots(p, n)),
+);
+
+/** Summary rows (no description or detail fields) in the order of `uids`; unknown uids are skipped. */
+export async function getTaskSummaries(db: Q, uids: string[]): Promise<TaskSummaryRow[]> {
+  if (uids.length === 0) return [];
+  const rows = await summariesByUids.all(db, uids, uids.length);
+  const byUid = new Map(rows.map((r) => [r.uid, toSummaryRow(r as SummaryRecord)]));
+  return uids.map((u) => byUid.get(u)).filter((t): t is TaskSummaryRow => t !== undefined);
 }
 
 const TASK_COLUMNS = [

@@ -1,0 +1,230 @@
+/**
+ * Property: the relations stored on task rows (migration 6: parent_id, rel_labels, rel_blocked_by,
+ * rel_blocks, rel_children, kept by triggers) always equal what the edge tables say. After every
+ * operation of a random sequence, every task's labels, blockedBy, blocks, children and parentId —
+ * as list_tasks summaries (live and deleted), the op's own answer, and finally get_task,
+ * next_tasks and the board return them — equal a naive reference computed from a raw read-only
+ * dump of task_labels, dependencies, tasks and projects. Refused operations change nothing.
+ */
+import { Database, type SqliteDatabase } from '../../src/store/sqlite/native.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { integrityCheck, manualClock } from '../helpers/core.js';
+import { tempCairn } from '../helpers/workspace.js';
+
+const LABELS = ['a', 'b', 'c', 'B', 'z-9'] as const;
+const PROJECTS = ['API', 'WEB'] as const;
+
+type Op =
+  | { t: 'create'; project: 0 | 1; labels: string[]; blockers: number[]; parent: number | null }
+  | { t: 'labels'; i: number; labels: string[] }
+  | { t: 'addLabels' | 'removeLabels'; i: number; labels: string[] }
+  | { t: 'parent'; i: number; parent: number | null }
+  | { t: 'dep' | 'undep'; i: number; j: number }
+  | { t: 'delete' | 'restore' | 'purge' | 'deletePurge' | 'complete' | 'archive' | 'unarchive'; i: number }
+  | { t: 'tick'; ms: number };
+
+const idx = fc.nat({ max: 40 });
+// Untrimmed and repeated labels too: the service trims and deduplicates them.
+const labelArb = fc.array(fc.constantFrom<string>(...LABELS, ' a', 'b '), { maxLength: 4 });
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      t: fc.constant('create' as const),
+      project: fc.constantFrom<0 | 1>(0, 0, 1),
+      labels: labelArb,
+      blockers: fc.oneof(fc.constant<number[]>([]), fc.array(idx, { maxLength: 3 })),
+      parent: fc.option(idx, { nil: null }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('labels' as const), i: idx, labels: labelArb }) },
+  { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('addLabels' as const, 'removeLabels' as const), i: idx, labels: labelArb }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('parent' as const), i: idx, parent: fc.option(idx, { nil: null, freq: 3 }) }) },
+  { weight: 5, arbitrary: fc.record({ t: fc.constant('dep' as const), i: idx, j: idx }) },
+  { weight: 3, arbitrary: fc.record({ t: fc.constant('undep' as const), i: idx, j: idx }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      t: fc.constantFrom('delete' as const, 'delete' as const, 'restore' as const, 'restore' as const, 'purge' as const, 'deletePurge' as const, 'deletePurge' as const, 'complete' as const, 'archive' as const, 'unarchive' as const),
+      i: idx,
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('tick' as const), ms: fc.constantFrom(0, 1, 1000) }) },
+);
+
+/** Binary string order, as SQLite compares TEXT (the labels used here are ASCII). */
+const bin = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+interface RawTask {
+  num: number; uid: string; project_uid: string; seq: number; parent_uid: string | null; deleted_at: string | null;
+  archived_at: string | null; category: string; version: number;
+  parent_id: string | null; rel_labels: string; rel_blocked_by: string; rel_blocks: string; rel_children: string;
+}
+interface Dump {
+  tasks: RawTask[];
+  labels: Array<{ task_uid: string; label: string }>;
+  deps: Array<{ task_uid: string; blocker_uid: string; created_at: string }>;
+  projects: Array<{ uid: string; key: string }>;
+  events: number;
+}
+
+function dump(db: SqliteDatabase): Dump {
+  return {
+    tasks: db.prepare('SELECT * FROM tasks ORDER BY num').all() as RawTask[],
+    labels: db.prepare('SELECT task_uid, label FROM task_labels ORDER BY task_uid, label').all() as Dump['labels'],
+    deps: db.prepare('SELECT task_uid, blocker_uid, created_at FROM dependencies ORDER BY task_uid, blocker_uid').all() as Dump['deps'],
+    projects: db.prepare('SELECT uid, key FROM projects ORDER BY uid').all() as Dump['projects'],
+    events: Number(db.prepare('SELECT count(*) FROM events').pluck().get()),
+  };
+}
+
+interface Rel {
+  labels: string[];
+  blockedBy: string[];
+  blocks: string[];
+  children: string[];
+  parentId: string | null;
+}
+
+/** The relations of every task (by display id), written out naively from the edge tables. */
+function reference(d: Dump): Map<string, Rel> {
+  const key = new Map(d.projects.map((p) => [p.uid, p.key]));
+  const byUid = new Map(d.tasks.map((t) => [t.uid, t]));
+  const id = (uid: string) => {
+    const t = byUid.get(uid)!;
+    return `${key.get(t.project_uid)}-${t.seq}`;
+  };
+  const out = new Map<string, Rel>();
+  for (const t of d.tasks) {
+    const blockedBy = d.deps
+      .filter((e) => e.task_uid === t.uid)
+      .sort((a, b) => bin(a.created_at, b.created_at) || byUid.get(a.blocker_uid)!.num - byUid.get(b.blocker_uid)!.num)
+      .map((e) => id(e.blocker_uid));
+    const blocks = d.deps
+      .filter((e) => e.blocker_uid === t.uid && byUid.get(e.task_uid)!.deleted_at === null)
+      .sort((a, b) => bin(a.created_at, b.created_at) || byUid.get(a.task_uid)!.num - byUid.get(b.task_uid)!.num)
+      .map((e) => id(e.task_uid));
+    const children = d.tasks
+      .filter((c) => c.parent_uid === t.uid && c.deleted_at === null)
+      .sort((a, b) => a.seq - b.seq || a.num - b.num)
+      .map((c) => id(c.uid));
+    const labels = d.labels.filter((l) => l.task_uid === t.uid).map((l) => l.label).sort(bin);
+    out.set(id(t.uid), { labels, blockedBy, blocks, children, parentId: t.parent_uid === null ? null : id(t.parent_uid) });
+  }
+  return out;
+}
+
+function idOf(d: Dump, uid: string): string {
+  const t = d.tasks.find((x) => x.uid === uid)!;
+  return `${d.projects.find((p) => p.uid === t.project_uid)!.key}-${t.seq}`;
+}
+
+const relOf = (t: Rel): Rel => ({ labels: t.labels, blockedBy: t.blockedBy, blocks: t.blocks, children: t.children, parentId: t.parentId });
+
+describe('property: stored relations equal the edge tables', () => {
+  it('after random creates, label and parent edits, dependencies, deletes, restores, purges, completes and archives', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 15, maxLength: 40 }), async (ops) => {
+        const clock = manualClock('2026-08-01T00:00:00.000Z');
+        const c = tempCairn({ clock, actor: 'alice' });
+        let raw: SqliteDatabase | undefined;
+        const ids: string[] = [];
+        const id = (i: number) => ids[i % Math.max(ids.length, 1)] ?? 'API-999';
+        const ref = (i: number | null) => (i === null ? null : id(i));
+        try {
+          for (const key of PROJECTS) await c.call('create_project', { key, name: key });
+          raw = new Database(c.ws.db, { readonly: true, fileMustExist: true });
+
+          /** Every answer that lists tasks agrees with the reference, and names every task once. */
+          const checkLists = async (expected: Map<string, Rel>) => {
+            const live = await c.call('list_tasks', { includeDone: true, includeArchived: true, sort: 'id', limit: 200 });
+            const deleted = await c.call('list_tasks', { deleted: true, sort: 'id', limit: 200 });
+            const seen = [...live.tasks, ...deleted.tasks];
+            expect(seen.map((t) => t.id).sort()).toEqual([...expected.keys()].sort());
+            for (const t of seen) expect(relOf(t), `list_tasks ${t.id}`).toEqual(expected.get(t.id));
+          };
+
+          for (const op of ops) {
+            clock.advance(op.t === 'tick' ? op.ms : 1);
+            const before = dump(raw);
+            const attempt = async (): Promise<unknown> => {
+              switch (op.t) {
+                case 'create': {
+                  const { task } = await c.call('create_task', {
+                    project: PROJECTS[op.project], title: `t${ids.length}`, labels: op.labels,
+                    blockedBy: ids.length ? [...new Set(op.blockers.map(id))] : [],
+                    ...(op.parent !== null && ids.length ? { parentId: id(op.parent) } : {}),
+                  });
+                  ids.push(task.id);
+                  return { task };
+                }
+                case 'labels': return c.call('update_task', { id: id(op.i), labels: op.labels });
+                case 'addLabels': return c.call('update_task', { id: id(op.i), addLabels: op.labels });
+                case 'removeLabels': return c.call('update_task', { id: id(op.i), removeLabels: op.labels });
+                case 'parent': return c.call('update_task', { id: id(op.i), parentId: ref(op.parent) });
+                case 'dep': return c.call('add_dependency', { taskId: id(op.i), blockedBy: id(op.j) });
+                case 'undep': {
+                  // Mostly an edge that exists (random pairs rarely are one); sometimes a pair that is not.
+                  const edge = before.deps.length && op.j % 4 !== 0 ? before.deps[op.i % before.deps.length] : undefined;
+                  if (!edge) return c.call('remove_dependency', { taskId: id(op.i), blockedBy: id(op.j) });
+                  return c.call('remove_dependency', { taskId: idOf(before, edge.task_uid), blockedBy: idOf(before, edge.blocker_uid) });
+                }
+                case 'delete': return c.call('delete_task', { id: id(op.i) });
+                case 'restore': return c.call('restore_task', { id: id(op.i) });
+                case 'purge': return c.call('purge_task', { id: id(op.i), confirm: true });
+                case 'deletePurge':
+                  await c.call('delete_task', { id: id(op.i) });
+                  return c.call('purge_task', { id: id(op.i), confirm: true });
+                case 'complete': return c.call('complete_task', { id: id(op.i) });
+                case 'archive': return c.call('archive_task', { id: id(op.i) });
+                case 'unarchive': return c.call('archive_task', { id: id(op.i), restore: true });
+                case 'tick': return undefined;
+              }
+            };
+            // Refusals (cycles, self-edges, deleted or unknown tasks, missing edges…) are part of the game.
+            let failed = false;
+            const answer = await attempt().catch((e: { code?: string }) => {
+              if (!e.code || e.code === 'INTERNAL') throw e;
+              failed = true;
+              return undefined;
+            });
+            const after = dump(raw);
+            if (failed && op.t !== 'deletePurge') expect(after, `refused ${JSON.stringify(op)} changed the database`).toEqual(before);
+            const expected = reference(after);
+            // The stored columns themselves, then what the answers built from them say.
+            for (const t of after.tasks) {
+              const [key] = after.projects.filter((p) => p.uid === t.project_uid).map((p) => p.key);
+              const stored: Rel = {
+                labels: JSON.parse(t.rel_labels), blockedBy: JSON.parse(t.rel_blocked_by), blocks: JSON.parse(t.rel_blocks),
+                children: JSON.parse(t.rel_children), parentId: t.parent_id,
+              };
+              expect(stored, `stored columns of ${key}-${t.seq} after ${JSON.stringify(op)}`).toEqual(expected.get(`${key}-${t.seq}`));
+            }
+            const task = (answer as { task?: Rel & { id: string } } | undefined)?.task;
+            if (task) expect(relOf(task), `${op.t} answer for ${task.id}`).toEqual(expected.get(task.id));
+            await checkLists(expected);
+          }
+
+          const expected = reference(dump(raw));
+          for (const [taskId, rel] of expected) {
+            expect(relOf((await c.call('get_task', { id: taskId })).task), `get_task ${taskId}`).toEqual(rel);
+          }
+          for (const t of (await c.call('next_tasks', { limit: 100 })).tasks) expect(relOf(t), `next_tasks ${t.id}`).toEqual(expected.get(t.id));
+          for (const key of PROJECTS) {
+            const board = await c.call('board_overview', { project: key, cardsPerLane: 100, includeArchived: true });
+            for (const card of board.lanes.flatMap((l) => l.cards)) expect(card.blockedBy, `board card ${card.id}`).toEqual(expected.get(card.id)!.blockedBy);
+          }
+          raw.close();
+          raw = undefined;
+          await c.close();
+          expect(integrityCheck(c.ws.db)).toBe('ok');
+        } finally {
+          raw?.close();
+          await c.done(); // closing twice is harmless; removes the workspace either way
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
