@@ -10,17 +10,22 @@ export function percentile(sorted, p) {
 
 /**
  * Calls `fn(i)` `warmup` times untimed, then up to `iterations` times (stopping early once
- * `budgetMs` has passed) and returns milliseconds per call. GC runs before timing starts so a
+ * `budgetMs` has passed) and returns milliseconds per call; `setup(i)`, if given, runs untimed before each call. GC runs before timing starts so a
  * previous phase's garbage is not charged to this one.
  */
-export async function measure(fn, { warmup = 100, iterations = 1000, budgetMs = 4000 } = {}) {
-  for (let i = 0; i < warmup; i++) await fn(i);
+export async function measure(fn, { warmup = 100, iterations = 1000, budgetMs = 4000, setup } = {}) {
+  for (let i = 0; i < warmup; i++) {
+    await setup?.(i);
+    await fn(i);
+  }
   globalThis.gc?.();
   const times = [];
   // CPU time per call too: on a shared machine wall time includes waiting for a core, CPU time does not.
   const cpu = [];
   const deadline = performance.now() + budgetMs;
   for (let i = 0; i < iterations; i++) {
+    // Untimed work before each call (e.g. a write, so the call meets a changed workspace).
+    await setup?.(warmup + i);
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     await fn(warmup + i);
