@@ -1,5 +1,5 @@
 /** Task row queries: fetch, insert, patch, conditional claim, lane order and board counts (filtered listing: task-list.ts). */
-import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { BoardRow, TaskPatch, TaskRow, TaskSummaryRow } from '../../core/ports.js';
 import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
