@@ -51,43 +51,17 @@ export function toSummaryRow(r: SummaryRecord): TaskSummaryRow {
   };
 }
 
+/** The full row: the summary plus the long and detail-only fields. */
 export function toTaskRow(r: TaskRecord): TaskRow {
   return {
-    uid: r.uid,
-    projectUid: r.project_uid,
-    projectKey: r.project_key,
-    seq: r.seq,
-    title: r.title,
+    ...toSummaryRow(r),
     description: r.description,
-    status: r.status,
-    category: r.category as Category,
-    kind: r.kind as Kind,
-    priority: priorityFromRank(r.priority),
-    score: r.score,
-    position: r.position,
-    assignee: r.assignee,
-    claimedBy: r.claimed_by,
-    claimExpiresAt: r.claim_expires_at,
-    parentUid: r.parent_uid,
-    parentId: r.parent_id,
-    openBlockers: r.open_blockers,
-    checklistDone: r.checklist_done,
-    checklistTotal: r.checklist_total,
-    labels: list(r.rel_labels),
-    blockedBy: list(r.rel_blocked_by),
-    blocks: list(r.rel_blocks),
-    children: list(r.rel_children),
     links: JSON.parse(r.links),
     anchors: JSON.parse(r.anchors),
     closeReason: r.close_reason,
     origin: r.origin,
     documentPath: r.document_path,
-    version: r.version,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
     completedAt: r.completed_at,
-    archivedAt: r.archived_at,
-    deletedAt: r.deleted_at,
   };
 }
 
