@@ -12,7 +12,10 @@ import { describe, expect, it } from 'vitest';
 import { integrityCheck, manualClock } from '../helpers/core.js';
 import { tempCairn } from '../helpers/workspace.js';
 
-const LABELS = ['a', 'b', 'c', 'B', 'z-9'] as const;
+// Quotes, backslashes and non-ASCII too: list rows arrive as packed JSON and relation arrays are
+// split without a parse when they hold no escape; a new task's labels are written in byte order
+// (😀 sorts after U+E000 in UTF-8 but before it in UTF-16).
+const LABELS = ['a', 'b', 'c', 'B', 'z-9', 'say "hi"', 'back\\slash', 'ünï', '😀', '\uE000'] as const;
 const PROJECTS = ['API', 'WEB'] as const;
 
 type Op =
@@ -53,8 +56,8 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ t: fc.constant('tick' as const), ms: fc.constantFrom(0, 1, 1000) }) },
 );
 
-/** Binary string order, as SQLite compares TEXT (the labels used here are ASCII). */
-const bin = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Binary string order, as SQLite compares TEXT: UTF-8 bytes. */
+const bin = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 interface RawTask {
   num: number; uid: string; project_uid: string; seq: number; parent_uid: string | null; deleted_at: string | null;

@@ -1,4 +1,5 @@
 /** Identifier formats: project keys, display ids (KEY-N), and the stable internal ULIDs. */
+import { randomFillSync } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 import * as z from 'zod';
 
@@ -43,4 +44,21 @@ export function displayId(projectKey: string, seq: number): string {
  * New internal ids, strictly increasing within a process even inside one millisecond, so ties on a
  * timestamp (comments, tasks created in the same ms) still sort in creation order.
  */
-export const newUlid: () => string = monotonicFactory();
+export const newUlid: () => string = monotonicFactory(pooledRandom());
+
+/**
+ * ulid's default source asks the OS for one byte per character (16 calls per id), which showed as
+ * 4% of a create; this draws the same bytes from the CSPRNG a page at a time. Byte / 256 is
+ * uniform in [0, 1) and maps evenly onto the 32 symbols.
+ */
+function pooledRandom(): () => number {
+  const pool = new Uint8Array(4096);
+  let next = pool.length;
+  return () => {
+    if (next === pool.length) {
+      randomFillSync(pool);
+      next = 0;
+    }
+    return pool[next++]! / 256;
+  };
+}

@@ -1,9 +1,17 @@
 /** Opaque list cursors: an offset bound to the query it came from, so a cursor reused with other filters is refused. */
-import { createHash } from 'node:crypto';
 import { CairnError } from '../errors.js';
 
+/** FNV-1a over the query's JSON: catches a cursor reused with other filters (not a secret; a hash per list call is cheaper than sha1). */
 function fingerprint(query: unknown): string {
-  return createHash('sha1').update(JSON.stringify(query)).digest('base64url').slice(0, 10);
+  const text = JSON.stringify(query);
+  let a = 0x811c9dc5;
+  let b = 0x01000193;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+  }
+  return (a >>> 0).toString(36) + (b >>> 0).toString(36);
 }
 
 export function encodeCursor(offset: number, query: unknown): string {

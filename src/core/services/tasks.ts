@@ -18,7 +18,10 @@ import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
 import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
-const normLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()))].sort();
+// UTF-8 byte order, as the store sorts them (SQLite's BINARY collation), so the labels written
+// with a new row already match what the store derives.
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+const normLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()))].sort(byBytes);
 
 export const CreateTaskInput = z.object({
   project: z.string().min(1).describe('Project key or alias'),
@@ -51,6 +54,7 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
     const blockers = [...new Map((await Promise.all(input.blockedBy.map((ref) => resolveLiveTask(tx, ref)))).map((b) => [b.uid, b])).values()];
     const parent = input.parentId ? await resolveLiveTask(tx, input.parentId) : null;
     const seq = await tx.allocateSeq(project.uid);
+    const labels = normLabels(input.labels);
     const row: TaskRow = {
       uid, projectUid: project.uid, projectKey: project.key, seq,
       title: input.title, description: input.description,
@@ -63,10 +67,11 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
       version: 1, createdAt: now, updatedAt: now,
       completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
-      openBlockers: 0, checklistDone: 0, checklistTotal: 0, labels: [], blockedBy: [], blocks: [], children: [], // derived; the store keeps them
+      // Derived; the store keeps them. The labels are written with the row, which spares the
+      // store rewriting it once per label as they are added.
+      openBlockers: 0, checklistDone: 0, checklistTotal: 0, labels, blockedBy: [], blocks: [], children: [],
     };
     await tx.insertTask(row);
-    const labels = normLabels(input.labels);
     if (labels.length) await tx.setLabels(uid, labels);
     for (const b of blockers) await linkBlocker(tx, row, b, now);
     if (blockers.length) await tx.refreshOpenBlockers([uid]);

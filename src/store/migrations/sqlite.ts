@@ -306,6 +306,24 @@ CREATE INDEX tasks_abandoned_project ON tasks (project_uid, priority DESC, score
   WHERE category = 'in_progress' AND claimed_by IS NOT NULL AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
 `,
   },
+  {
+    version: 8,
+    name: 'labels written with a new task',
+    // A new task's row arrives with its labels already in rel_labels, and rewriting that row (and
+    // its tasks_open entry, which holds the column) once per label made labelled creates the
+    // slowest write. The insert trigger now leaves the row alone when the array already holds the
+    // label. Other paths stay exact: they reach a label insert from an array recomputed without
+    // that label (setLabels deletes first). A label missing from the array, or spelt differently
+    // there, is still recomputed from task_labels; the one caller that writes the array with the
+    // row (createTask) inserts exactly those labels, as the property test checks.
+    sql: `
+DROP TRIGGER task_labels_rel_insert;
+CREATE TRIGGER task_labels_rel_insert AFTER INSERT ON task_labels BEGIN
+  UPDATE tasks SET rel_labels = ${rel.labels('NEW.task_uid')}
+    WHERE uid = NEW.task_uid AND NOT (instr(rel_labels, '[' || json_quote(NEW.label)) = 1 OR instr(rel_labels, ',' || json_quote(NEW.label)) > 0);
+END;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

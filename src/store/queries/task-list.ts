@@ -8,9 +8,10 @@ import { priorityRank } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
 import { prepared } from './prepared.js';
-import { SUMMARY_COLUMNS, toSummaryRow, type SummaryRecord } from './rows.js';
+import { PACKED_SUMMARY, unpackSummary } from './rows.js';
 
 type Q = Kysely<DB>;
+type Packed = { packed: string };
 type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p', O>;
 
 /**
@@ -24,8 +25,7 @@ function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
     .crossJoin('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
     .whereRef('tasks.num', '=', 'k.num')
-    .select(SUMMARY_COLUMNS.map((c) => `tasks.${c}` as const))
-    .select('p.key as project_key');
+    .select(PACKED_SUMMARY.as('packed'));
 }
 
 export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
@@ -158,12 +158,12 @@ const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort }) => {
   const keys = applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make(p)), shape.sort)
     .limit(p(n))
     .offset(p(n + 1));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<SummaryRecord>, shape.sort);
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
 
-async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<SummaryRecord[]> {
+async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<Packed[]> {
   const shape = Object.assign(filterShape(f, sort), { sort });
-  return (await pageQuery.all(db, [...shape.args, limit, offset], shape)) as SummaryRecord[];
+  return (await pageQuery.all(db, [...shape.args, limit, offset], shape)) as Packed[];
 }
 
 type ReadyShape = { fresh: FilterShape; abandoned: FilterShape; sort: TaskSort; toString(): string };
@@ -196,15 +196,15 @@ const readyQuery = prepared((db, p, shape: ReadyShape) => {
     .orderBy('u.uid')
     .limit(p(nf + na + 2))
     .offset(p(nf + na + 3));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<SummaryRecord>, shape.sort);
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
 
-async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<SummaryRecord[]> {
+async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<Packed[]> {
   const fresh = filterShape({ ...f, readyPart: 'fresh' }, sort);
   const abandoned = filterShape({ ...f, readyPart: 'abandoned' }, sort);
   const shape: ReadyShape = { fresh, abandoned, sort, toString: () => `${fresh.key}/${abandoned.key}` };
   const n = offset + limit;
-  return (await readyQuery.all(db, [...fresh.args, n, ...abandoned.args, n, limit, offset], shape)) as SummaryRecord[];
+  return (await readyQuery.all(db, [...fresh.args, n, ...abandoned.args, n, limit, offset], shape)) as Packed[];
 }
 
 export async function listTasks(
@@ -216,7 +216,7 @@ export async function listTasks(
   opts: { count?: boolean } = {},
   cache?: CountCache,
 ): Promise<{ rows: TaskSummaryRow[]; total: number }> {
-  let rows: SummaryRecord[];
+  let rows: Packed[];
   let counted: number | undefined;
   if (f.ready && (sort === 'priority' || sort === 'ready')) {
     // Two index-friendly halves merged in ready order beat one OR that no index can serve.
@@ -228,5 +228,5 @@ export async function listTasks(
   }
   let total = counted ?? offset + rows.length;
   if (opts.count !== false && counted === undefined && (rows.length === limit || (offset > 0 && rows.length === 0))) total = await countFiltered(db, f, cache);
-  return { rows: rows.map(toSummaryRow), total };
+  return { rows: rows.map((r) => unpackSummary(r.packed)), total };
 }

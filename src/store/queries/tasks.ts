@@ -5,7 +5,7 @@ import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
 import { prepared, slots } from './prepared.js';
-import { SUMMARY_COLUMNS, toColumns, toSummaryRow, toTaskRow, type SummaryRecord, type TaskRecord } from './rows.js';
+import { PACKED_SUMMARY, toColumns, toTaskRow, unpackSummary, type TaskRecord } from './rows.js';
 
 type Q = Kysely<DB>;
 
@@ -42,8 +42,7 @@ const summariesByUids = prepared((db, p, n: number) =>
   db
     .selectFrom('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
-    .select(SUMMARY_COLUMNS.map((c) => `tasks.${c}` as const))
-    .select('p.key as project_key')
+    .select(PACKED_SUMMARY.as('packed'))
     .where('tasks.uid', 'in', slots(p, n)),
 );
 
@@ -51,14 +50,14 @@ const summariesByUids = prepared((db, p, n: number) =>
 export async function getTaskSummaries(db: Q, uids: string[]): Promise<TaskSummaryRow[]> {
   if (uids.length === 0) return [];
   const rows = await summariesByUids.all(db, uids, uids.length);
-  const byUid = new Map(rows.map((r) => [r.uid, toSummaryRow(r as SummaryRecord)]));
+  const byUid = new Map(rows.map((r) => unpackSummary(r.packed)).map((t) => [t.uid, t]));
   return uids.map((u) => byUid.get(u)).filter((t): t is TaskSummaryRow => t !== undefined);
 }
 
 const TASK_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position',
   'assignee', 'claimed_by', 'claim_expires_at', 'parent_uid', 'links', 'anchors', 'close_reason', 'origin', 'document_path',
-  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at',
+  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels',
 ] as const;
 const insertRow = prepared((db, p) => db.insertInto('tasks').values(Object.fromEntries(TASK_COLUMNS.map((c, i) => [c, p(i)])) as never));
 
@@ -90,6 +89,9 @@ export async function insertTask(db: Q, t: TaskRow): Promise<void> {
     completed_at: t.completedAt,
     archived_at: t.archivedAt,
     deleted_at: t.deletedAt,
+    // The labels the caller is about to add, so the label trigger finds each already present
+    // (see migration 8). Only a hint: the other relation columns start empty, as the triggers expect.
+    rel_labels: JSON.stringify(t.labels),
   };
   await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
 }

@@ -17,10 +17,12 @@ import { reindexTask, removeFromIndex, search } from './search.js';
 interface Handle {
   raw: BetterSqlite3.Database;
   db: Kysely<DB>;
+  /** PRAGMA data_version, prepared once: servers ask it on every call (db.pragma() prepares anew each time). */
+  dataVersion: BetterSqlite3.Statement<[], number>;
 }
 
 function handle(raw: BetterSqlite3.Database): Handle {
-  return { raw, db: new Kysely<DB>({ dialect: cairnSqliteDialect(raw) }) };
+  return { raw, db: new Kysely<DB>({ dialect: cairnSqliteDialect(raw) }), dataVersion: raw.prepare<[], number>('PRAGMA data_version').pluck() };
 }
 
 const MAX_BUSY_RETRIES = 5;
@@ -97,7 +99,7 @@ export class SqliteStore implements Store {
   async changeToken(): Promise<string> {
     const h = this.#current();
     if (!h) return 'empty';
-    return `${h.raw.pragma('data_version', { simple: true })}:${this.#localWrites}`;
+    return `${h.dataVersion.get()}:${this.#localWrites}`;
   }
 
   /** The underlying connection, for tests and maintenance (integrity checks, backups). */
