@@ -10,13 +10,13 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
-function load(): { Database: typeof BetterSqlite3; binding: string } {
+function load(): { Database: typeof BetterSqlite3; binding: string; path: string } {
   const names = NODE_MAJOR >= 22 ? ['better-sqlite3-napi', 'better-sqlite3'] : ['better-sqlite3'];
   for (const [i, name] of names.entries()) {
     try {
       const Database = require(name) as typeof BetterSqlite3;
       const { version } = require(`${name}/package.json`) as { version: string };
-      return { Database, binding: `better-sqlite3@${version}` };
+      return { Database, binding: `better-sqlite3@${version}`, path: require.resolve(name) };
     } catch (err) {
       // Not installed (node_modules from a Node 20 install): fall back to 12, which works until exit.
       if (i === names.length - 1) throw err;
@@ -30,4 +30,6 @@ const loaded = load();
 export const Database: typeof BetterSqlite3 = loaded.Database;
 /** Which binding was loaded, e.g. "better-sqlite3@13.2.0" (for diagnostics and tests). */
 export const SQLITE_BINDING: string = loaded.binding;
+/** Where that binding's module lives, for worker threads that open their own connection. */
+export const SQLITE_MODULE_PATH: string = loaded.path;
 export type SqliteDatabase = BetterSqlite3.Database;

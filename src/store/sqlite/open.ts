@@ -65,6 +65,25 @@ export function migrate(db: SqliteDatabase, file: string | null, target = LATEST
   return backupPath;
 }
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Switching a new file to WAL takes an exclusive lock without consulting the busy handler, so
+ * processes that all create the workspace at once can see SQLITE_BUSY there: wait and retry
+ * (up to about two seconds) rather than fail the first write.
+ */
+function withBusyRetry(fn: () => void): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fn();
+    } catch (err) {
+      const code = (err as { code?: string }).code ?? '';
+      if (!code.startsWith('SQLITE_BUSY') || attempt >= 100) throw err;
+      Atomics.wait(pause, 0, 0, 5 + Math.random() * 15);
+    }
+  }
+}
+
 /** Opens (creating if needed) a workspace database file and migrates it. */
 export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteDatabase {
   if (file !== ':memory:') {
@@ -76,7 +95,7 @@ export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteData
   }
   const db = new Database(file);
   try {
-    applyPragmas(db, opts.busyTimeoutMs);
+    withBusyRetry(() => applyPragmas(db, opts.busyTimeoutMs));
     migrate(db, file === ':memory:' ? null : file, opts.targetVersion);
   } catch (err) {
     db.close();

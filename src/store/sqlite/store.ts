@@ -12,17 +12,21 @@ import { KyselyTx } from '../queries/kysely-tx.js';
 import { CountCache } from '../queries/task-list.js';
 import { cairnSqliteDialect } from './driver.js';
 import { openSqliteFile, type OpenOptions } from './open.js';
+import { Checkpointer } from './checkpointer.js';
 import { reindexTask, removeFromIndex, search } from './search.js';
 
 interface Handle {
   raw: BetterSqlite3.Database;
+  /** Background WAL checkpoints for a file that keeps being written (none for in-memory schemas). */
+  checkpointer: Checkpointer | undefined;
   db: Kysely<DB>;
   /** PRAGMA data_version, prepared once: servers ask it on every call (db.pragma() prepares anew each time). */
   dataVersion: BetterSqlite3.Statement<[], number>;
 }
 
 function handle(raw: BetterSqlite3.Database): Handle {
-  return { raw, db: new Kysely<DB>({ dialect: cairnSqliteDialect(raw) }), dataVersion: raw.prepare<[], number>('PRAGMA data_version').pluck() };
+  const checkpointer = raw.memory ? undefined : new Checkpointer(raw, raw.name);
+  return { raw, checkpointer, db: new Kysely<DB>({ dialect: cairnSqliteDialect(raw) }), dataVersion: raw.prepare<[], number>('PRAGMA data_version').pluck() };
 }
 
 const MAX_BUSY_RETRIES = 5;
@@ -83,6 +87,7 @@ export class SqliteStore implements Store {
       try {
         const result = await h.db.transaction().execute((trx) => fn(this.#engine(trx)));
         this.#localWrites++;
+        h.checkpointer?.committed();
         return result;
       } catch (err) {
         if (!isBusy(err)) throw err;
@@ -107,7 +112,13 @@ export class SqliteStore implements Store {
     return this.#current()?.raw;
   }
 
+  /** The background checkpointer of the open file, for tests and diagnostics. */
+  checkpointer(): Checkpointer | undefined {
+    return this.#file?.checkpointer;
+  }
+
   async close(): Promise<void> {
+    await this.#file?.checkpointer?.close();
     await this.#file?.db.destroy();
     await this.#empty?.db.destroy();
     this.#file = undefined;

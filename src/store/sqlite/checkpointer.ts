@@ -1,0 +1,141 @@
+/**
+ * WAL checkpoints off the request path. SQLite's auto-checkpoint runs inside the COMMIT that
+ * crosses 1000 WAL pages: it copies them into the database file and fsyncs it, so about one write
+ * in fifty took 3–12 ms at 100k tasks (docs/decisions.md, "Write latency spikes"). A process that
+ * keeps writing hands that work to a worker thread with its own connection, whose PASSIVE
+ * checkpoints never block the main connection's readers or writers.
+ *
+ * A WAL file starts over only when a write begins with every frame already copied, and a checkpoint
+ * running beside a steady stream of commits never quite catches up; so when the log passes
+ * `MAX_FRAMES` the main connection takes one PASSIVE checkpoint itself after a commit (the worker
+ * has copied nearly everything, so that one is short) and the next write starts the log over.
+ * The worker is started lazily, after `START_AFTER` commits: a CLI command that writes once never
+ * pays for a thread, and its connection keeps SQLite's ordinary auto-checkpoint.
+ */
+import { Worker } from 'node:worker_threads';
+import type { SqliteDatabase } from './native.js';
+import { SQLITE_MODULE_PATH } from './native.js';
+
+/** Commits in this process before the worker takes over checkpoints. */
+export const START_AFTER = 50;
+/** Past this many WAL frames (16 MB of 4 KB pages) the main connection checkpoints once itself. */
+export const MAX_FRAMES = 4000;
+
+// Shared Int32 slots: commits by the main connection, frames in the WAL after the worker's last
+// checkpoint, a stop flag, and checkpoints the worker has run (for tests and diagnostics).
+const COMMITS = 0;
+const LOG_FRAMES = 1;
+const STOP = 2;
+const RUNS = 3;
+
+// Plain CommonJS run with `eval`, so the bundled MCP server needs no extra file beside it. The loop
+// sleeps until a commit arrives, lets a few more gather (50 ms), checkpoints, and repeats.
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const Database = require(workerData.modulePath);
+const ctl = new Int32Array(workerData.control);
+const db = new Database(workerData.file, { fileMustExist: true });
+db.pragma('busy_timeout = 0');
+const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+let done = Atomics.load(ctl, ${COMMITS});
+while (Atomics.load(ctl, ${STOP}) === 0) {
+  const seen = Atomics.load(ctl, ${COMMITS});
+  if (seen === done) { Atomics.wait(ctl, ${COMMITS}, seen, 1000); continue; }
+  Atomics.wait(ctl, ${STOP}, 0, 50);
+  done = Atomics.load(ctl, ${COMMITS});
+  try {
+    const r = checkpoint.get();
+    Atomics.store(ctl, ${LOG_FRAMES}, r.log);
+    Atomics.add(ctl, ${RUNS}, 1);
+  } catch {}
+}
+db.close();
+`;
+
+export class Checkpointer {
+  readonly #db: SqliteDatabase;
+  readonly #file: string;
+  #commits = 0;
+  #worker: Worker | undefined;
+  #control: Int32Array | undefined;
+  #failed = false;
+
+  constructor(db: SqliteDatabase, file: string) {
+    this.#db = db;
+    this.#file = file;
+  }
+
+  /** Called after each committed write on the main connection. */
+  committed(): void {
+    this.#commits++;
+    const ctl = this.#control;
+    if (!ctl) {
+      if (this.#commits >= START_AFTER && !this.#failed) this.#start();
+      return;
+    }
+    Atomics.add(ctl, COMMITS, 1);
+    Atomics.notify(ctl, COMMITS);
+    if (Atomics.load(ctl, LOG_FRAMES) > MAX_FRAMES) {
+      Atomics.store(ctl, LOG_FRAMES, 0);
+      try {
+        this.#db.pragma('wal_checkpoint(PASSIVE)');
+      } catch {
+        // Another process holds the checkpoint lock; the worker tries again after the next commit.
+      }
+    }
+  }
+
+  /** Checkpoints the worker has run (0 while it has not started). */
+  get runs(): number {
+    return this.#control ? Atomics.load(this.#control, RUNS) : 0;
+  }
+
+  get running(): boolean {
+    return this.#worker !== undefined;
+  }
+
+  #start(): void {
+    const control = new SharedArrayBuffer(4 * 4);
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control },
+      // The worker must not keep a finished process alive, nor print into a stdio MCP stream.
+      stdout: true,
+      stderr: true,
+    });
+    worker.unref();
+    worker.on('error', () => this.#fallBack());
+    worker.on('exit', () => {
+      if (this.#worker === worker) this.#fallBack();
+    });
+    this.#worker = worker;
+    this.#control = new Int32Array(control);
+    this.#db.pragma('wal_autocheckpoint = 0');
+  }
+
+  /** The worker could not run (no threads, a binding that refuses them): SQLite checkpoints inline again. */
+  #fallBack(): void {
+    this.#failed = true;
+    this.#worker = undefined;
+    this.#control = undefined;
+    if (this.#db.open) this.#db.pragma('wal_autocheckpoint = 1000');
+  }
+
+  /** Stops the worker and waits for it to close its connection (before the main one closes). */
+  async close(): Promise<void> {
+    const worker = this.#worker;
+    const ctl = this.#control;
+    this.#worker = undefined;
+    this.#control = undefined;
+    if (!worker || !ctl) return;
+    Atomics.store(ctl, STOP, 1);
+    Atomics.notify(ctl, STOP);
+    Atomics.notify(ctl, COMMITS);
+    // Held open until the worker has closed its connection: an unref'd worker would let the
+    // process end (or a top-level await settle nothing) with its checkpoint half done.
+    worker.ref();
+    await new Promise<void>((resolve) => {
+      worker.once('exit', () => resolve());
+    });
+  }
+}
