@@ -4,6 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { zodFailurePatch } from './zod-failure-patch.js';
 
 // esbuild is a dev dependency: without it (an install that omits dev dependencies) the unbundled
 // tsc output in dist/mcp still works, only slower to start.
@@ -39,6 +40,8 @@ await build({
         b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: join(root, 'scripts', 'mcp-shims.js') }));
       },
     },
+    // A failed safeParse kept each request's data alive until the next full GC (read p99); see the file.
+    zodFailurePatch({ onMissing: (path) => console.warn(`bundle-mcp: zod's safeParse failure changed (${path}); check whether scripts/zod-failure-patch.js is still needed`) }),
   ],
   // Some bundled CommonJS code calls require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },

@@ -52,8 +52,8 @@ export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string)
     const kids = await tx.getTasks(await tx.childUids(row.uid));
     childProgress = { done: kids.filter((k) => k.category === 'done' || k.category === 'canceled').length, total: kids.length };
   }
-  return {
-    ...summary!,
+  // Object.assign, not a spread: see toTaskRow (store/queries/rows.ts) for what a spread costs the GC.
+  return Object.assign(summary!, {
     description: row.description,
     checklist,
     comments,
@@ -66,5 +66,5 @@ export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string)
     completedAt: row.completedAt,
     archivedAt: row.archivedAt,
     deletedAt: row.deletedAt,
-  };
+  });
 }
