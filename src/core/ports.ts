@@ -152,6 +152,7 @@ export interface Tx {
   getTasks(uids: string[]): Promise<TaskRow[]>;
   /** Summary rows only (what lists show), in the order given. */
   getTaskSummaries(uids: string[]): Promise<TaskSummaryRow[]>;
+  /** Inserts a new task with its labels (row.labels). */
   insertTask(row: TaskRow): Promise<void>;
   updateTask(uid: string, patch: TaskPatch): Promise<void>;
   /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired. */
@@ -184,7 +185,8 @@ export interface Tx {
   addComment(uid: string, comment: { id: string; author: string; kind: CommentKind; body: string; createdAt: string }): Promise<void>;
 
   // search (engine-specific index)
-  reindexTask(uid: string): Promise<void>;
+  /** Rewrites a task's search entry; `isNew` when the task has none yet (just created). */
+  reindexTask(uid: string, isNew?: boolean): Promise<void>;
   search(query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number }>;
 
   // board

@@ -67,6 +67,18 @@ export interface TaskLabelsTable {
   label: string;
 }
 
+/** One entry per label of each open task, in ready order (migration 10; kept by triggers). */
+export interface LabelOrderTable {
+  project_uid: string;
+  label: string;
+  priority: number;
+  score: number;
+  position: number;
+  created_at: string;
+  uid: string;
+  num: number;
+}
+
 export interface DependenciesTable {
   task_uid: string;
   blocker_uid: string;
@@ -115,6 +127,7 @@ export interface DB {
   statuses: StatusesTable;
   tasks: TasksTable;
   task_labels: TaskLabelsTable;
+  label_order: LabelOrderTable;
   dependencies: DependenciesTable;
   checklist_items: ChecklistItemsTable;
   comments: CommentsTable;

@@ -5,6 +5,8 @@
  * as list_tasks summaries (live and deleted), the op's own answer, and finally get_task,
  * next_tasks and the board return them — equal a naive reference computed from a raw read-only
  * dump of task_labels, dependencies, tasks and projects. Refused operations change nothing.
+ * label_order (migration 10: one entry per label of each open task, keyed in ready order) equals
+ * the same dump's open tasks × labels, and a list by project and label returns them in ready order.
  */
 import { Database, type SqliteDatabase } from '../../src/store/sqlite/native.js';
 import fc from 'fast-check';
@@ -24,7 +26,8 @@ type Op =
   | { t: 'addLabels' | 'removeLabels'; i: number; labels: string[] }
   | { t: 'parent'; i: number; parent: number | null }
   | { t: 'dep' | 'undep'; i: number; j: number }
-  | { t: 'delete' | 'restore' | 'purge' | 'deletePurge' | 'complete' | 'archive' | 'unarchive'; i: number }
+  | { t: 'delete' | 'restore' | 'purge' | 'deletePurge' | 'complete' | 'archive' | 'unarchive' | 'claim' | 'reopen'; i: number }
+  | { t: 'reorder'; i: number; priority: 'none' | 'low' | 'high' | 'urgent'; score: number; position: number | null }
   | { t: 'tick'; ms: number };
 
 const idx = fc.nat({ max: 40 });
@@ -54,6 +57,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('tick' as const), ms: fc.constantFrom(0, 1, 1000) }) },
+  // Changes to a task's place in the ready order or to its openness move its label_order entries.
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      t: fc.constant('reorder' as const), i: idx, priority: fc.constantFrom('none' as const, 'low' as const, 'high' as const, 'urgent' as const),
+      score: fc.constantFrom(0, 5, 5, 50), position: fc.option(fc.nat({ max: 5 }), { nil: null }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('claim' as const, 'reopen' as const), i: idx }) },
 );
 
 /** Binary string order, as SQLite compares TEXT: UTF-8 bytes. */
@@ -61,11 +73,12 @@ const bin = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from
 
 interface RawTask {
   num: number; uid: string; project_uid: string; seq: number; parent_uid: string | null; deleted_at: string | null;
-  archived_at: string | null; category: string; version: number;
+  archived_at: string | null; category: string; version: number; priority: number; score: number; position: number; created_at: string;
   parent_id: string | null; rel_labels: string; rel_blocked_by: string; rel_blocks: string; rel_children: string;
 }
 interface Dump {
   tasks: RawTask[];
+  labelOrder: Array<{ project_uid: string; label: string; priority: number; score: number; position: number; created_at: string; uid: string; num: number }>;
   labels: Array<{ task_uid: string; label: string }>;
   deps: Array<{ task_uid: string; blocker_uid: string; created_at: string }>;
   projects: Array<{ uid: string; key: string }>;
@@ -75,6 +88,7 @@ interface Dump {
 function dump(db: SqliteDatabase): Dump {
   return {
     tasks: db.prepare('SELECT * FROM tasks ORDER BY num').all() as RawTask[],
+    labelOrder: db.prepare('SELECT * FROM label_order ORDER BY uid, label').all() as Dump['labelOrder'],
     labels: db.prepare('SELECT task_uid, label FROM task_labels ORDER BY task_uid, label').all() as Dump['labels'],
     deps: db.prepare('SELECT task_uid, blocker_uid, created_at FROM dependencies ORDER BY task_uid, blocker_uid').all() as Dump['deps'],
     projects: db.prepare('SELECT uid, key FROM projects ORDER BY uid').all() as Dump['projects'],
@@ -116,6 +130,28 @@ function reference(d: Dump): Map<string, Rel> {
     out.set(id(t.uid), { labels, blockedBy, blocks, children, parentId: t.parent_uid === null ? null : id(t.parent_uid) });
   }
   return out;
+}
+
+const isOpen = (t: RawTask) => t.category !== 'done' && t.category !== 'canceled' && t.archived_at === null && t.deleted_at === null;
+
+/** label_order as it should be: every label of every open task, with the task's order columns. */
+function referenceLabelOrder(d: Dump): Dump['labelOrder'] {
+  const byUid = new Map(d.tasks.map((t) => [t.uid, t]));
+  return d.labels
+    .filter((l) => isOpen(byUid.get(l.task_uid)!))
+    .map((l) => {
+      const t = byUid.get(l.task_uid)!;
+      return { project_uid: t.project_uid, label: l.label, priority: t.priority, score: t.score, position: t.position, created_at: t.created_at, uid: t.uid, num: t.num };
+    })
+    .sort((a, b) => bin(a.uid, b.uid) || bin(a.label, b.label));
+}
+
+/** Open tasks of a project carrying a label, in ready order (priority, score, position, creation, uid). */
+function referenceLabelList(d: Dump, projectUid: string, label: string): RawTask[] {
+  const uids = new Set(d.labels.filter((l) => l.label === label).map((l) => l.task_uid));
+  return d.tasks
+    .filter((t) => t.project_uid === projectUid && uids.has(t.uid) && isOpen(t))
+    .sort((a, b) => b.priority - a.priority || b.score - a.score || a.position - b.position || bin(a.created_at, b.created_at) || bin(a.uid, b.uid));
 }
 
 function idOf(d: Dump, uid: string): string {
@@ -182,6 +218,10 @@ describe('property: stored relations equal the edge tables', () => {
                 case 'complete': return c.call('complete_task', { id: id(op.i) });
                 case 'archive': return c.call('archive_task', { id: id(op.i) });
                 case 'unarchive': return c.call('archive_task', { id: id(op.i), restore: true });
+                case 'claim': return c.call('claim_task', { id: id(op.i) });
+                case 'reopen': return c.call('update_task', { id: id(op.i), status: 'todo' });
+                case 'reorder':
+                  return c.call('update_task', { id: id(op.i), priority: op.priority, score: op.score, ...(op.position !== null ? { position: op.position } : {}) });
                 case 'tick': return undefined;
               }
             };
@@ -204,12 +244,25 @@ describe('property: stored relations equal the edge tables', () => {
               };
               expect(stored, `stored columns of ${key}-${t.seq} after ${JSON.stringify(op)}`).toEqual(expected.get(`${key}-${t.seq}`));
             }
+            expect(after.labelOrder, `label_order after ${JSON.stringify(op)}`).toEqual(referenceLabelOrder(after));
             const task = (answer as { task?: Rel & { id: string } } | undefined)?.task;
             if (task) expect(relOf(task), `${op.t} answer for ${task.id}`).toEqual(expected.get(task.id));
             await checkLists(expected);
           }
 
-          const expected = reference(dump(raw));
+          const final = dump(raw);
+          const expected = reference(final);
+          for (const p of final.projects) {
+            for (const label of LABELS) {
+              const want = referenceLabelList(final, p.uid, label).map((t) => idOf(final, t.uid));
+              const got = await c.call('list_tasks', { project: p.key, labels: [label], limit: 200 });
+              expect(got.tasks.map((t) => t.id), `list ${p.key} label ${label}`).toEqual(want);
+              expect(got.total).toBe(want.length);
+              const page = await c.call('list_tasks', { project: p.key, labels: [label], limit: 2 });
+              expect(page.tasks.map((t) => t.id)).toEqual(want.slice(0, 2));
+              expect(page.total).toBe(want.length);
+            }
+          }
           for (const [taskId, rel] of expected) {
             expect(relOf((await c.call('get_task', { id: taskId })).task), `get_task ${taskId}`).toEqual(rel);
           }

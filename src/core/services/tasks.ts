@@ -72,11 +72,10 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       openBlockers: 0, checklistDone: 0, checklistTotal: 0, labels, blockedBy: [], blocks: [], children: [],
     };
     await tx.insertTask(row);
-    if (labels.length) await tx.setLabels(uid, labels);
     for (const b of blockers) await linkBlocker(tx, row, b, now);
     if (blockers.length) await tx.refreshOpenBlockers([uid]);
     if (input.checklist.length) await tx.replaceChecklist(uid, input.checklist.map((text, index) => ({ index, text, checked: false })));
-    await tx.reindexTask(uid);
+    await tx.reindexTask(uid, true);
     await record(tx, ctx, {
       projectUid: project.uid, taskUid: uid, type: 'task.created',
       changes: {

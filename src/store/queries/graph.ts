@@ -41,6 +41,11 @@ const insertLabels = prepared((db, p, n: number) => db.insertInto('task_labels')
 
 export async function setLabels(db: Q, uid: string, labels: string[]): Promise<void> {
   await clearLabels.run(db, [uid]);
+  await addLabels(db, uid, labels);
+}
+
+/** Labels for a task that has none of them yet (a new task; setLabels after its delete). */
+export async function addLabels(db: Q, uid: string, labels: string[]): Promise<void> {
   if (labels.length) await insertLabels.run(db, [uid, ...labels], labels.length);
 }
 

@@ -11,7 +11,7 @@ import * as tokens from './tokens.js';
 
 /** What differs per engine: the full-text index. */
 export interface SearchEngine {
-  reindexTask(db: Kysely<DB>, uid: string): Promise<void>;
+  reindexTask(db: Kysely<DB>, uid: string, isNew?: boolean): Promise<void>;
   removeFromIndex(db: Kysely<DB>, num: number): Promise<void>;
   search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, offset: number, counts?: taskList.CountCache): Promise<{ hits: SearchHit[]; total: number }>;
 }
@@ -69,7 +69,7 @@ export class KyselyTx implements Tx {
   getComments: Tx['getComments'] = (u) => graph.getComments(this.db, u);
   addComment: Tx['addComment'] = (u, c) => graph.addComment(this.db, u, c);
 
-  reindexTask: Tx['reindexTask'] = (u) => this.engine.reindexTask(this.db, u);
+  reindexTask: Tx['reindexTask'] = (u, n) => this.engine.reindexTask(this.db, u, n);
   search: Tx['search'] = (q, f, l, o) => this.engine.search(this.db, q, f, l, o, this.counts);
 
   appendEvent: Tx['appendEvent'] = (e) => events.appendEvent(this.db, e);

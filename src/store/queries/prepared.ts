@@ -18,6 +18,21 @@ class Slot {
 export type Slots = (index: number) => never;
 const slot: Slots = (index) => new Slot(index) as never;
 
+/** Runs a compiled query at once on the connection a transaction holds (see `runDirectly`). */
+export interface DirectRunner {
+  run<R>(q: CompiledQuery): QueryResult<R>;
+}
+const direct = new WeakMap<object, DirectRunner>();
+
+/**
+ * Lets hot queries on `db` (a transaction's Kysely instance) skip Kysely's executor, which costs
+ * about 2 µs of promise hops per statement: 40 µs of a 20-statement create. Only for an engine
+ * whose connection runs a statement synchronously (better-sqlite3), held for the whole transaction.
+ */
+export function runDirectly(db: Q, runner: DirectRunner): void {
+  direct.set(db, runner);
+}
+
 function bind(q: CompiledQuery, args: readonly unknown[]): CompiledQuery {
   return { ...q, parameters: q.parameters.map((v) => (v instanceof Slot ? args[v.index] : v)) };
 }
@@ -46,9 +61,19 @@ export function prepared<R, S = undefined>(build: (db: Q, p: Slots, shape: S) =>
     if (!q) byShape.set(String(shape), (q = (build(db, slot, shape) as RawBuilder<R>).compile(db)));
     return q;
   }
+  const exec = (db: Q, args: readonly unknown[], shape: S | undefined): Promise<QueryResult<R>> => {
+    const q = bind(get(db, shape as S), args) as CompiledQuery<R>;
+    const runner = direct.get(db);
+    if (!runner) return db.executeQuery<R>(q);
+    try {
+      return Promise.resolve(runner.run<R>(q));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  };
   return {
-    run: (db: Q, args: readonly unknown[], shape?: S): Promise<QueryResult<R>> => db.executeQuery<R>(bind(get(db, shape as S), args) as CompiledQuery<R>),
-    all: async (db: Q, args: readonly unknown[], shape?: S): Promise<R[]> => (await db.executeQuery<R>(bind(get(db, shape as S), args) as CompiledQuery<R>)).rows,
+    run: (db: Q, args: readonly unknown[], shape?: S): Promise<QueryResult<R>> => exec(db, args, shape),
+    all: async (db: Q, args: readonly unknown[], shape?: S): Promise<R[]> => (await exec(db, args, shape)).rows,
   };
 }
 

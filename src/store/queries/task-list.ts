@@ -7,7 +7,7 @@ import type { TaskFilter, TaskSort, TaskSummaryRow } from '../../core/ports.js';
 import { priorityRank } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
-import { prepared } from './prepared.js';
+import { prepared, type Slots } from './prepared.js';
 import { PACKED_SUMMARY, unpackSummary } from './rows.js';
 
 type Q = Kysely<DB>;
@@ -141,13 +141,66 @@ export class CountCache {
   }
 }
 
+/**
+ * The open work of one project carrying one label, in ready order: label_order walks exactly those
+ * tasks (migration 10) where tasks_open would test every open task of the project. Other filters
+ * (kind, priority, assignee, parent, updated since) join the task row per entry; statuses and
+ * categories may name done work, which label_order does not hold, so they take the general path.
+ */
+function byLabel(f: StoreFilter, sort: TaskSort): { project: string; label: string; rest: StoreFilter } | undefined {
+  if ((sort !== 'priority' && sort !== 'ready') || f.ready || f.includeDone || f.includeArchived || f.includeDeleted || f.onlyDeleted) return undefined;
+  if (f.projectUids?.length !== 1 || f.labelsAny?.length !== 1 || f.labelsAll?.length || f.statuses?.length || f.categories?.length) return undefined;
+  const { projectUids, labelsAny, ...rest } = f;
+  return { project: projectUids[0]!, label: labelsAny[0]!, rest };
+}
+
+/** Keys from label_order for (project, label) = arguments 0 and 1, the other filters' values after them. */
+function labelKeys(db: Q, p: Slots, shape: FilterShape & { joined: boolean }) {
+  const keys = db.selectFrom('label_order as lo').where('lo.project_uid', '=', p(0)).where('lo.label', '=', p(1));
+  if (!shape.joined) return keys;
+  // CROSS JOIN keeps label_order first, so the walk stays in ready order and stops at the page.
+  const joined = keys.crossJoin('tasks').whereRef('tasks.num', '=', 'lo.num');
+  return applyFilter(joined as unknown as TaskQuery<object>, shape.make((i) => p(i + 2))) as unknown as typeof keys;
+}
+
+const labelCountQuery = prepared((db, p, shape: FilterShape & { joined: boolean }) =>
+  labelKeys(db, p, shape).select((eb) => eb.fn.countAll<number>().as('n')),
+);
+
+const labelPageQuery = prepared((db, p, shape: FilterShape & { joined: boolean }) => {
+  const n = shape.args.length + 2;
+  const keys = labelKeys(db, p, shape)
+    .select('lo.num as num')
+    .orderBy('lo.priority', 'desc')
+    .orderBy('lo.score', 'desc')
+    .orderBy('lo.position')
+    .orderBy('lo.created_at')
+    .orderBy('lo.uid')
+    .limit(p(n))
+    .offset(p(n + 1));
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, 'priority');
+});
+
+/** The filter left after project and label, as a shape; joined when any of it needs the task row. */
+function labelShape(rest: StoreFilter): FilterShape & { joined: boolean } {
+  // Without other filters the open conditions are what label_order already means: no join.
+  const { includeDone: _d, includeArchived: _a, ...others } = rest;
+  const joined = Object.values(others).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
+  const shape = filterShape(rest, 'label');
+  return Object.assign(shape, { joined, toString: () => `${shape.key}|joined:${joined}` });
+}
+
 async function countFiltered(db: Q, f: TaskFilter, cache?: CountCache): Promise<number> {
-  const shape = filterShape(f);
+  const label = byLabel(f, 'priority');
+  const shape = label ? labelShape(label.rest) : filterShape(f);
   const count = async () => {
-    const [c] = await countQuery.all(db, shape.args, shape);
+    const [c] = label
+      ? await labelCountQuery.all(db, [label.project, label.label, ...shape.args], shape as FilterShape & { joined: boolean })
+      : await countQuery.all(db, shape.args, shape);
     return Number((c as { n: number }).n);
   };
-  return cache ? cache.get(db, `list:${shape.key}:${JSON.stringify(shape.args)}`, count) : count();
+  const values = label ? [label.project, label.label, ...shape.args] : shape.args;
+  return cache ? cache.get(db, `list:${shape.key}:${JSON.stringify(values)}`, count) : count();
 }
 
 // Keys first, rows later: the filter and order run on index entries alone (the ordered indexes end
@@ -162,6 +215,11 @@ const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort }) => {
 });
 
 async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<Packed[]> {
+  const label = byLabel(f, sort);
+  if (label) {
+    const shape = labelShape(label.rest);
+    return (await labelPageQuery.all(db, [label.project, label.label, ...shape.args, limit, offset], shape)) as Packed[];
+  }
   const shape = Object.assign(filterShape(f, sort), { sort });
   return (await pageQuery.all(db, [...shape.args, limit, offset], shape)) as Packed[];
 }

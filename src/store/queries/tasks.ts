@@ -6,6 +6,7 @@ import type { Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
 import { prepared, slots } from './prepared.js';
 import { PACKED_SUMMARY, toColumns, toTaskRow, unpackSummary, type TaskRecord } from './rows.js';
+import * as graph from './graph.js';
 
 type Q = Kysely<DB>;
 
@@ -89,11 +90,12 @@ export async function insertTask(db: Q, t: TaskRow): Promise<void> {
     completed_at: t.completedAt,
     archived_at: t.archivedAt,
     deleted_at: t.deletedAt,
-    // The labels the caller is about to add, so the label trigger finds each already present
-    // (see migration 8). Only a hint: the other relation columns start empty, as the triggers expect.
+    // The labels inserted next, so the label trigger finds each already present (see migration 8).
+    // The other relation columns start empty, as the triggers expect.
     rel_labels: JSON.stringify(t.labels),
   };
   await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
+  await graph.addLabels(db, t.uid, t.labels);
 }
 
 // Shape: the patched column names, in order; the uid is the last argument.

@@ -43,7 +43,7 @@ function rowFactory(columns: string[]): (values: unknown[]) => Record<string, un
   return new Function('v', `return { ${body} };`) as (values: unknown[]) => Record<string, unknown>;
 }
 
-class Connection implements DatabaseConnection {
+export class Connection implements DatabaseConnection {
   readonly #cache = new Map<string, Prepared>();
   constructor(readonly db: BetterSqlite3.Database) {}
 
@@ -58,12 +58,21 @@ class Connection implements DatabaseConnection {
     return p;
   }
 
-  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  /** Runs a statement synchronously (better-sqlite3 does); the transaction's hot path calls this directly. */
+  run<R>(compiled: CompiledQuery): QueryResult<R> {
     const { stmt, row } = this.prepared(compiled.sql);
     const params = compiled.parameters.map(toParam);
-    if (row) return Promise.resolve({ rows: (stmt.all(params) as unknown[][]).map(row) as R[] });
+    if (row) return { rows: (stmt.all(params) as unknown[][]).map(row) as R[] };
     const { changes, lastInsertRowid } = stmt.run(params);
-    return Promise.resolve({ numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] });
+    return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
+  }
+
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    try {
+      return Promise.resolve(this.run<R>(compiled));
+    } catch (err) {
+      return Promise.reject(err);
+    }
   }
 
   // eslint-disable-next-line require-yield
@@ -101,9 +110,9 @@ class CairnSqliteDriver implements Driver {
   readonly #mutex: Mutex;
   readonly #conn: Connection;
   #release: (() => void) | undefined;
-  constructor(db: BetterSqlite3.Database) {
-    this.#conn = new Connection(db);
-    this.#mutex = lockFor(db);
+  constructor(conn: Connection) {
+    this.#conn = conn;
+    this.#mutex = lockFor(conn.db);
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -129,10 +138,11 @@ class CairnSqliteDriver implements Driver {
   }
 }
 
-export function cairnSqliteDialect(db: BetterSqlite3.Database): Dialect {
+/** The dialect over one connection; pass the same Connection to runDirectly for a transaction's hot queries. */
+export function cairnSqliteDialect(conn: Connection): Dialect {
   return {
     createAdapter: () => new SqliteAdapter(),
-    createDriver: () => new CairnSqliteDriver(db),
+    createDriver: () => new CairnSqliteDriver(conn),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (k: Kysely<any>) => new SqliteIntrospector(k),
   };

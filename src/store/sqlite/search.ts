@@ -31,8 +31,8 @@ const unindex = prepared((_db, p) => sql`DELETE FROM task_search WHERE rowid = (
 const index = prepared((_db, p) => sql`${sql.raw(INSERT_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
 
 /** Rewrites the search row of one task from its current title, labels, description, comments and checklist. */
-export async function reindexTask(db: Q, uid: string): Promise<void> {
-  await unindex.run(db, [uid]);
+export async function reindexTask(db: Q, uid: string, isNew = false): Promise<void> {
+  if (!isNew) await unindex.run(db, [uid]);
   await index.run(db, [uid]);
 }
 

@@ -10,13 +10,15 @@ import type { Store, Tx } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { KyselyTx } from '../queries/kysely-tx.js';
 import { CountCache } from '../queries/task-list.js';
-import { cairnSqliteDialect } from './driver.js';
+import { cairnSqliteDialect, Connection } from './driver.js';
+import { runDirectly } from '../queries/prepared.js';
 import { openSqliteFile, type OpenOptions } from './open.js';
 import { Checkpointer } from './checkpointer.js';
 import { reindexTask, removeFromIndex, search } from './search.js';
 
 interface Handle {
   raw: BetterSqlite3.Database;
+  conn: Connection;
   /** Background WAL checkpoints for a file that keeps being written (none for in-memory schemas). */
   checkpointer: Checkpointer | undefined;
   db: Kysely<DB>;
@@ -26,7 +28,8 @@ interface Handle {
 
 function handle(raw: BetterSqlite3.Database): Handle {
   const checkpointer = raw.memory ? undefined : new Checkpointer(raw, raw.name);
-  return { raw, checkpointer, db: new Kysely<DB>({ dialect: cairnSqliteDialect(raw) }), dataVersion: raw.prepare<[], number>('PRAGMA data_version').pluck() };
+  const conn = new Connection(raw);
+  return { raw, conn, checkpointer, db: new Kysely<DB>({ dialect: cairnSqliteDialect(conn) }), dataVersion: raw.prepare<[], number>('PRAGMA data_version').pluck() };
 }
 
 const MAX_BUSY_RETRIES = 5;
@@ -57,7 +60,9 @@ export class SqliteStore implements Store {
     return this.#file;
   }
 
-  #engine(db: Kysely<DB>, counts?: CountCache): Tx {
+  /** The Tx for one transaction; `conn` is the connection it holds throughout. */
+  #engine(db: Kysely<DB>, conn: Connection, counts?: CountCache): Tx {
+    runDirectly(db, conn);
     return new KyselyTx(db, SqliteStore.#search, counts);
   }
 
@@ -65,7 +70,7 @@ export class SqliteStore implements Store {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
     // The empty stand-in schema never changes, so only the file's reads remember counts.
     const counts = h === this.#file ? this.#counts : undefined;
-    return h.db.transaction().setAccessMode('read only').execute((trx) => fn(this.#engine(trx, counts)));
+    return h.db.transaction().setAccessMode('read only').execute((trx) => fn(this.#engine(trx, h.conn, counts)));
   }
 
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -76,7 +81,7 @@ export class SqliteStore implements Store {
       const rehearsal = Symbol('rehearsal');
       const empty = (this.#empty ??= handle(openSqliteFile(':memory:')));
       await empty.db.transaction().execute(async (trx) => {
-        await fn(this.#engine(trx));
+        await fn(this.#engine(trx, empty.conn));
         throw rehearsal;
       }).catch((err: unknown) => {
         if (err !== rehearsal) throw err;
@@ -85,7 +90,8 @@ export class SqliteStore implements Store {
     }
     for (let attempt = 0; ; attempt++) {
       try {
-        const result = await h.db.transaction().execute((trx) => fn(this.#engine(trx)));
+        const conn = h.conn;
+        const result = await h.db.transaction().execute((trx) => fn(this.#engine(trx, conn)));
         this.#localWrites++;
         h.checkpointer?.committed();
         return result;
