@@ -3,7 +3,9 @@
  * checkpoints to a worker thread, the log stays bounded under a steady stream of commits, and
  * closing stops the worker with every write in the file.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/sqlite/native.js';
 import { MAX_FRAMES, START_AFTER } from '../../src/store/sqlite/checkpointer.js';
@@ -55,5 +57,49 @@ describe('background checkpoints', () => {
     expect(integrityCheck(dbFile)).toBe('ok');
     c.ws.cleanup();
     c = undefined;
+  });
+
+  it('a write still in flight when the store closes does not start the worker again', async () => {
+    c = tempCairn();
+    await c.call('create_project', { key: 'CK', name: 'Checkpoints' });
+    for (let i = 0; i < START_AFTER + 5; i++) await c.call('create_task', { project: 'CK', title: `t${i}` });
+    const checkpointer = (c.store as SqliteStore).checkpointer()!;
+    expect(checkpointer.running).toBe(true);
+    const inFlight = c.call('create_task', { project: 'CK', title: 'in flight' }).then(
+      () => 'ok',
+      () => 'refused',
+    );
+    await c.close();
+    expect(checkpointer.running).toBe(false);
+    await inFlight;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(checkpointer.running).toBe(false);
+  });
+
+  it('without threads (a permission model that forbids workers) every write succeeds, checkpointed inline', () => {
+    c = tempCairn();
+    const dist = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+    const script = `
+      const { openCairn } = await import(${JSON.stringify(dist)});
+      const c = openCairn({ db: ${JSON.stringify(c.ws.db)}, actor: 'perm' });
+      await c.call('create_project', { key: 'PM', name: 'Permissions' });
+      let ok = 0; const errors = [];
+      for (let i = 0; i < ${START_AFTER + 10}; i++) {
+        try { await c.call('create_task', { project: 'PM', title: 't' + i }); ok++; } catch (e) { errors.push(e.code + ' ' + e.message); }
+      }
+      const raw = c.store.raw();
+      const out = { ok, errors, stored: raw.prepare('SELECT count(*) FROM tasks').pluck().get(), auto: raw.pragma('wal_autocheckpoint', { simple: true }), running: c.store.checkpointer().running };
+      await c.close();
+      console.log(JSON.stringify(out));`;
+    const flag = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+    const r = spawnSync(process.execPath, [flag, '--allow-fs-read=*', '--allow-fs-write=*', '--allow-addons', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    const line = r.stdout.split('\n').find((l) => l.startsWith('{'));
+    expect(line, r.stderr).toBeDefined();
+    const out = JSON.parse(line!);
+    expect(out.errors).toEqual([]);
+    expect(out.ok).toBe(START_AFTER + 10);
+    expect(out.stored).toBe(START_AFTER + 10);
+    expect(out.running).toBe(false);
+    expect(out.auto).toBe(1000);
   });
 });

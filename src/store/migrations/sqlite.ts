@@ -33,8 +33,8 @@ UPDATE tasks SET parent_id = ${rel.displayId('tasks.parent_uid')} WHERE parent_u
 /** Open work, as tasks_open and label_order hold it: not done or canceled, not archived or deleted. */
 const open = (t: string) => `${t}.category NOT IN ('done', 'canceled') AND ${t}.archived_at IS NULL AND ${t}.deleted_at IS NULL`;
 
-/** Removes the label_order entries of task row `t` (OLD), found by their full keys. */
-const dropLabelOrder = (t: string) => `DELETE FROM label_order WHERE project_uid = ${t}.project_uid AND label IN (SELECT value FROM json_each(${t}.rel_labels))
+/** Removes the label_order entries of task row `t` (OLD) for the labels `labels` selects, found by their full keys. */
+const dropLabelOrder = (t: string, labels: string) => `DELETE FROM label_order WHERE project_uid = ${t}.project_uid AND label IN (${labels})
     AND priority = ${t}.priority AND score = ${t}.score AND position = ${t}.position AND created_at = ${t}.created_at AND uid = ${t}.uid;`;
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
@@ -348,8 +348,9 @@ END;
     // every open task of the project (1.8 ms at 100k tasks, after every write). label_order holds
     // one entry per label of each open task, keyed in ready order, so the page reads 50 entries
     // and the total counts one label's range. Triggers keep it: label edits (task_labels), changes
-    // to a task's order or openness (the UPDATE OF columns), and purges; rel_labels equals the
-    // task's labels whenever a task row changes (the label triggers keep it in the same statement).
+    // to a task's order or openness (the UPDATE OF columns), and purges. They read the labels
+    // from task_labels; only a purge, whose label rows the cascade may already have removed,
+    // reads the row's rel_labels (kept equal to them by the label triggers).
     sql: `
 CREATE TABLE label_order (
   project_uid TEXT NOT NULL,
@@ -376,17 +377,17 @@ CREATE TRIGGER label_order_label_delete AFTER DELETE ON task_labels BEGIN
     (SELECT t.project_uid, OLD.label, t.priority, t.score, t.position, t.created_at, t.uid FROM tasks t WHERE t.uid = OLD.task_uid);
 END;
 CREATE TRIGGER label_order_task_update AFTER UPDATE OF project_uid, priority, score, position, created_at, category, archived_at, deleted_at ON tasks
-WHEN OLD.rel_labels <> '[]' AND (
+WHEN EXISTS (SELECT 1 FROM task_labels WHERE task_uid = OLD.uid) AND (
   OLD.project_uid IS NOT NEW.project_uid OR OLD.priority IS NOT NEW.priority OR OLD.score IS NOT NEW.score
   OR OLD.position IS NOT NEW.position OR OLD.created_at IS NOT NEW.created_at OR (${open('OLD')}) <> (${open('NEW')})
 ) BEGIN
-  ${dropLabelOrder('OLD')}
+  ${dropLabelOrder('OLD', 'SELECT label FROM task_labels WHERE task_uid = OLD.uid')}
   INSERT INTO label_order (project_uid, label, priority, score, position, created_at, uid, num)
-  SELECT NEW.project_uid, j.value, NEW.priority, NEW.score, NEW.position, NEW.created_at, NEW.uid, NEW.num
-  FROM json_each(NEW.rel_labels) j WHERE ${open('NEW')};
+  SELECT NEW.project_uid, l.label, NEW.priority, NEW.score, NEW.position, NEW.created_at, NEW.uid, NEW.num
+  FROM task_labels l WHERE l.task_uid = NEW.uid AND ${open('NEW')};
 END;
 CREATE TRIGGER label_order_task_delete AFTER DELETE ON tasks WHEN OLD.rel_labels <> '[]' BEGIN
-  ${dropLabelOrder('OLD')}
+  ${dropLabelOrder('OLD', 'SELECT value FROM json_each(OLD.rel_labels)')}
 END;
 `,
   },

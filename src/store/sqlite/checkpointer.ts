@@ -14,7 +14,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './native.js';
-import { SQLITE_MODULE_PATH } from './native.js';
+import { SQLITE_BINDING, SQLITE_MODULE_PATH } from './native.js';
 
 /** Commits in this process before the worker takes over checkpoints. */
 export const START_AFTER = 50;
@@ -33,7 +33,10 @@ const STOP = 2;
 const RUNS = 3;
 
 // Plain CommonJS run with `eval`, so the bundled MCP server needs no extra file beside it. The loop
-// sleeps until a commit arrives, lets a few more gather (50 ms), checkpoints, and repeats.
+// sleeps until a commit arrives (close() bumps the counter too, so a stop never waits), lets a few
+// more gather (50 ms), checkpoints, and repeats. A checkpoint that keeps failing for a reason other
+// than a busy lock (which PRAGMA reports in its row, not by throwing) ends the worker, and the main
+// connection takes its auto-checkpoint back.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
@@ -42,19 +45,31 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
 let done = Atomics.load(ctl, ${COMMITS});
+let failures = 0;
 while (Atomics.load(ctl, ${STOP}) === 0) {
   const seen = Atomics.load(ctl, ${COMMITS});
-  if (seen === done) { Atomics.wait(ctl, ${COMMITS}, seen, 1000); continue; }
+  if (seen === done) { Atomics.wait(ctl, ${COMMITS}, seen); continue; }
   Atomics.wait(ctl, ${STOP}, 0, 50);
+  if (Atomics.load(ctl, ${STOP}) !== 0) break;
   done = Atomics.load(ctl, ${COMMITS});
   try {
     const r = checkpoint.get();
     Atomics.store(ctl, ${LOG_FRAMES}, r.log);
     Atomics.add(ctl, ${RUNS}, 1);
-  } catch {}
+    failures = 0;
+  } catch (err) {
+    if (++failures >= 5) throw err;
+  }
 }
 db.close();
 `;
+
+/**
+ * better-sqlite3 12 (node::ObjectWrap) aborts on Node 24.19+ when a statement is collected after its
+ * environment is gone (see native.ts), and a worker's environment goes at every close: on Node 22+
+ * the worker runs only with the Node-API build (13).
+ */
+const WORKERS_SAFE = Number(process.versions.node.split('.')[0]) < 22 || !SQLITE_BINDING.startsWith('better-sqlite3@12.');
 
 export class Checkpointer {
   readonly #db: SqliteDatabase;
@@ -62,15 +77,20 @@ export class Checkpointer {
   #commits = 0;
   #worker: Worker | undefined;
   #control: Int32Array | undefined;
-  #failed = false;
+  #failed = !WORKERS_SAFE;
+  #closed = false;
 
   constructor(db: SqliteDatabase, file: string) {
     this.#db = db;
     this.#file = file;
   }
 
-  /** Called after each committed write on the main connection. */
+  /**
+   * Called after each committed write on the main connection. Never throws: the write it follows
+   * is already stored, and its caller must not be told otherwise.
+   */
   committed(): void {
+    if (this.#closed) return;
     this.#commits++;
     const ctl = this.#control;
     if (!ctl) {
@@ -79,12 +99,14 @@ export class Checkpointer {
     }
     Atomics.add(ctl, COMMITS, 1);
     Atomics.notify(ctl, COMMITS);
-    if (Atomics.load(ctl, LOG_FRAMES) > MAX_FRAMES) {
-      Atomics.store(ctl, LOG_FRAMES, 0);
+    // Not inside a transaction another caller has begun on this connection meanwhile (SQLite
+    // refuses a checkpoint there); the next commit tries again.
+    if (Atomics.load(ctl, LOG_FRAMES) > MAX_FRAMES && !this.#db.inTransaction) {
       try {
         this.#db.pragma('wal_checkpoint(PASSIVE)');
+        Atomics.store(ctl, LOG_FRAMES, 0);
       } catch {
-        // Another process holds the checkpoint lock; the worker tries again after the next commit.
+        // Another process holds the checkpoint lock; the next commit tries again.
       }
     }
   }
@@ -99,40 +121,53 @@ export class Checkpointer {
   }
 
   #start(): void {
-    const control = new SharedArrayBuffer(4 * 4);
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control },
-      // The worker must not keep a finished process alive, nor print into a stdio MCP stream.
-      stdout: true,
-      stderr: true,
-    });
-    worker.unref();
-    worker.on('error', () => this.#fallBack());
-    worker.on('exit', () => {
-      if (this.#worker === worker) this.#fallBack();
-    });
-    this.#worker = worker;
-    this.#control = new Int32Array(control);
-    this.#db.pragma('wal_autocheckpoint = 0');
+    try {
+      const control = new SharedArrayBuffer(4 * 4);
+      const worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control },
+        // The worker must not keep a finished process alive, nor print into a stdio MCP stream.
+        stdout: true,
+        stderr: true,
+      });
+      worker.unref();
+      worker.on('error', () => this.#fallBack(worker));
+      worker.on('exit', () => this.#fallBack(worker));
+      this.#worker = worker;
+      this.#control = new Int32Array(control);
+      this.#db.pragma('wal_autocheckpoint = 0');
+    } catch {
+      // No threads here (a permission model without --allow-worker, say): checkpoint inline as before.
+      this.#fallBack(this.#worker);
+    }
   }
 
-  /** The worker could not run (no threads, a binding that refuses them): SQLite checkpoints inline again. */
-  #fallBack(): void {
+  /** The worker could not run or stopped on its own: SQLite checkpoints inline again. */
+  #fallBack(worker: Worker | undefined): void {
+    if (worker !== this.#worker) return;
     this.#failed = true;
     this.#worker = undefined;
     this.#control = undefined;
-    if (this.#db.open) this.#db.pragma('wal_autocheckpoint = 1000');
+    void worker?.terminate();
+    if (this.#db.open) {
+      try {
+        this.#db.pragma('wal_autocheckpoint = 1000');
+      } catch {
+        // The connection is closing; nothing left to checkpoint for.
+      }
+    }
   }
 
   /** Stops the worker and waits for it to close its connection (before the main one closes). */
   async close(): Promise<void> {
+    this.#closed = true;
     const worker = this.#worker;
     const ctl = this.#control;
     this.#worker = undefined;
     this.#control = undefined;
     if (!worker || !ctl) return;
     Atomics.store(ctl, STOP, 1);
+    Atomics.add(ctl, COMMITS, 1);
     Atomics.notify(ctl, STOP);
     Atomics.notify(ctl, COMMITS);
     // Held open until the worker has closed its connection: an unref'd worker would let the

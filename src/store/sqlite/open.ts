@@ -22,6 +22,9 @@ export function applyPragmas(db: SqliteDatabase, busyTimeoutMs = 10_000): void {
   // indexes, the FTS structure) fit, and the OS page cache serves the rest. At 32 MB a 100k-task
   // workspace pushed the process past its 150 MB RSS budget for no measurable speed-up.
   db.pragma('cache_size = -8000');
+  // A server's WAL may grow to ~64 MB during a burst of writes (checkpointer.ts); once the log
+  // starts over, SQLite truncates the file back to this.
+  db.pragma('journal_size_limit = 16777216');
 }
 
 export function schemaVersion(db: SqliteDatabase): number {
@@ -68,17 +71,18 @@ export function migrate(db: SqliteDatabase, file: string | null, target = LATEST
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Switching a new file to WAL takes an exclusive lock without consulting the busy handler, so
- * processes that all create the workspace at once can see SQLITE_BUSY there: wait and retry
- * (up to about two seconds) rather than fail the first write.
+ * Processes that all create the workspace at once can meet SQLITE_BUSY while one of them switches
+ * the new file to WAL, sometimes at once rather than after the busy timeout: wait a little and
+ * retry, for no longer than the busy timeout in all, rather than fail the first write.
  */
-function withBusyRetry(fn: () => void): void {
-  for (let attempt = 0; ; attempt++) {
+function withBusyRetry(fn: () => void, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
     try {
       return fn();
     } catch (err) {
       const code = (err as { code?: string }).code ?? '';
-      if (!code.startsWith('SQLITE_BUSY') || attempt >= 100) throw err;
+      if (!code.startsWith('SQLITE_BUSY') || Date.now() >= deadline) throw err;
       Atomics.wait(pause, 0, 0, 5 + Math.random() * 15);
     }
   }
@@ -95,7 +99,7 @@ export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteData
   }
   const db = new Database(file);
   try {
-    withBusyRetry(() => applyPragmas(db, opts.busyTimeoutMs));
+    withBusyRetry(() => applyPragmas(db, opts.busyTimeoutMs), opts.busyTimeoutMs ?? 10_000);
     migrate(db, file === ':memory:' ? null : file, opts.targetVersion);
   } catch (err) {
     db.close();

@@ -26,13 +26,21 @@ export const SEARCH_ROW_SQL = `SELECT t.num, t.title,
       CASE WHEN t.archived_at IS NULL AND t.deleted_at IS NULL THEN '' ELSE 'x' END
     FROM tasks t`;
 const INSERT_SQL = 'INSERT INTO task_search (rowid, title, labels, description, comments, checklist, hidden)';
+// A new task has no search row, but its number may be a purged task's (num has no AUTOINCREMENT):
+// REPLACE costs a lookup, like the delete it saves, and heals a row left behind by outside damage.
+const REPLACE_SQL = 'INSERT OR REPLACE INTO task_search (rowid, title, labels, description, comments, checklist, hidden)';
 
 const unindex = prepared((_db, p) => sql`DELETE FROM task_search WHERE rowid = (SELECT num FROM tasks WHERE uid = ${p(0)})`);
 const index = prepared((_db, p) => sql`${sql.raw(INSERT_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
+const indexNew = prepared((_db, p) => sql`${sql.raw(REPLACE_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
 
 /** Rewrites the search row of one task from its current title, labels, description, comments and checklist. */
 export async function reindexTask(db: Q, uid: string, isNew = false): Promise<void> {
-  if (!isNew) await unindex.run(db, [uid]);
+  if (isNew) {
+    await indexNew.run(db, [uid]);
+    return;
+  }
+  await unindex.run(db, [uid]);
   await index.run(db, [uid]);
 }
 

@@ -60,17 +60,25 @@ export class SqliteStore implements Store {
     return this.#file;
   }
 
-  /** The Tx for one transaction; `conn` is the connection it holds throughout. */
-  #engine(db: Kysely<DB>, conn: Connection, counts?: CountCache): Tx {
+  /**
+   * Runs `fn` with the Tx of one transaction. Its prepared queries go straight to `conn` while the
+   * transaction lasts, and only then: a call still pending after it ends goes through Kysely, which
+   * refuses a finished transaction.
+   */
+  async #run<T>(db: Kysely<DB>, conn: Connection, counts: CountCache | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
     runDirectly(db, conn);
-    return new KyselyTx(db, SqliteStore.#search, counts);
+    try {
+      return await fn(new KyselyTx(db, SqliteStore.#search, counts));
+    } finally {
+      runDirectly(db, undefined);
+    }
   }
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
     // The empty stand-in schema never changes, so only the file's reads remember counts.
     const counts = h === this.#file ? this.#counts : undefined;
-    return h.db.transaction().setAccessMode('read only').execute((trx) => fn(this.#engine(trx, h.conn, counts)));
+    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h.conn, counts, fn));
   }
 
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -81,7 +89,7 @@ export class SqliteStore implements Store {
       const rehearsal = Symbol('rehearsal');
       const empty = (this.#empty ??= handle(openSqliteFile(':memory:')));
       await empty.db.transaction().execute(async (trx) => {
-        await fn(this.#engine(trx, empty.conn));
+        await this.#run(trx, empty.conn, undefined, fn);
         throw rehearsal;
       }).catch((err: unknown) => {
         if (err !== rehearsal) throw err;
@@ -89,12 +97,10 @@ export class SqliteStore implements Store {
       h = this.#current() ?? (this.#file = handle(openSqliteFile(this.location, this.#options)));
     }
     for (let attempt = 0; ; attempt++) {
+      let result: T;
       try {
         const conn = h.conn;
-        const result = await h.db.transaction().execute((trx) => fn(this.#engine(trx, conn)));
-        this.#localWrites++;
-        h.checkpointer?.committed();
-        return result;
+        result = await h.db.transaction().execute((trx) => this.#run(trx, conn, undefined, fn));
       } catch (err) {
         if (!isBusy(err)) throw err;
         if (attempt >= MAX_BUSY_RETRIES) {
@@ -103,7 +109,12 @@ export class SqliteStore implements Store {
             suggestions: ['Retry in a moment; if it persists, look for a stuck process holding the database open'],
           });
         }
+        continue;
       }
+      // Committed: nothing after this point may turn the write into a reported failure.
+      this.#localWrites++;
+      h.checkpointer?.committed();
+      return result;
     }
   }
 
