@@ -165,7 +165,8 @@ export interface Tx {
   renumberLane(projectUid: string, status: string): Promise<void>;
   /** Recomputes the stored count of open blockers for these tasks (after edges or blocker states change). */
   refreshOpenBlockers(uids: string[]): Promise<void>;
-  setCategoryForStatus(projectUid: string, status: string, category: Category): Promise<void>;
+  /** Moves a status's tasks to `category`; entering done stamps completedAt (`now`) where missing, leaving it clears it. */
+  setCategoryForStatus(projectUid: string, status: string, category: Category, now: string): Promise<void>;
   countTasksInStatus(projectUid: string, status: string): Promise<number>;
   recentTaskTitles(projectUid: string | null, limit: number): Promise<Array<{ id: string; title: string }>>;
 

@@ -93,8 +93,19 @@ describe('projects', () => {
     const waiting = (await c.call('create_task', { project: 'API', title: 'waits', blockedBy: [blocker.id] })).task;
     expect(waiting.isReady).toBe(false);
     await c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: 'review', category: 'done' }] });
-    expect((await c.call('get_task', { id: blocker.id })).task.statusCategory).toBe('done');
+    const done = (await c.call('get_task', { id: blocker.id })).task;
+    expect(done.statusCategory).toBe('done');
+    // Entering done this way counts as completing, as a move into a done status does.
+    expect(done.completedAt).not.toBeNull();
     expect((await c.call('get_task', { id: waiting.id })).task.isReady).toBe(true);
+    await c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: 'review', category: 'in_progress' }] });
+    expect((await c.call('get_task', { id: blocker.id })).task.completedAt).toBeNull();
+    await c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: 'review', category: 'done' }] });
+    const again = (await c.call('get_task', { id: blocker.id })).task.completedAt;
+    expect(again).not.toBeNull();
+    // Already done: recategorizing to done once more keeps the completion time.
+    await c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: 'review', category: 'done' }, { op: 'recolor', name: 'review', color: '#000000' }] });
+    expect((await c.call('get_task', { id: blocker.id })).task.completedAt).toBe(again);
     // backlog recategorized as todo: its tasks join the ready queue
     const b = (await c.call('create_task', { project: 'API', title: 'in backlog', status: 'backlog' })).task;
     expect((await c.call('next_tasks', {})).tasks.map((t) => t.id)).not.toContain(b.id);

@@ -116,7 +116,7 @@ function findStatus(statuses: Status[], name: string, key: string): Status {
 }
 
 /** Applies workflow edits, keeping tasks' status names and categories (and so readiness) consistent. */
-async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Promise<void> {
+async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[], now: string): Promise<void> {
   const statuses = (await tx.getStatuses(p.uid)).map((s) => ({ ...s }));
   // Tracked by object, not name: a later rename in the same batch must not lose the recategorization.
   const touched = new Set<Status>();
@@ -157,7 +157,7 @@ async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Promise<v
     }
   }
   await tx.replaceStatuses(p.uid, statuses.map((s, position) => ({ ...s, position })));
-  for (const s of touched) if (statuses.includes(s)) await tx.setCategoryForStatus(p.uid, s.name, s.category);
+  for (const s of touched) if (statuses.includes(s)) await tx.setCategoryForStatus(p.uid, s.name, s.category, now);
   if (touched.size) await refreshProjectBlockers(tx, p.uid);
 }
 
@@ -183,7 +183,7 @@ export async function updateProject(ctx: Context, input: z.infer<typeof UpdatePr
       ...(input.aliases !== undefined ? { aliases: [...new Set(input.aliases)] } : {}),
     };
     const before = await tx.getStatuses(p.uid);
-    if (input.statuses?.length) await applyStatusOps(tx, p, input.statuses);
+    if (input.statuses?.length) await applyStatusOps(tx, p, input.statuses, nowIso(ctx));
     const after = await tx.getStatuses(p.uid);
     const changes = diff(p as unknown as Record<string, unknown>, patch);
     if (JSON.stringify(before) !== JSON.stringify(after)) changes.statuses = { before, after };

@@ -45,7 +45,7 @@ export class KyselyTx implements Tx {
   lanePositions: Tx['lanePositions'] = (p, s, e) => tasks.lanePositions(this.db, p, s, e);
   maxLanePosition: Tx['maxLanePosition'] = (p, s) => tasks.maxLanePosition(this.db, p, s);
   renumberLane: Tx['renumberLane'] = (p, s) => tasks.renumberLane(this.db, p, s);
-  setCategoryForStatus: Tx['setCategoryForStatus'] = (p, s, c) => tasks.setCategoryForStatus(this.db, p, s, c);
+  setCategoryForStatus: Tx['setCategoryForStatus'] = (p, s, c, n) => tasks.setCategoryForStatus(this.db, p, s, c, n);
   countTasksInStatus: Tx['countTasksInStatus'] = (p, s) => tasks.countTasksInStatus(this.db, p, s);
   recentTaskTitles: Tx['recentTaskTitles'] = (p, l) => tasks.recentTaskTitles(this.db, p, l);
   refreshOpenBlockers: Tx['refreshOpenBlockers'] = (u) => tasks.refreshOpenBlockers(this.db, u);

@@ -163,8 +163,10 @@ export async function maxLanePosition(db: Q, projectUid: string, status: string)
   return r?.position ?? 0;
 }
 
-export async function setCategoryForStatus(db: Q, projectUid: string, status: string, category: Category): Promise<void> {
-  await db.updateTable('tasks').set({ category }).where('project_uid', '=', projectUid).where('status', '=', status).execute();
+export async function setCategoryForStatus(db: Q, projectUid: string, status: string, category: Category, now: string): Promise<void> {
+  // As a move into or out of a done status would (statusPatch): completion time kept if already done.
+  const completedAt = category === 'done' ? sql<string>`coalesce(completed_at, ${now})` : null;
+  await db.updateTable('tasks').set({ category, completed_at: completedAt }).where('project_uid', '=', projectUid).where('status', '=', status).execute();
 }
 
 export async function countTasksInStatus(db: Q, projectUid: string, status: string): Promise<number> {
