@@ -28,6 +28,8 @@ type Op =
   | { t: 'dep' | 'undep'; i: number; j: number }
   | { t: 'delete' | 'restore' | 'purge' | 'deletePurge' | 'complete' | 'archive' | 'unarchive' | 'claim' | 'reopen'; i: number }
   | { t: 'reorder'; i: number; priority: 'none' | 'low' | 'high' | 'urgent'; score: number; position: number | null }
+  | { t: 'status'; i: number; status: 'review' | 'in_progress' | 'backlog' }
+  | { t: 'recategorize'; project: 0 | 1; category: 'done' | 'in_progress' | 'canceled' }
   | { t: 'tick'; ms: number };
 
 const idx = fc.nat({ max: 40 });
@@ -66,6 +68,9 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('claim' as const, 'reopen' as const), i: idx }) },
+  // A status recategorized moves all its tasks in or out of the open set at once.
+  { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), i: idx, status: fc.constantFrom('review' as const, 'in_progress' as const, 'backlog' as const) }) },
+  { weight: 1, arbitrary: fc.record({ t: fc.constant('recategorize' as const), project: fc.constantFrom<0 | 1>(0, 1), category: fc.constantFrom('done' as const, 'in_progress' as const, 'canceled' as const) }) },
 );
 
 /** Binary string order, as SQLite compares TEXT: UTF-8 bytes. */
@@ -219,6 +224,9 @@ describe('property: stored relations equal the edge tables', () => {
                 case 'archive': return c.call('archive_task', { id: id(op.i) });
                 case 'unarchive': return c.call('archive_task', { id: id(op.i), restore: true });
                 case 'claim': return c.call('claim_task', { id: id(op.i) });
+                case 'status': return c.call('update_task', { id: id(op.i), status: op.status });
+                case 'recategorize':
+                  return c.call('update_project', { key: PROJECTS[op.project], statuses: [{ op: 'recategorize', name: 'review', category: op.category }] });
                 case 'reopen': return c.call('update_task', { id: id(op.i), status: 'todo' });
                 case 'reorder':
                   return c.call('update_task', { id: id(op.i), priority: op.priority, score: op.score, ...(op.position !== null ? { position: op.position } : {}) });
