@@ -67,10 +67,13 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
       };
       const unsubscribe = opts.feed.subscribe((batch) => (buffer ? buffer.push(...batch) : void deliver(batch)));
       const heartbeat = setInterval(() => void stream.write(': ping\n\n').catch(() => undefined), opts.heartbeatMs ?? 15_000);
+      // The server-wide signal outlives every stream: its listener goes when the stream does, or
+      // each connection ever made would stay reachable from it until shutdown.
+      let onClosing: (() => void) | undefined;
       const done = new Promise<void>((resolve) => {
         stream.onAbort(resolve);
         if (opts.closing.aborted) resolve();
-        else opts.closing.addEventListener('abort', () => resolve(), { once: true });
+        else opts.closing.addEventListener('abort', (onClosing = () => resolve()), { once: true });
       });
       try {
         sent = since ?? (await core.store.read((tx) => tx.lastSeq()));
@@ -86,6 +89,7 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
         await deliver(pending);
         await done;
       } finally {
+        if (onClosing) opts.closing.removeEventListener('abort', onClosing);
         unsubscribe();
         clearInterval(heartbeat);
         await chain;
