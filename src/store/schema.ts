@@ -60,6 +60,8 @@ export interface TasksTable {
   rel_blocked_by: Generated<string>;
   rel_blocks: Generated<string>;
   rel_children: Generated<string>;
+  // Changes with every UPDATE of the row (migration 11): what a cached summary row is checked against.
+  rev: Generated<number>;
 }
 
 export interface TaskLabelsTable {

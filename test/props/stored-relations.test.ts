@@ -7,12 +7,15 @@
  * dump of task_labels, dependencies, tasks and projects. Refused operations change nothing.
  * label_order (migration 10: one entry per label of each open task, keyed in ready order) equals
  * the same dump's open tasks × labels, and a list by project and label returns them in ready order.
+ * A second process's view: a reader opened once, whose remembered summary rows (migration 11,
+ * summary-cache.ts) outlive every write, answers each list exactly as a freshly opened one does.
  */
 import { Database, type SqliteDatabase } from '../../src/store/sqlite/native.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { integrityCheck, manualClock } from '../helpers/core.js';
 import { tempCairn } from '../helpers/workspace.js';
+import { openCairn, type Cairn } from '../../src/index.js';
 
 // Quotes, backslashes and non-ASCII too: list rows arrive as packed JSON and relation arrays are
 // split without a parse when they hold no escape; a new task's labels are written in byte order
@@ -173,12 +176,32 @@ describe('property: stored relations equal the edge tables', () => {
         const clock = manualClock('2026-08-01T00:00:00.000Z');
         const c = tempCairn({ clock, actor: 'alice' });
         let raw: SqliteDatabase | undefined;
+        let reader: Cairn | undefined;
         const ids: string[] = [];
         const id = (i: number) => ids[i % Math.max(ids.length, 1)] ?? 'API-999';
         const ref = (i: number | null) => (i === null ? null : id(i));
         try {
           for (const key of PROJECTS) await c.call('create_project', { key, name: key });
           raw = new Database(c.ws.db, { readonly: true, fileMustExist: true });
+          reader = openCairn({ db: c.ws.db, clock, actor: 'alice' });
+
+          /** Lists whose rows the long-lived reader remembers: every path to list rows (plain, label, ready). */
+          const views = (x: Cairn) => Promise.all([
+            x.call('list_tasks', { includeDone: true, includeArchived: true, sort: 'id', limit: 200 }),
+            x.call('list_tasks', { deleted: true, sort: 'id', limit: 200 }),
+            x.call('list_tasks', { project: 'API', labels: ['a'], limit: 200 }),
+            x.call('list_tasks', { limit: 200 }),
+            x.call('next_tasks', { limit: 100 }),
+          ]);
+          /** The reader's answers equal those of a Cairn opened afresh on the same file (nothing remembered). */
+          const checkReader = async (after: string) => {
+            const fresh = openCairn({ db: c.ws.db, clock, actor: 'alice' });
+            try {
+              expect(await views(reader!), `remembered rows after ${after}`).toEqual(await views(fresh));
+            } finally {
+              await fresh.close();
+            }
+          };
 
           /** Every answer that lists tasks agrees with the reference, and names every task once. */
           const checkLists = async (expected: Map<string, Rel>) => {
@@ -256,6 +279,7 @@ describe('property: stored relations equal the edge tables', () => {
             const task = (answer as { task?: Rel & { id: string } } | undefined)?.task;
             if (task) expect(relOf(task), `${op.t} answer for ${task.id}`).toEqual(expected.get(task.id));
             await checkLists(expected);
+            await checkReader(JSON.stringify(op));
           }
 
           const final = dump(raw);
@@ -281,10 +305,13 @@ describe('property: stored relations equal the edge tables', () => {
           }
           raw.close();
           raw = undefined;
+          await reader.close();
+          reader = undefined;
           await c.close();
           expect(integrityCheck(c.ws.db)).toBe('ok');
         } finally {
           raw?.close();
+          await reader?.close();
           await c.done(); // closing twice is harmless; removes the workspace either way
         }
       }),

@@ -393,6 +393,23 @@ CREATE TRIGGER label_order_task_delete AFTER DELETE ON tasks WHEN OLD.rel_labels
 END;
 `,
   },
+  {
+    version: 11,
+    name: 'row revisions',
+    // A list page names its rows by (num, uid, rev) and parses only those a reader has not seen at
+    // that revision (store/queries/summary-cache.ts): serializing 28 values per row in SQLite and
+    // parsing them was two thirds of a 50-row page. rev must move with every change to the row,
+    // whoever makes it: the service's hot UPDATEs set rev = rev + 1 themselves, and this trigger
+    // moves it after any UPDATE that did not (relation triggers, bulk status changes, a future
+    // path that forgets), so a stale summary cannot match. Its own UPDATE touches only rev, which
+    // no other trigger watches, and a trigger does not fire itself again.
+    sql: `
+ALTER TABLE tasks ADD COLUMN rev INTEGER NOT NULL DEFAULT 0;
+CREATE TRIGGER tasks_rev AFTER UPDATE ON tasks WHEN NEW.rev = OLD.rev BEGIN
+  UPDATE tasks SET rev = OLD.rev + 1 WHERE num = NEW.num;
+END;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

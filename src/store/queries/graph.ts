@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ChecklistItem, Comment, CommentKind } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
 import { prepared, slots } from './prepared.js';
+import { BUMP } from './rows.js';
 
 type Q = Kysely<DB>;
 
@@ -79,7 +80,7 @@ export async function replaceChecklist(db: Q, uid: string, items: ChecklistItem[
       .execute();
   }
   const done = items.filter((i) => i.checked).length;
-  await db.updateTable('tasks').set({ checklist_done: done, checklist_total: items.length }).where('uid', '=', uid).execute();
+  await db.updateTable('tasks').set({ checklist_done: done, checklist_total: items.length, rev: BUMP }).where('uid', '=', uid).execute();
 }
 
 export async function getComments(db: Q, uid: string): Promise<Comment[]> {

@@ -8,6 +8,7 @@ import * as projects from './projects.js';
 import * as taskList from './task-list.js';
 import * as tasks from './tasks.js';
 import * as tokens from './tokens.js';
+import type { SummaryCache } from './summary-cache.js';
 
 /** What differs per engine: the full-text index. */
 export interface SearchEngine {
@@ -17,11 +18,12 @@ export interface SearchEngine {
 }
 
 export class KyselyTx implements Tx {
-  /** `counts`: remembered totals, given to read transactions only (see CountCache). */
+  /** `counts` and `summaries`: remembered totals and rows, given to read transactions only (see CountCache, SummaryCache). */
   constructor(
     private readonly db: Kysely<DB>,
     private readonly engine: SearchEngine,
     private readonly counts?: taskList.CountCache,
+    private readonly summaries?: SummaryCache,
   ) {}
 
   listProjects: Tx['listProjects'] = (a) => projects.listProjects(this.db, a);
@@ -41,7 +43,7 @@ export class KyselyTx implements Tx {
   insertTask: Tx['insertTask'] = (r) => tasks.insertTask(this.db, r);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
   tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
-  listTasks: Tx['listTasks'] = (f, s, l, o, opts) => taskList.listTasks(this.db, f, s, l, o, opts, this.counts);
+  listTasks: Tx['listTasks'] = (f, s, l, o, opts) => taskList.listTasks(this.db, f, s, l, o, opts, this.counts, this.summaries);
   lanePositions: Tx['lanePositions'] = (p, s, e) => tasks.lanePositions(this.db, p, s, e);
   maxLanePosition: Tx['maxLanePosition'] = (p, s) => tasks.maxLanePosition(this.db, p, s);
   renumberLane: Tx['renumberLane'] = (p, s) => tasks.renumberLane(this.db, p, s);

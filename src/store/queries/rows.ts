@@ -7,6 +7,9 @@ import type { ProjectsTable, TasksTable } from '../schema.js';
 
 export type TaskRecord = Selectable<TasksTable> & { project_key: string };
 
+/** `rev + 1`: every UPDATE of a task row moves its revision in the same write (migration 11, summary-cache.ts). */
+export const BUMP = sql<number>`rev + 1`;
+
 /** The columns a summary needs (lists read only these; see TaskSummaryRow). */
 export const SUMMARY_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'status', 'category', 'kind', 'priority', 'score', 'position', 'assignee',

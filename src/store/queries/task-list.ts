@@ -8,24 +8,24 @@ import { priorityRank } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
 import { prepared, type Slots } from './prepared.js';
-import { PACKED_SUMMARY, unpackSummary } from './rows.js';
+import { summaryRows, type RowKey, type SummaryCache } from './summary-cache.js';
 
 type Q = Kysely<DB>;
-type Packed = { packed: string };
+type Packed = RowKey;
 type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p', O>;
 
 /**
- * The rows of a key subquery (`num` column), as base() selects them. The keys drive the join
- * (SQLite keeps CROSS JOIN order; elsewhere it is an ordinary join), which saves materialising
- * an IN list; the caller orders the result.
+ * The row keys (number, uid, revision) of a key subquery (`num` column): summaryRows turns them
+ * into summaries, reading only rows it does not remember at that revision. The keys drive the join
+ * (SQLite keeps CROSS JOIN order; elsewhere it is an ordinary join), which saves materialising an
+ * IN list; the caller orders the result.
  */
 function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
   return db
     .selectFrom(keys.as('k'))
     .crossJoin('tasks')
-    .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
     .whereRef('tasks.num', '=', 'k.num')
-    .select(PACKED_SUMMARY.as('packed'));
+    .select(['tasks.num', 'tasks.uid', 'tasks.rev']);
 }
 
 export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
@@ -273,6 +273,7 @@ export async function listTasks(
   offset: number,
   opts: { count?: boolean } = {},
   cache?: CountCache,
+  summaries?: SummaryCache,
 ): Promise<{ rows: TaskSummaryRow[]; total: number }> {
   let rows: Packed[];
   let counted: number | undefined;
@@ -286,5 +287,5 @@ export async function listTasks(
   }
   let total = counted ?? offset + rows.length;
   if (opts.count !== false && counted === undefined && (rows.length === limit || (offset > 0 && rows.length === 0))) total = await countFiltered(db, f, cache);
-  return { rows: rows.map((r) => unpackSummary(r.packed)), total };
+  return { rows: await summaryRows(db, rows, summaries), total };
 }

@@ -5,7 +5,7 @@ import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
 import { prepared, slots } from './prepared.js';
-import { PACKED_SUMMARY, toColumns, toTaskRow, unpackSummary, type TaskRecord } from './rows.js';
+import { BUMP, PACKED_SUMMARY, toColumns, toTaskRow, unpackSummary, type TaskRecord } from './rows.js';
 import * as graph from './graph.js';
 
 type Q = Kysely<DB>;
@@ -101,7 +101,11 @@ export async function insertTask(db: Q, t: TaskRow): Promise<void> {
 // Shape: the patched column names, in order; the uid is the last argument.
 const updateRow = prepared((db, p, cols: string) => {
   const names = cols.split(',');
-  return db.updateTable('tasks').set(Object.fromEntries(names.map((c, i) => [c, p(i)])) as never).where('uid', '=', p(names.length));
+  // rev moves in the same write; left alone, the revision trigger would rewrite the row (migration 11).
+  return db
+    .updateTable('tasks')
+    .set({ ...Object.fromEntries(names.map((c, i) => [c, p(i)])), rev: BUMP } as never)
+    .where('uid', '=', p(names.length));
 });
 
 export async function updateTask(db: Q, uid: string, patch: TaskPatch): Promise<void> {
@@ -114,7 +118,7 @@ export async function updateTask(db: Q, uid: string, patch: TaskPatch): Promise<
 export async function tryClaim(db: Q, uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean> {
   const r = await db
     .updateTable('tasks')
-    .set({ ...toColumns(patch), claimed_by: actor, claim_expires_at: expiresAt })
+    .set({ ...toColumns(patch), claimed_by: actor, claim_expires_at: expiresAt, rev: BUMP })
     .where('uid', '=', uid)
     .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_by', '=', actor), eb('claim_expires_at', '<=', now)]))
     .executeTakeFirst();
@@ -129,7 +133,7 @@ export async function purgeTask(db: Q, uid: string): Promise<void> {
 /** Keeps tasks.open_blockers equal to the number of unresolved, undeleted blockers. */
 export async function refreshOpenBlockers(db: Q, uids: string[]): Promise<void> {
   if (uids.length === 0) return;
-  await sql`UPDATE tasks SET open_blockers = (
+  await sql`UPDATE tasks SET rev = rev + 1, open_blockers = (
       SELECT count(*) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid
       WHERE d.task_uid = tasks.uid AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)
     WHERE uid IN (${sql.join(uids)})`.execute(db);

@@ -10,6 +10,7 @@ import type { Store, Tx } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { KyselyTx } from '../queries/kysely-tx.js';
 import { CountCache } from '../queries/task-list.js';
+import { SummaryCache } from '../queries/summary-cache.js';
 import { cairnSqliteDialect, Connection } from './driver.js';
 import { runDirectly } from '../queries/prepared.js';
 import { openSqliteFile, type OpenOptions } from './open.js';
@@ -46,6 +47,7 @@ export class SqliteStore implements Store {
   #empty: Handle | undefined;
   #localWrites = 0;
   readonly #counts = new CountCache();
+  readonly #summaries = new SummaryCache();
   static readonly #search = { reindexTask, removeFromIndex, search };
 
   constructor(file: string, options: OpenOptions = {}) {
@@ -65,10 +67,10 @@ export class SqliteStore implements Store {
    * transaction lasts, and only then: a call still pending after it ends goes through Kysely, which
    * refuses a finished transaction.
    */
-  async #run<T>(db: Kysely<DB>, conn: Connection, counts: CountCache | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  async #run<T>(db: Kysely<DB>, conn: Connection, reading: boolean, fn: (tx: Tx) => Promise<T>): Promise<T> {
     runDirectly(db, conn);
     try {
-      return await fn(new KyselyTx(db, SqliteStore.#search, counts));
+      return await fn(reading ? new KyselyTx(db, SqliteStore.#search, this.#counts, this.#summaries) : new KyselyTx(db, SqliteStore.#search));
     } finally {
       runDirectly(db, undefined);
     }
@@ -76,9 +78,8 @@ export class SqliteStore implements Store {
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
-    // The empty stand-in schema never changes, so only the file's reads remember counts.
-    const counts = h === this.#file ? this.#counts : undefined;
-    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h.conn, counts, fn));
+    // The empty stand-in schema never changes, so only the file's reads remember counts and rows.
+    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h.conn, h === this.#file, fn));
   }
 
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -89,7 +90,7 @@ export class SqliteStore implements Store {
       const rehearsal = Symbol('rehearsal');
       const empty = (this.#empty ??= handle(openSqliteFile(':memory:')));
       await empty.db.transaction().execute(async (trx) => {
-        await this.#run(trx, empty.conn, undefined, fn);
+        await this.#run(trx, empty.conn, false, fn);
         throw rehearsal;
       }).catch((err: unknown) => {
         if (err !== rehearsal) throw err;
@@ -100,7 +101,7 @@ export class SqliteStore implements Store {
       let result: T;
       try {
         const conn = h.conn;
-        result = await h.db.transaction().execute((trx) => this.#run(trx, conn, undefined, fn));
+        result = await h.db.transaction().execute((trx) => this.#run(trx, conn, false, fn));
       } catch (err) {
         if (!isBusy(err)) throw err;
         if (attempt >= MAX_BUSY_RETRIES) {

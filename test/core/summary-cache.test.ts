@@ -1,0 +1,79 @@
+/**
+ * Remembered summary rows (SummaryCache, store/queries/summary-cache.ts; migration 11): a reader
+ * that has listed a task answers with its new state after any change to the row — by another
+ * process, by SQL that knows nothing of revisions, or to a task number reused after a purge.
+ */
+import { spawnSync } from 'node:child_process';
+import { Database } from '../../src/store/sqlite/native.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCairn, type Cairn } from '../../src/index.js';
+import { BIN } from '../cli/cli-harness.js';
+import { integrityCheck } from '../helpers/core.js';
+import { tempCairn } from '../helpers/workspace.js';
+
+let c: ReturnType<typeof tempCairn>;
+let reader: Cairn;
+
+beforeEach(async () => {
+  c = tempCairn({ actor: 'alice' });
+  await c.call('create_project', { key: 'API', name: 'API' });
+  for (let i = 1; i <= 3; i++) await c.call('create_task', { project: 'API', title: `task ${i}`, labels: ['x'] });
+  reader = openCairn({ db: c.ws.db, actor: 'bob' }); // another process's connection, with its own memory
+});
+afterEach(async () => {
+  await reader.close();
+  expect(integrityCheck(c.ws.db)).toBe('ok');
+  await c.done();
+});
+
+const titles = async (x: Cairn) => (await x.call('list_tasks', { project: 'API', sort: 'id' })).tasks.map((t) => `${t.id} ${t.title}`);
+
+describe('remembered summary rows', () => {
+  it('a row changed by SQL that never touches rev still moves its revision, and the reader sees the change', async () => {
+    expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 task 2', 'API-3 task 3']);
+    const raw = new Database(c.ws.db, { fileMustExist: true });
+    try {
+      const rev = () => raw.prepare("SELECT rev FROM tasks WHERE seq = 2").pluck().get() as number;
+      const before = rev();
+      raw.prepare("UPDATE tasks SET title = 'renamed outside' WHERE seq = 2").run();
+      expect(rev()).toBe(before + 1);
+      // A relation column rewritten by a trigger moves it too.
+      raw.prepare("INSERT INTO task_labels (task_uid, label) SELECT uid, 'late' FROM tasks WHERE seq = 3").run();
+    } finally {
+      raw.close();
+    }
+    expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 renamed outside', 'API-3 task 3']);
+    const [, , third] = (await reader.call('list_tasks', { project: 'API', sort: 'id' })).tasks;
+    expect(third!.labels).toEqual(['late', 'x']);
+  });
+
+  it('a change made by a CLI process shows in the next list of a reader that remembered the row', async () => {
+    await titles(reader);
+    await reader.call('next_tasks', { project: 'API' });
+    const r = spawnSync(process.execPath, [BIN, '--db', c.ws.db, 'update', 'API-1', '--title', 'from the cli', '--priority', 'urgent'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(await titles(reader)).toEqual(['API-1 from the cli', 'API-2 task 2', 'API-3 task 3']);
+    const next = await reader.call('next_tasks', { project: 'API' });
+    expect(next.tasks[0]).toMatchObject({ id: 'API-1', title: 'from the cli', priority: 'urgent' });
+  });
+
+  it('a task number reused after a purge is not mistaken for the purged task', async () => {
+    expect(await titles(reader)).toHaveLength(3);
+    // The newest task has the highest number; purged, its number goes to the next task created.
+    await c.call('delete_task', { id: 'API-3' });
+    await c.call('purge_task', { id: 'API-3', confirm: true });
+    await c.call('create_task', { project: 'API', title: 'successor' });
+    const raw = new Database(c.ws.db, { readonly: true, fileMustExist: true });
+    const nums = raw.prepare('SELECT num FROM tasks ORDER BY num').pluck().all();
+    raw.close();
+    expect(nums).toEqual([1, 2, 3]); // the number really was reused
+    expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 task 2', 'API-4 successor']);
+  });
+
+  it('answers built from remembered rows cannot be changed in place by a caller', async () => {
+    const first = (await reader.call('list_tasks', { project: 'API', sort: 'id' })).tasks[0]!;
+    expect(() => (first.labels as string[]).push('sneaky')).toThrow(TypeError);
+    const again = (await reader.call('list_tasks', { project: 'API', sort: 'id' })).tasks[0]!;
+    expect(again.labels).toEqual(['x']);
+  });
+});
