@@ -152,8 +152,8 @@ export interface Tx {
   getTasks(uids: string[]): Promise<TaskRow[]>;
   /** Summary rows only (what lists show), in the order given. */
   getTaskSummaries(uids: string[]): Promise<TaskSummaryRow[]>;
-  /** Inserts a new task with its labels (row.labels). */
-  insertTask(row: TaskRow): Promise<void>;
+  /** Inserts a new task with its labels (row.labels) and checklist (whose counts `row` carries). */
+  insertTask(row: TaskRow, checklist?: ChecklistItem[]): Promise<void>;
   updateTask(uid: string, patch: TaskPatch): Promise<void>;
   /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired. */
   tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean>;

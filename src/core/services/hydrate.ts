@@ -1,6 +1,6 @@
 /** Turns stored rows into the task shapes callers see: relations, readiness and progress attached in batch. */
 import type { Tx, TaskRow, TaskSummaryRow } from '../ports.js';
-import type { Task, TaskSummary } from '../model/task.js';
+import type { ChecklistItem, Comment, Task, TaskSummary } from '../model/task.js';
 import { isClaimLive, isReady } from '../rules/readiness.js';
 
 export const displayIdOf = (t: Pick<TaskRow, 'projectKey' | 'seq'>): string => `${t.projectKey}-${t.seq}`;
@@ -41,12 +41,12 @@ export function summarize(rows: TaskSummaryRow[], now: string, actor?: string): 
 }
 
 /** The full task: summary plus description, checklist, comments, links and child roll-up. */
-export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string): Promise<Task> {
+export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string, known: { checklist?: ChecklistItem[]; comments?: Comment[] } = {}): Promise<Task> {
   // One after another: the store runs them on one connection anyway, and the summary already
   // lists the (undeleted) children, so the child roll-up query runs only for tasks that have some.
   const [summary] = summarize([row], now, actor);
-  const checklist = await tx.getChecklist(row.uid);
-  const comments = await tx.getComments(row.uid);
+  const checklist = known.checklist ?? (await tx.getChecklist(row.uid));
+  const comments = known.comments ?? (await tx.getComments(row.uid));
   let childProgress = null;
   if (summary!.children.length > 0) {
     const kids = await tx.getTasks(await tx.childUids(row.uid));

@@ -55,6 +55,7 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
     const parent = input.parentId ? await resolveLiveTask(tx, input.parentId) : null;
     const seq = await tx.allocateSeq(project.uid);
     const labels = normLabels(input.labels);
+    const checklist = input.checklist.map((text, index) => ({ index, text, checked: false }));
     const row: TaskRow = {
       uid, projectUid: project.uid, projectKey: project.key, seq,
       title: input.title, description: input.description,
@@ -69,12 +70,11 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
       // Derived; the store keeps them. The labels are written with the row, which spares the
       // store rewriting it once per label as they are added.
-      openBlockers: 0, checklistDone: 0, checklistTotal: 0, labels, blockedBy: [], blocks: [], children: [],
+      openBlockers: 0, checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
     };
-    await tx.insertTask(row);
+    await tx.insertTask(row, checklist);
     for (const b of blockers) await linkBlocker(tx, row, b, now);
     if (blockers.length) await tx.refreshOpenBlockers([uid]);
-    if (input.checklist.length) await tx.replaceChecklist(uid, input.checklist.map((text, index) => ({ index, text, checked: false })));
     await tx.reindexTask(uid, true);
     await record(tx, ctx, {
       projectUid: project.uid, taskUid: uid, type: 'task.created',
@@ -85,7 +85,9 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
         ...(parent ? { parentId: { before: null, after: displayIdOf(parent) } } : {}),
       },
     });
-    return hydrate(tx, (await tx.getTask(uid))!, now, ctx.actor);
+    // Read back for what the triggers derived (blockedBy, the blockers' order); a new task has no
+    // comments and the checklist just written.
+    return hydrate(tx, (await tx.getTask(uid))!, now, ctx.actor, { checklist, comments: [] });
   });
 }
 

@@ -71,14 +71,19 @@ export async function getChecklist(db: Q, uid: string): Promise<ChecklistItem[]>
   return rows.map((r) => ({ index: r.idx, text: r.text, checked: r.checked === 1 }));
 }
 
-export async function replaceChecklist(db: Q, uid: string, items: ChecklistItem[]): Promise<void> {
-  await db.deleteFrom('checklist_items').where('task_uid', '=', uid).execute();
+/** Items for a task that has none (a new task; replaceChecklist after its delete). The caller keeps the row's counts. */
+export async function addChecklist(db: Q, uid: string, items: ChecklistItem[]): Promise<void> {
   if (items.length) {
     await db
       .insertInto('checklist_items')
       .values(items.map((i, idx) => ({ task_uid: uid, idx, text: i.text, checked: i.checked ? 1 : 0 })))
       .execute();
   }
+}
+
+export async function replaceChecklist(db: Q, uid: string, items: ChecklistItem[]): Promise<void> {
+  await db.deleteFrom('checklist_items').where('task_uid', '=', uid).execute();
+  await addChecklist(db, uid, items);
   const done = items.filter((i) => i.checked).length;
   await db.updateTable('tasks').set({ checklist_done: done, checklist_total: items.length, rev: BUMP }).where('uid', '=', uid).execute();
 }

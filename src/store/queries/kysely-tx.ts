@@ -40,7 +40,7 @@ export class KyselyTx implements Tx {
   getTaskBySeq: Tx['getTaskBySeq'] = (p, s) => tasks.getTaskBySeq(this.db, p, s);
   getTasks: Tx['getTasks'] = (u) => tasks.getTasks(this.db, u);
   getTaskSummaries: Tx['getTaskSummaries'] = (u) => tasks.getTaskSummaries(this.db, u);
-  insertTask: Tx['insertTask'] = (r) => tasks.insertTask(this.db, r);
+  insertTask: Tx['insertTask'] = (r, c) => tasks.insertTask(this.db, r, c);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
   tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
   listTasks: Tx['listTasks'] = (f, s, l, o, opts) => taskList.listTasks(this.db, f, s, l, o, opts, this.counts, this.summaries);

@@ -1,6 +1,7 @@
 /** Task row queries: fetch, insert, patch, conditional claim, lane order and board counts (filtered listing: task-list.ts). */
 import { sql, type Kysely } from 'kysely';
 import type { BoardRow, TaskPatch, TaskRow, TaskSummaryRow } from '../../core/ports.js';
+import type { ChecklistItem } from '../../core/model/task.js';
 import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
@@ -58,11 +59,11 @@ export async function getTaskSummaries(db: Q, uids: string[]): Promise<TaskSumma
 const TASK_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position',
   'assignee', 'claimed_by', 'claim_expires_at', 'parent_uid', 'links', 'anchors', 'close_reason', 'origin', 'document_path',
-  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels',
+  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels', 'checklist_done', 'checklist_total',
 ] as const;
 const insertRow = prepared((db, p) => db.insertInto('tasks').values(Object.fromEntries(TASK_COLUMNS.map((c, i) => [c, p(i)])) as never));
 
-export async function insertTask(db: Q, t: TaskRow): Promise<void> {
+export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] = []): Promise<void> {
   const values: Record<(typeof TASK_COLUMNS)[number], unknown> = {
     uid: t.uid,
     project_uid: t.projectUid,
@@ -93,9 +94,14 @@ export async function insertTask(db: Q, t: TaskRow): Promise<void> {
     // The labels inserted next, so the label trigger finds each already present (see migration 8).
     // The other relation columns start empty, as the triggers expect.
     rel_labels: JSON.stringify(t.labels),
+    // Written with the row rather than by replaceChecklist, which would delete items a new task
+    // cannot have and rewrite the row it just inserted.
+    checklist_done: t.checklistDone,
+    checklist_total: t.checklistTotal,
   };
   await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
   await graph.addLabels(db, t.uid, t.labels);
+  await graph.addChecklist(db, t.uid, checklist);
 }
 
 // Shape: the patched column names, in order; the uid is the last argument.
