@@ -1,6 +1,6 @@
 /** The Tx port over any Kysely database: shared queries plus the engine's own search index functions. */
 import type { Kysely } from 'kysely';
-import type { Tx, TaskFilter, SearchHit } from '../../core/ports.js';
+import type { ProjectRow, Tx, TaskFilter, SearchHit } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import * as events from './events.js';
 import * as graph from './graph.js';
@@ -9,6 +9,8 @@ import * as taskList from './task-list.js';
 import * as tasks from './tasks.js';
 import * as tokens from './tokens.js';
 import type { SummaryCache } from './summary-cache.js';
+import type { ProjectCache } from './project-cache.js';
+import type { Status } from '../../core/model/workflow.js';
 
 /** What differs per engine: the full-text index. */
 export interface SearchEngine {
@@ -18,21 +20,52 @@ export interface SearchEngine {
 }
 
 export class KyselyTx implements Tx {
-  /** `counts` and `summaries`: remembered totals and rows, given to read transactions only (see CountCache, SummaryCache). */
+  /** Projects and workflows remembered, unless this transaction has changed one (see ProjectCache). */
+  #projects: ProjectCache | undefined;
+
+  /**
+   * `counts` and `summaries`: remembered totals and rows, given to read transactions only (see
+   * CountCache, SummaryCache). `projectCache`: given to every transaction of the file, already
+   * checked against the connection's data_version.
+   */
   constructor(
     private readonly db: Kysely<DB>,
     private readonly engine: SearchEngine,
     private readonly counts?: taskList.CountCache,
     private readonly summaries?: SummaryCache,
-  ) {}
+    projectCache?: ProjectCache,
+  ) {
+    this.#projects = projectCache;
+  }
+
+  /** Before any change to projects or workflows: forget them, and remember nothing more in this transaction. */
+  #changingProjects(): void {
+    this.#projects?.clear();
+    this.#projects = undefined;
+  }
 
   listProjects: Tx['listProjects'] = (a) => projects.listProjects(this.db, a);
-  getProjectByKey: Tx['getProjectByKey'] = (key) => projects.getProjectBy(this.db, 'key', key);
-  getProjectByUid: Tx['getProjectByUid'] = (uid) => projects.getProjectBy(this.db, 'uid', uid);
-  insertProject: Tx['insertProject'] = (r, s) => projects.insertProject(this.db, r, s);
-  updateProject: Tx['updateProject'] = (u, p) => projects.updateProject(this.db, u, p);
-  getStatuses: Tx['getStatuses'] = (u) => projects.getStatuses(this.db, u);
-  replaceStatuses: Tx['replaceStatuses'] = (u, s) => projects.replaceStatuses(this.db, u, s);
+  getProjectByKey: Tx['getProjectByKey'] = (key) => this.#project('key', key);
+  getProjectByUid: Tx['getProjectByUid'] = (uid) => this.#project('uid', uid);
+  insertProject: Tx['insertProject'] = (r, s) => (this.#changingProjects(), projects.insertProject(this.db, r, s));
+  updateProject: Tx['updateProject'] = (u, p) => (this.#changingProjects(), projects.updateProject(this.db, u, p));
+  getStatuses: Tx['getStatuses'] = async (u) => {
+    const cache = this.#projects;
+    const known = cache?.statuses(u);
+    if (known) return known as Status[];
+    const statuses = await projects.getStatuses(this.db, u);
+    return cache && this.#projects === cache ? (cache.rememberStatuses(u, statuses) as Status[]) : statuses;
+  };
+  replaceStatuses: Tx['replaceStatuses'] = (u, s) => (this.#changingProjects(), projects.replaceStatuses(this.db, u, s));
+
+  async #project(by: 'key' | 'uid', value: string): Promise<ProjectRow | undefined> {
+    const cache = this.#projects;
+    const known = cache?.project(by, value);
+    if (known) return known;
+    const row = await projects.getProjectBy(this.db, by, value);
+    // Still remembering (no change to projects began while the query ran)?
+    return row && cache && this.#projects === cache ? cache.rememberProject(row) : row;
+  }
   allocateSeq: Tx['allocateSeq'] = (u) => projects.allocateSeq(this.db, u);
   taskCounts: Tx['taskCounts'] = (u) => projects.taskCounts(this.db, u);
 

@@ -50,6 +50,10 @@ export class SummaryCache {
   get size(): number {
     return this.#rows.size;
   }
+
+  clear(): void {
+    this.#rows.clear();
+  }
 }
 
 /**

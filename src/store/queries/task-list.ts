@@ -124,6 +124,11 @@ export class CountCache {
   #seq = -1;
   readonly #counts = new Map<string, number>();
 
+  clear(): void {
+    this.#counts.clear();
+    this.#seq = -1;
+  }
+
   async get(db: Q, key: string, count: () => Promise<number>): Promise<number> {
     const [r] = await lastSeqQuery.all(db, []);
     const seq = Number((r as { m: number | null } | undefined)?.m ?? 0);

@@ -11,6 +11,7 @@ import type { DB } from '../schema.js';
 import { KyselyTx } from '../queries/kysely-tx.js';
 import { CountCache } from '../queries/task-list.js';
 import { SummaryCache } from '../queries/summary-cache.js';
+import { ProjectCache } from '../queries/project-cache.js';
 import { cairnSqliteDialect, Connection } from './driver.js';
 import { runDirectly } from '../queries/prepared.js';
 import { openSqliteFile, type OpenOptions } from './open.js';
@@ -48,6 +49,7 @@ export class SqliteStore implements Store {
   #localWrites = 0;
   readonly #counts = new CountCache();
   readonly #summaries = new SummaryCache();
+  readonly #projects = new ProjectCache();
   static readonly #search = { reindexTask, removeFromIndex, search };
 
   constructor(file: string, options: OpenOptions = {}) {
@@ -67,10 +69,15 @@ export class SqliteStore implements Store {
    * transaction lasts, and only then: a call still pending after it ends goes through Kysely, which
    * refuses a finished transaction.
    */
-  async #run<T>(db: Kysely<DB>, conn: Connection, reading: boolean, fn: (tx: Tx) => Promise<T>): Promise<T> {
-    runDirectly(db, conn);
+  async #run<T>(db: Kysely<DB>, h: Handle, reading: boolean, fn: (tx: Tx) => Promise<T>): Promise<T> {
+    runDirectly(db, h.conn);
     try {
-      return await fn(reading ? new KyselyTx(db, SqliteStore.#search, this.#counts, this.#summaries) : new KyselyTx(db, SqliteStore.#search));
+      // Only the file remembers anything (the empty stand-in is rolled back or never written), and
+      // projects only while no other connection has committed since they were read.
+      const file = h === this.#file;
+      if (file) this.#projects.sync(h.dataVersion.get()!);
+      const projects = file ? this.#projects : undefined;
+      return await fn(reading && file ? new KyselyTx(db, SqliteStore.#search, this.#counts, this.#summaries, projects) : new KyselyTx(db, SqliteStore.#search, undefined, undefined, projects));
     } finally {
       runDirectly(db, undefined);
     }
@@ -78,8 +85,7 @@ export class SqliteStore implements Store {
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
-    // The empty stand-in schema never changes, so only the file's reads remember counts and rows.
-    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h.conn, h === this.#file, fn));
+    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h, true, fn));
   }
 
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -90,7 +96,7 @@ export class SqliteStore implements Store {
       const rehearsal = Symbol('rehearsal');
       const empty = (this.#empty ??= handle(openSqliteFile(':memory:')));
       await empty.db.transaction().execute(async (trx) => {
-        await this.#run(trx, empty.conn, false, fn);
+        await this.#run(trx, empty, false, fn);
         throw rehearsal;
       }).catch((err: unknown) => {
         if (err !== rehearsal) throw err;
@@ -100,8 +106,8 @@ export class SqliteStore implements Store {
     for (let attempt = 0; ; attempt++) {
       let result: T;
       try {
-        const conn = h.conn;
-        result = await h.db.transaction().execute((trx) => this.#run(trx, conn, false, fn));
+        const file = h;
+        result = await h.db.transaction().execute((trx) => this.#run(trx, file, false, fn));
       } catch (err) {
         if (!isBusy(err)) throw err;
         if (attempt >= MAX_BUSY_RETRIES) {
@@ -123,6 +129,13 @@ export class SqliteStore implements Store {
     const h = this.#current();
     if (!h) return 'empty';
     return `${h.dataVersion.get()}:${this.#localWrites}`;
+  }
+
+  /** Forgets every remembered total, summary row and project: benchmarks measure a first read with it. */
+  forget(): void {
+    this.#counts.clear();
+    this.#summaries.clear();
+    this.#projects.clear();
   }
 
   /** The underlying connection, for tests and maintenance (integrity checks, backups). */

@@ -1,7 +1,9 @@
 /**
- * Remembered summary rows (SummaryCache, store/queries/summary-cache.ts; migration 11): a reader
- * that has listed a task answers with its new state after any change to the row — by another
- * process, by SQL that knows nothing of revisions, or to a task number reused after a purge.
+ * What a store remembers between transactions, and when it must forget:
+ * - summary rows (SummaryCache, store/queries/summary-cache.ts; migration 11): a reader that has
+ *   listed a task answers with its new state after any change to the row — by another process, by
+ *   SQL that knows nothing of revisions, or to a task number reused after a purge;
+ * - projects and workflows (ProjectCache): another connection's commit, or a change rolled back.
  */
 import { spawnSync } from 'node:child_process';
 import { Database } from '../../src/store/sqlite/native.js';
@@ -75,5 +77,36 @@ describe('remembered summary rows', () => {
     expect(() => (first.labels as string[]).push('sneaky')).toThrow(TypeError);
     const again = (await reader.call('list_tasks', { project: 'API', sort: 'id' })).tasks[0]!;
     expect(again.labels).toEqual(['x']);
+  });
+});
+
+describe('remembered projects and workflows', () => {
+  it('a workflow changed by another connection is seen by the next operation', async () => {
+    await reader.call('create_task', { project: 'API', title: 'remembers the workflow' });
+    await expect(reader.call('create_task', { project: 'API', title: 'x', status: 'qa' })).rejects.toMatchObject({ code: 'INVALID_STATUS' });
+    const raw = new Database(c.ws.db, { fileMustExist: true });
+    try {
+      raw.prepare("INSERT INTO statuses (project_uid, name, display_name, color, category, position) SELECT uid, 'qa', 'QA', '#888', 'in_progress', 99 FROM projects WHERE key = 'API'").run();
+      raw.prepare("UPDATE projects SET name = 'Renamed elsewhere' WHERE key = 'API'").run();
+    } finally {
+      raw.close();
+    }
+    const { task } = await reader.call('create_task', { project: 'API', title: 'in qa', status: 'qa' });
+    expect(task).toMatchObject({ status: 'qa', statusCategory: 'in_progress' });
+    expect((await reader.call('get_project', { key: 'API' })).project.name).toBe('Renamed elsewhere');
+  });
+
+  it('a project read after its change in a transaction that rolls back is not remembered', async () => {
+    const api = (await c.store.read((tx) => tx.getProjectByKey('API')))!;
+    await expect(
+      c.store.write(async (tx) => {
+        await tx.updateProject(api.uid, { name: 'never committed' });
+        expect((await tx.getProjectByKey('API'))!.name).toBe('never committed');
+        expect(await tx.getStatuses(api.uid)).toHaveLength((await tx.getStatuses(api.uid)).length);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect((await c.store.read((tx) => tx.getProjectByKey('API')))!.name).toBe(api.name);
+    expect((await c.call('get_project', { key: 'API' })).project.name).toBe(api.name);
   });
 });
