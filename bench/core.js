@@ -52,7 +52,12 @@ export const section = {
       return measure(fn, { warmup: WARMUP[key], iterations: ITER[key], budgetMs: 5000, setup });
     };
     // Totals are remembered until the next commit; a write before each call shows the cost of counting afresh.
-    const touch = (i) => cairn.call('update_task', { id: liveIds[(i * 13) % liveIds.length], score: 1000 + i });
+    // A new score on every call: an update that changes nothing writes nothing (and forgets nothing).
+    let touches = 0;
+    const touch = () => {
+      touches++;
+      return cairn.call('update_task', { id: liveIds[(touches * 13) % liveIds.length], score: 1000 + touches });
+    };
     const results = {};
     results.get = await run('get', (i) => cairn.call('get_task', { id: getIds[i % getIds.length] }));
     results.list = await run('list', (i) => cairn.call('list_tasks', { project: project(i), labels: [LIST_LABELS[(i >> 3) % LIST_LABELS.length]], limit: 50 }));

@@ -10,6 +10,7 @@ import type { DB } from '../schema.js';
 import { prepared } from '../queries/prepared.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
 import { toFtsQuery } from './fts-query.js';
+import { markHit, phrasesOf } from './excerpts.js';
 
 type Q = Kysely<DB>;
 
@@ -125,26 +126,20 @@ export async function search(db: Q, query: string, filter: TaskFilter, limit: nu
   const fields = `{${SEARCH_FIELDS.join(' ')}} : `;
   const scoped = !visibleOnly || MARKER_TERM.test(terms) ? fields : '';
   const match = `${scoped}(${terms})${visibleOnly ? ' NOT hidden : x' : ''}`;
-  // The page's rows are known to be visible: the excerpt query matches the terms alone.
-  const marksMatch = `${scoped}(${terms})`;
   const { page, total } = needsRows(filter) ? await searchFiltered(db, match, filter, limit, offset, counts) : await searchIndexOnly(db, match, limit, offset, counts);
   if (page.length === 0) return { hits: [], total };
-  // Excerpts and matched fields only for the page. `rowid IN (…)` as an FTS5 constraint would
-  // re-run the whole MATCH once per rowid; a rowid range walks the matches once, and the unary
-  // plus keeps the IN list a plain filter on that walk.
+  // Matched fields and excerpts only for the page, from its stored text (excerpts.ts: FTS5's
+  // highlight() would walk every match between the page's rowids). Without a MATCH, FTS5 reads
+  // these rows by rowid.
   const nums = page.map((r) => r.num);
-  const marks = await sql<Record<string, string | number>>`SELECT rowid,
-      highlight(task_search, 0, char(1), '') AS f0, highlight(task_search, 1, char(1), '') AS f1,
-      highlight(task_search, 2, char(1), '') AS f2, highlight(task_search, 3, char(1), '') AS f3,
-      highlight(task_search, 4, char(1), '') AS f4,
-      snippet(task_search, -1, '**', '**', '…', 16) AS excerpt
-    FROM task_search WHERE task_search MATCH ${marksMatch} AND rowid BETWEEN ${Math.min(...nums)} AND ${Math.max(...nums)}
-      AND +rowid IN (${sql.join(nums)})`.execute(db);
-  const byNum = new Map(marks.rows.map((r) => [Number(r.rowid), r]));
+  const texts = await sql<{ rowid: number; title: string; labels: string; description: string; comments: string; checklist: string }>`SELECT rowid,
+      title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(nums)})`.execute(db);
+  const byNum = new Map(texts.rows.map((r) => [Number(r.rowid), r]));
+  const phrases = phrasesOf(query);
   const hits = page.map((r) => {
-    const m = byNum.get(r.num);
-    const matchedFields = SEARCH_FIELDS.filter((_, i) => String(m?.[`f${i}`] ?? '').includes('\u0001'));
-    return { uid: r.uid, rank: r.rank, matchedFields: [...matchedFields], excerpt: String(m?.excerpt ?? '').replace(/\s+/g, ' ').trim() };
+    const t = byNum.get(r.num);
+    const { matched, excerpt } = markHit(t ? SEARCH_FIELDS.map((f) => t[f] ?? '') : [], phrases);
+    return { uid: r.uid, rank: r.rank, matchedFields: SEARCH_FIELDS.filter((_, i) => matched[i]), excerpt: excerpt.replace(/\s+/g, ' ').trim() };
   });
   return { hits, total };
 }

@@ -1,0 +1,129 @@
+/**
+ * Matched fields and highlighted excerpts for a page of search hits, computed here from the hits'
+ * stored text. FTS5's highlight() and snippet() need the MATCH to walk every match between the
+ * page's lowest and highest rowid (0.4–3 ms, a quarter of a search at 100k tasks; narrower rowid
+ * constraints re-run the MATCH per row and cost more). The page is 20 rows of text, and finding the
+ * query's phrases in them takes a tenth of that.
+ *
+ * Tokens follow the index's tokenizer (unicode61, remove_diacritics 2): runs of letters, digits
+ * and private-use characters, case-folded, with diacritics removed. A differential property test
+ * checks matched fields against FTS5's highlight() (test/props/search-excerpts.test.ts).
+ */
+
+/** One query phrase: its words (already folded) and whether the last one is a prefix. */
+export interface Phrase {
+  words: string[];
+  prefix: boolean;
+}
+
+interface Token {
+  start: number;
+  end: number;
+  norm: string;
+}
+
+// Combining marks count as part of a token (a decomposed "é"), then fold away with the diacritics.
+const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
+const MARKS = /\p{M}/gu;
+// Fast path: plain ASCII needs no normalization.
+const ASCII = /^[\x00-\x7f]*$/;
+
+export function fold(word: string): string {
+  return ASCII.test(word) ? word.toLowerCase() : word.normalize('NFD').replace(MARKS, '').toLowerCase();
+}
+
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    const norm = fold(m[0]);
+    // A run of marks alone folds to nothing: unicode61 makes no token of it either.
+    if (norm) out.push({ start: m.index, end: m.index + m[0].length, norm });
+  }
+  return out;
+}
+
+/** The phrases of a search as the user typed it (same parse as fts-query.ts), folded like the index. */
+export function phrasesOf(input: string): Phrase[] {
+  const out: Phrase[] = [];
+  for (const m of input.matchAll(/"([^"]*)"?|(\S+)/g)) {
+    const text = m[1] ?? m[2] ?? '';
+    const words = tokenize(text).map((t) => t.norm);
+    if (words.length === 0) continue;
+    out.push({ words, prefix: m[2] !== undefined && /\*+$/.test(m[2]) });
+  }
+  return out;
+}
+
+/** [first, last] token index of every phrase instance in `tokens`, with its phrase's number. */
+function instances(tokens: Token[], phrases: Phrase[]): Array<{ first: number; last: number; phrase: number }> {
+  const out: Array<{ first: number; last: number; phrase: number }> = [];
+  phrases.forEach((p, phrase) => {
+    const n = p.words.length;
+    for (let i = 0; i + n <= tokens.length; i++) {
+      let ok = true;
+      for (let k = 0; k < n && ok; k++) {
+        const word = p.words[k]!;
+        const tok = tokens[i + k]!.norm;
+        ok = p.prefix && k === n - 1 ? tok.startsWith(word) : tok === word;
+      }
+      if (ok) out.push({ first: i, last: i + n - 1, phrase });
+    }
+  });
+  return out.sort((a, b) => a.first - b.first || a.last - b.last);
+}
+
+const WINDOW = 16;
+
+/**
+ * The best window of WINDOW tokens in the field most worth showing, with each phrase instance
+ * wrapped in ** and … where the text goes on: FTS5's snippet() scoring, 1000 for each distinct
+ * phrase in the window plus 1 for each further instance, earliest window on a tie.
+ */
+function excerptOf(fields: Array<{ text: string; tokens: Token[]; hits: ReturnType<typeof instances> }>): string {
+  let best: { score: number; field: number; start: number } | undefined;
+  fields.forEach((f, field) => {
+    for (const h of f.hits) {
+      // Windows that start at the instance, or end at it: the candidates FTS5 tries too.
+      for (const start of [h.first, Math.max(0, h.last - WINDOW + 1)]) {
+        const end = start + WINDOW - 1;
+        const seen = new Set<number>();
+        let score = 0;
+        for (const x of f.hits) {
+          if (x.first < start || x.last > end) continue;
+          score += seen.has(x.phrase) ? 1 : 1000;
+          seen.add(x.phrase);
+        }
+        if (!best || score > best.score) best = { score, field, start };
+      }
+    }
+  });
+  if (!best) {
+    // No instance (cannot happen for a real hit): the title's first words.
+    const f = fields[0]!;
+    return f.tokens.length ? f.text.slice(f.tokens[0]!.start, f.tokens[Math.min(WINDOW, f.tokens.length) - 1]!.end) : f.text;
+  }
+  const f = fields[best.field]!;
+  // Keep the window inside the field; shift it back if it would run past the end.
+  const start = Math.max(0, Math.min(best.start, f.tokens.length - WINDOW));
+  const end = Math.min(f.tokens.length, start + WINDOW) - 1;
+  let out = start > 0 ? '…' : '';
+  let at = f.tokens[start]!.start;
+  for (const h of f.hits) {
+    if (h.first < start || h.last > end || f.tokens[h.first]!.start < at) continue;
+    out += `${f.text.slice(at, f.tokens[h.first]!.start)}**${f.text.slice(f.tokens[h.first]!.start, f.tokens[h.last]!.end)}**`;
+    at = f.tokens[h.last]!.end;
+  }
+  out += f.text.slice(at, f.tokens[end]!.end);
+  if (end < f.tokens.length - 1) out += '…';
+  return out;
+}
+
+/** Which of `fields` (in order) hold a phrase of the query, and an excerpt that shows the best of them. */
+export function markHit(texts: readonly string[], phrases: Phrase[]): { matched: boolean[]; excerpt: string } {
+  if (texts.length === 0) return { matched: [], excerpt: '' };
+  const fields = texts.map((text) => {
+    const tokens = tokenize(text);
+    return { text, tokens, hits: instances(tokens, phrases) };
+  });
+  return { matched: fields.map((f) => f.hits.length > 0), excerpt: excerptOf(fields) };
+}
