@@ -5,7 +5,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { Database } from '../dist/store/sqlite/native.js';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rng } from './lib/random.js';
@@ -15,6 +16,7 @@ import { NOUNS, PROJECTS, VERBS } from './lib/words.js';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const ENTRY = join(root, 'dist', 'mcp', 'stdio-entry.js');
 const CLI = join(root, 'bin', 'cairn.js');
+const SERVER_TIMING = join(root, 'bench', 'lib', 'server-timing.mjs');
 const QUERIES = ['token refresh', 'webhook', 'deadlock', 'oauth callback', 'migrat*', 'flaky test', '"search index"', 'postgres'];
 const ITER = 500;
 const WARMUP = 100;
@@ -69,7 +71,15 @@ export const section = {
     const defaultBytes = await toolListBytes(db, 'default');
     const allBytes = await toolListBytes(db, 'all');
 
-    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, '--db', db, '--as', 'agent:bench'], stderr: 'ignore' });
+    // The server reports how long it spent on each call (bench/lib/server-timing.mjs).
+    const timingDir = mkdtempSync(join(tmpdir(), 'cairn-bench-timing-'));
+    const timingFile = join(timingDir, 'server.json');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', SERVER_TIMING, ENTRY, '--db', db, '--as', 'agent:bench'],
+      env: { ...process.env, CAIRN_BENCH_SERVER_TIMING: timingFile },
+      stderr: 'ignore',
+    });
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(transport);
     const pid = transport.pid;
@@ -93,11 +103,15 @@ export const section = {
     // VmHWM: the server process's peak resident set, read before it exits.
     const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
     await client.close();
+    for (let waited = 0; !existsSync(timingFile) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const serverTimes = existsSync(timingFile) ? JSON.parse(readFileSync(timingFile, 'utf8')) : {};
+    rmSync(timingDir, { recursive: true, force: true });
 
     const label = {
       get: 'get_task', list: 'list_tasks (limit 50, project)', ready: 'next_tasks (limit 10, project)', search: 'search_tasks (limit 20)',
       create: 'create_task', update: 'update_task (priority)', claim: 'claim_task',
     };
+    const TOOL = { get: 'get_task', list: 'list_tasks', ready: 'next_tasks', search: 'search_tasks', create: 'create_task', update: 'update_task', claim: 'claim_task' };
     const target = (key) => (key === 'search' ? { p50: 5 } : { p50: 1, p99: 3 });
     return {
       title: 'MCP over stdio',
@@ -105,11 +119,18 @@ export const section = {
         'The built server (dist/mcp/stdio-entry.js, esbuild bundle) spawned over stdio. Start-up: spawn until the initialize response arrives, ' +
         '10 runs (p50 = median, p99 column = slowest), directly and through `cairn mcp`. Round trips: the v1 SDK client (protocol 2025-11-25) calling tools ' +
         `sequentially after ${WARMUP} warm-up calls (up to ${ITER} timed or 5 s), including JSON-RPC framing, argument parsing, the markdown text and structuredContent. ` +
+        'The "server\'s own time" rows: from a request reaching the server\'s stdin handler to its reply being written, measured inside the server (bench/lib/server-timing.mjs); ' +
+        'the rest of a round trip is the pipes, both processes\' wake-ups and the client. ' +
         'Tool list: bytes of {name, title, description, inputSchema} per tool, summed; tokens ≈ bytes/4. RSS: the server process\'s VmHWM.',
       metrics: [
         { key: 'startup', label: 'spawn → initialize answered (stdio-entry)', ...start, target: { p50: 150 } },
         ...(startCli ? [{ key: 'startupCli', label: 'spawn → initialize answered (`cairn mcp`)', ...startCli }] : []),
         ...Object.entries(results).map(([key, m]) => ({ key, label: label[key], ...m, target: target(key) })),
+        ...Object.entries(results).flatMap(([key, m]) => {
+          // The timed calls are the last n the server answered for that tool (warm-up calls come first).
+          const times = (serverTimes[TOOL[key]] ?? []).slice(-m.n).sort((a, b) => a - b);
+          return times.length ? [{ key: `server_${key}`, label: `${label[key]}: server's own time`, p50: percentile(times, 50), p99: percentile(times, 99), n: times.length }] : [];
+        }),
       ],
       values: [
         { key: 'toolsDefault', label: 'tool list, default toolsets (tokens ≈ bytes/4)', value: defaultBytes / 4, unit: 'tokens', target: { max: 5000 } },
