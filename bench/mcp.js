@@ -18,7 +18,8 @@ const ENTRY = join(root, 'dist', 'mcp', 'stdio-entry.js');
 const CLI = join(root, 'bin', 'cairn.js');
 const SERVER_TIMING = join(root, 'bench', 'lib', 'server-timing.mjs');
 const QUERIES = ['token refresh', 'webhook', 'deadlock', 'oauth callback', 'migrat*', 'flaky test', '"search index"', 'postgres'];
-const ITER = 500;
+// 1,000 timed calls: a p99 from 500 is the 5th-slowest call, too few to say much.
+const ITER = 1000;
 const WARMUP = 100;
 
 /** Milliseconds from spawn to the initialize response on stdout; median of `n`. */
@@ -103,6 +104,7 @@ export const section = {
     // VmHWM: the server process's peak resident set, read before it exits.
     const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
     await client.close();
+
     for (let waited = 0; !existsSync(timingFile) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     const serverTimes = existsSync(timingFile) ? JSON.parse(readFileSync(timingFile, 'utf8')) : {};
     rmSync(timingDir, { recursive: true, force: true });
