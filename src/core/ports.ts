@@ -96,7 +96,8 @@ export interface Page<T> {
 }
 
 export interface SearchHit {
-  uid: string;
+  /** The hit's summary row, read with the page (no second lookup by id). */
+  task: TaskSummaryRow;
   rank: number;
   matchedFields: string[];
   excerpt: string;

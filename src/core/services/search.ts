@@ -36,12 +36,8 @@ export async function searchTasks(ctx: Context, input: z.infer<typeof SearchTask
     const key = { query, filter };
     const offset = cursor ? decodeCursor(cursor, key) : 0;
     const { hits, total } = await tx.search(query, filter, limit, offset);
-    const rows = await tx.getTaskSummaries(hits.map((h) => h.uid));
-    const tasks = new Map((summarize(rows, nowIso(ctx), ctx.actor)).map((t) => [t.uid, t]));
-    const results = hits.flatMap((h) => {
-      const task = tasks.get(h.uid);
-      return task ? [{ task, matchedFields: h.matchedFields, excerpt: h.excerpt, rank: h.rank }] : [];
-    });
+    const tasks = summarize(hits.map((h) => h.task), nowIso(ctx), ctx.actor);
+    const results = hits.map((h, i) => ({ task: tasks[i]!, matchedFields: h.matchedFields, excerpt: h.excerpt, rank: h.rank }));
     return { results, total, nextCursor: offset + hits.length < total ? encodeCursor(offset + hits.length, key) : null };
   });
 }

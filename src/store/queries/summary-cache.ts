@@ -79,13 +79,19 @@ const packedByNums = prepared((db, p) =>
     .select(['tasks.num as num', PACKED_SUMMARY.as('packed')]),
 );
 
+/** Summary rows by task number (numbers with no row are absent), read in one query, nothing remembered. */
+export async function summariesByNums(db: Q, nums: readonly number[]): Promise<Map<number, TaskSummaryRow>> {
+  if (nums.length === 0) return new Map();
+  return new Map((await packedByNums.all(db, [JSON.stringify(nums)])).map((r) => [r.num, unpackSummary(r.packed)]));
+}
+
 /** The summary rows for `keys`, in their order: remembered ones as they are, the rest read in one query. */
 export async function summaryRows(db: Q, keys: readonly RowKey[], cache: SummaryCache | undefined): Promise<TaskSummaryRow[]> {
   const out: Array<TaskSummaryRow | undefined> = cache ? keys.map((k) => cache.get(k)) : new Array(keys.length);
   const missing: number[] = [];
   for (let i = 0; i < keys.length; i++) if (out[i] === undefined) missing.push(keys[i]!.num);
   if (missing.length === 0) return out as TaskSummaryRow[];
-  const fetched = new Map((await packedByNums.all(db, [JSON.stringify(missing)])).map((r) => [r.num, unpackSummary(r.packed)]));
+  const fetched = await summariesByNums(db, missing);
   for (let i = 0; i < keys.length; i++) {
     if (out[i] !== undefined) continue;
     const k = keys[i]!;

@@ -9,6 +9,7 @@ import type { SearchHit, TaskFilter } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { prepared } from '../queries/prepared.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
+import { summariesByNums } from '../queries/summary-cache.js';
 import { toFtsQuery } from './fts-query.js';
 import { markHit, phrasesOf } from './excerpts.js';
 
@@ -58,12 +59,12 @@ function needsRows(f: TaskFilter): boolean {
   );
 }
 
-type Ranked = { num: number; uid: string; rank: number };
+type Ranked = { num: number; rank: number };
 
 /** A quoted term that is, or is a prefix of, the hidden marker "x" (case folded by the tokenizer). */
 const MARKER_TERM = /(^|\s)"x"\*?(\s|$)/i;
 
-/** Default filter: rank, page and count inside FTS5, then map the page's rowids to task uids. */
+/** Default filter: rank, page and count inside FTS5. */
 /** An exact count, remembered for this state of the workspace when the caller reads (see CountCache). */
 const remembered = (db: Q, counts: CountCache | undefined, key: string, count: () => Promise<number>) => (counts ? counts.get(db, key, count) : count());
 
@@ -77,10 +78,7 @@ async function searchIndexOnly(db: Q, match: string, limit: number, offset: numb
       return Number(c.rows[0]!.n);
     });
   }
-  if (ranked.rows.length === 0) return { page: [], total };
-  const uids = await db.selectFrom('tasks').select(['num', 'uid']).where('num', 'in', ranked.rows.map((r) => r.num)).execute();
-  const uidOf = new Map(uids.map((r) => [r.num, r.uid]));
-  return { page: ranked.rows.flatMap((r) => (uidOf.has(r.num) ? [{ num: r.num, uid: uidOf.get(r.num)!, rank: r.rank }] : [])), total };
+  return { page: ranked.rows, total };
 }
 
 /** Other filters: take the best `depth` matches from FTS5, filter them by row, and deepen until the page fills. */
@@ -100,7 +98,7 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   const filtered = (depth: number | null, rank = true) => applyFilter(from(depth, rank) as never, filter) as unknown as From;
   let page: Ranked[] = [];
   for (let depth: number | null = Math.max(4 * want, 64); ; depth = depth * 8 > 20_000 ? null : depth * 8) {
-    page = await filtered(depth).select(['tasks.uid', 'tasks.num', 's.rank']).orderBy('s.rank').orderBy('tasks.num').limit(limit).offset(offset).execute();
+    page = await filtered(depth).select(['tasks.num', 's.rank']).orderBy('s.rank').orderBy('tasks.num').limit(limit).offset(offset).execute();
     if (page.length === limit || depth === null) break;
     // Fewer than `depth` matches in all: the page is complete already.
     const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match}`.execute(db);
@@ -132,14 +130,19 @@ export async function search(db: Q, query: string, filter: TaskFilter, limit: nu
   // highlight() would walk every match between the page's rowids). Without a MATCH, FTS5 reads
   // these rows by rowid.
   const nums = page.map((r) => r.num);
+  // The page's summary rows by number, in one query (a search page is rarely a page seen before).
+  const rows = await summariesByNums(db, nums);
   const texts = await sql<{ rowid: number; title: string; labels: string; description: string; comments: string; checklist: string }>`SELECT rowid,
       title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(nums)})`.execute(db);
   const byNum = new Map(texts.rows.map((r) => [Number(r.rowid), r]));
   const phrases = phrasesOf(query);
-  const hits = page.map((r) => {
+  const hits = page.flatMap((r) => {
+    const task = rows.get(r.num);
+    // An index row without its task (outside damage): skipped rather than failing the search.
+    if (!task) return [];
     const t = byNum.get(r.num);
     const { matched, excerpt } = markHit(t ? SEARCH_FIELDS.map((f) => t[f] ?? '') : [], phrases);
-    return { uid: r.uid, rank: r.rank, matchedFields: SEARCH_FIELDS.filter((_, i) => matched[i]), excerpt: excerpt.replace(/\s+/g, ' ').trim() };
+    return [{ task, rank: r.rank, matchedFields: SEARCH_FIELDS.filter((_, i) => matched[i]), excerpt: excerpt.replace(/\s+/g, ' ').trim() }];
   });
   return { hits, total };
 }
