@@ -153,7 +153,7 @@ export interface Tx {
   getTasks(uids: string[]): Promise<TaskRow[]>;
   /** Summary rows only (what lists show), in the order given. */
   getTaskSummaries(uids: string[]): Promise<TaskSummaryRow[]>;
-  /** Inserts a new task with its labels (row.labels) and checklist (whose counts `row` carries). */
+  /** Inserts a new task with its labels (row.labels) and checklist (its counts are written from `checklist`). */
   insertTask(row: TaskRow, checklist?: ChecklistItem[]): Promise<void>;
   updateTask(uid: string, patch: TaskPatch): Promise<void>;
   /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired. */
@@ -189,7 +189,8 @@ export interface Tx {
   // search (engine-specific index)
   /** Rewrites a task's search entry; `isNew` when the task has none yet (just created). */
   reindexTask(uid: string, isNew?: boolean): Promise<void>;
-  search(query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number }>;
+  /** `consumed`: index rows the page used, hits plus any skipped (an index row whose task is gone); the next page starts after them. */
+  search(query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number; consumed: number }>;
 
   // board
   boardRows(projectUids: string[], includeArchived: boolean): Promise<BoardRow[]>;

@@ -72,6 +72,19 @@ describe('remembered summary rows', () => {
     expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 task 2', 'API-4 successor']);
   });
 
+  it('a row replaced wholesale by outside SQL (INSERT OR REPLACE: same number and uid, no UPDATE) is read again', async () => {
+    expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 task 2', 'API-3 task 3']);
+    const raw = new Database(c.ws.db, { fileMustExist: true });
+    try {
+      const cols = (raw.prepare('PRAGMA table_info(tasks)').all() as Array<{ name: string }>).map((x) => x.name);
+      const select = cols.map((n) => (n === 'title' ? "'replaced outside'" : n === 'rev' ? '0' : n)).join(', ');
+      raw.prepare(`INSERT OR REPLACE INTO tasks (${cols.join(', ')}) SELECT ${select} FROM tasks WHERE seq = 2`).run();
+    } finally {
+      raw.close();
+    }
+    expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 replaced outside', 'API-3 task 3']);
+  });
+
   it('answers built from remembered rows cannot be changed in place by a caller', async () => {
     const first = (await reader.call('list_tasks', { project: 'API', sort: 'id' })).tasks[0]!;
     expect(() => (first.labels as string[]).push('sneaky')).toThrow(TypeError);
@@ -94,6 +107,15 @@ describe('remembered projects and workflows', () => {
     const { task } = await reader.call('create_task', { project: 'API', title: 'in qa', status: 'qa' });
     expect(task).toMatchObject({ status: 'qa', statusCategory: 'in_progress' });
     expect((await reader.call('get_project', { key: 'API' })).project.name).toBe('Renamed elsewhere');
+  });
+
+  it('a store closed and used again does not trust what it read before', async () => {
+    expect((await reader.call('get_project', { key: 'API' })).project.name).toBe('API');
+    await reader.store.close();
+    const raw = new Database(c.ws.db, { fileMustExist: true });
+    raw.prepare("UPDATE projects SET name = 'Renamed while closed' WHERE key = 'API'").run();
+    raw.close();
+    expect((await reader.call('get_project', { key: 'API' })).project.name).toBe('Renamed while closed');
   });
 
   it('a project read after its change in a transaction that rolls back is not remembered', async () => {

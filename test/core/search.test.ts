@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCairn } from '../helpers/workspace.js';
+import { Database } from '../../src/store/sqlite/native.js';
 
 let c: ReturnType<typeof tempCairn>;
 
@@ -75,6 +76,30 @@ describe('search_tasks', () => {
     expect(await hits('narwhal')).toEqual([]);
     await c.call('restore_task', { id });
     expect((await hits('narwhal')).map((h) => h.task.id)).toEqual([id]);
+  });
+
+  it('pages to the end when an index row has lost its task (outside damage): each live task once, no endless cursor', async () => {
+    const d = tempCairn();
+    try {
+      await d.call('create_project', { key: 'API', name: 'API' });
+      for (let i = 1; i <= 5; i++) await d.call('create_task', { project: 'API', title: `zebra ${i}` });
+      const raw = new Database(d.ws.db, { fileMustExist: true });
+      raw.pragma('foreign_keys = OFF');
+      raw.prepare('DELETE FROM tasks WHERE seq IN (2, 5)').run();
+      raw.close();
+      const seen: string[] = [];
+      let cursor: string | null | undefined;
+      for (let page = 0; page < 10; page++) {
+        const r = await d.call('search_tasks', { query: 'zebra', limit: 2, ...(cursor ? { cursor } : {}) });
+        seen.push(...r.results.map((x) => x.task.id));
+        cursor = r.nextCursor;
+        if (!cursor) break;
+      }
+      expect(cursor).toBeNull();
+      expect(seen.sort()).toEqual(['API-1', 'API-3', 'API-4']);
+    } finally {
+      await d.done();
+    }
   });
 
   it('pages with a cursor bound to the query', async () => {

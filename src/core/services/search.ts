@@ -35,9 +35,9 @@ export async function searchTasks(ctx: Context, input: z.infer<typeof SearchTask
     const filter = await buildFilter(tx, ctx, { ...rest, deleted: false });
     const key = { query, filter };
     const offset = cursor ? decodeCursor(cursor, key) : 0;
-    const { hits, total } = await tx.search(query, filter, limit, offset);
+    const { hits, total, consumed } = await tx.search(query, filter, limit, offset);
     const tasks = summarize(hits.map((h) => h.task), nowIso(ctx), ctx.actor);
     const results = hits.map((h, i) => ({ task: tasks[i]!, matchedFields: h.matchedFields, excerpt: h.excerpt, rank: h.rank }));
-    return { results, total, nextCursor: offset + hits.length < total ? encodeCursor(offset + hits.length, key) : null };
+    return { results, total, nextCursor: offset + consumed < total ? encodeCursor(offset + consumed, key) : null };
   });
 }

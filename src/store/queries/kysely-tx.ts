@@ -16,7 +16,7 @@ import type { Status } from '../../core/model/workflow.js';
 export interface SearchEngine {
   reindexTask(db: Kysely<DB>, uid: string, isNew?: boolean): Promise<void>;
   removeFromIndex(db: Kysely<DB>, num: number): Promise<void>;
-  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, offset: number, counts?: taskList.CountCache): Promise<{ hits: SearchHit[]; total: number }>;
+  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, offset: number, counts?: taskList.CountCache): Promise<{ hits: SearchHit[]; total: number; consumed: number }>;
 }
 
 export class KyselyTx implements Tx {

@@ -25,7 +25,9 @@ export class ProjectCache {
     }
   }
 
+  /** Forgets every row, and the version they were read at (a reopened connection counts data_version afresh). */
   clear(): void {
+    this.#version = undefined;
     this.#byKey.clear();
     this.#byUid.clear();
     this.#statuses.clear();

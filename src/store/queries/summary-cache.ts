@@ -6,7 +6,9 @@
  *
  * Correct because a row's revision changes whenever the row does: hot paths bump `rev` in the same
  * UPDATE, and a trigger bumps it after any other UPDATE that left it alone (migration 11), so no
- * write path, another process's included, can change a summary without a new revision. The uid is
+ * UPDATE, another process's included, can change a summary without a new revision. A new task
+ * starts at a random revision, so a row that outside SQL replaces wholesale (INSERT OR REPLACE,
+ * which fires no UPDATE trigger and resets rev to its default) does not match either. The uid is
  * compared too, since `num` can be reused after a purge. Only read transactions use the cache: a
  * write transaction may see a revision that is later rolled back and reused.
  */
@@ -34,7 +36,7 @@ interface Entry {
 export class SummaryCache {
   readonly #rows = new Map<number, Entry>();
 
-  /** `capacity` rows (~1 KB each); past it the oldest entry goes first. */
+  /** `capacity` rows (~1 KB each); past it the row remembered first goes first (reads do not renew a row). */
   constructor(readonly capacity = 8192) {}
 
   get(k: RowKey): TaskSummaryRow | undefined {

@@ -59,7 +59,7 @@ export async function getTaskSummaries(db: Q, uids: string[]): Promise<TaskSumma
 const TASK_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position',
   'assignee', 'claimed_by', 'claim_expires_at', 'parent_uid', 'links', 'anchors', 'close_reason', 'origin', 'document_path',
-  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels', 'checklist_done', 'checklist_total',
+  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels', 'checklist_done', 'checklist_total', 'rev',
 ] as const;
 const insertRow = prepared((db, p) => db.insertInto('tasks').values(Object.fromEntries(TASK_COLUMNS.map((c, i) => [c, p(i)])) as never));
 
@@ -96,8 +96,11 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
     rel_labels: JSON.stringify(t.labels),
     // Written with the row rather than by replaceChecklist, which would delete items a new task
     // cannot have and rewrite the row it just inserted.
-    checklist_done: t.checklistDone,
-    checklist_total: t.checklistTotal,
+    checklist_done: checklist.filter((i) => i.checked).length,
+    checklist_total: checklist.length,
+    // A random first revision: a row that outside SQL replaces wholesale (INSERT OR REPLACE keeps
+    // the number and uid, and the column default is 0) does not match what readers remember.
+    rev: Math.floor(Math.random() * 2 ** 48),
   };
   await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
   await graph.addLabels(db, t.uid, t.labels);

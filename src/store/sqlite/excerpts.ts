@@ -1,14 +1,27 @@
 /**
  * Matched fields and highlighted excerpts for a page of search hits, computed here from the hits'
- * stored text. FTS5's highlight() and snippet() need the MATCH to walk every match between the
- * page's lowest and highest rowid (0.4–3 ms, a quarter of a search at 100k tasks; narrower rowid
- * constraints re-run the MATCH per row and cost more). The page is 20 rows of text, and finding the
- * query's phrases in them takes a tenth of that.
+ * stored text when the text is Latin script. FTS5's highlight() and snippet() need the MATCH to walk
+ * every match between the page's lowest and highest rowid (0.4–3 ms, a quarter of a search at 100k
+ * tasks; narrower rowid constraints re-run the MATCH per row and cost more), while finding the
+ * query's phrases in 20 rows of text takes a tenth of that.
  *
- * Tokens follow the index's tokenizer (unicode61, remove_diacritics 2): runs of letters, digits
- * and private-use characters, case-folded, with diacritics removed. A differential property test
- * checks matched fields against FTS5's highlight() (test/props/search-excerpts.test.ts).
+ * Tokens must be the index's (unicode61, remove_diacritics 2), and this file reproduces them only
+ * for text whose letters and digits are ASCII or Latin (and its diacritics U+0300–U+0331): a token starts
+ * on a letter or digit and runs through letters, digits and those diacritics; diacritics are removed
+ * (by canonical decomposition) and case folded (µ → μ and ſ → s as FTS5 folds them). Beyond that
+ * range FTS5's rules differ by script (which marks end a token, which letters lose marks, final
+ * sigma), so search.ts has FTS5 itself mark a page with such letters (`isPlainLatin`). A differential property
+ * test checks both against FTS5's highlight() (test/props/search-excerpts.test.ts).
  */
+
+// A letter, digit, mark or private-use character outside ASCII, Latin-1 Supplement, Latin
+// Extended-A and -B, the combining diacritics FTS5 keeps inside a token, and Latin Extended
+// Additional. Punctuation, symbols and emoji separate tokens in both tokenizers, whatever the block.
+// (Set difference needs the `v` flag, which Node 20 has but this project's ES2022 target does not spell.)
+const OTHER_SCRIPT = new RegExp('[[\\p{L}\\p{N}\\p{M}\\p{Co}]--[\\u0000-\\u024f\\u0300-\\u0331\\u1e00-\\u1eff]]', 'v');
+
+/** Whether this file tokenizes `text` exactly as the index does. */
+export const isPlainLatin = (text: string): boolean => !OTHER_SCRIPT.test(text);
 
 /** One query phrase: its words (already folded) and whether the last one is a prefix. */
 export interface Phrase {
@@ -22,23 +35,21 @@ interface Token {
   norm: string;
 }
 
-// Combining marks count as part of a token (a decomposed "é"), then fold away with the diacritics.
-const TOKEN = /[\p{L}\p{N}\p{Co}\p{M}]+/gu;
-const MARKS = /\p{M}/gu;
-// Fast path: plain ASCII needs no normalization.
+// A letter or digit, then letters, digits and the combining diacritics U+0300–U+0331 (plain Latin text only).
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\u0300-\u0331]*/gu;
+const MARKS = /[\u0300-\u036f]/g;
 const ASCII = /^[\x00-\x7f]*$/;
+// Case folds FTS5 makes that lower-casing does not (in the plain-Latin range).
+const FOLD: Record<string, string> = { '\u00b5': '\u03bc', '\u017f': 's' };
 
 export function fold(word: string): string {
-  return ASCII.test(word) ? word.toLowerCase() : word.normalize('NFD').replace(MARKS, '').toLowerCase();
+  if (ASCII.test(word)) return word.toLowerCase();
+  return word.normalize('NFD').replace(MARKS, '').toLowerCase().replace(/[\u00b5\u017f]/g, (c) => FOLD[c]!);
 }
 
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of text.matchAll(TOKEN)) {
-    const norm = fold(m[0]);
-    // A run of marks alone folds to nothing: unicode61 makes no token of it either.
-    if (norm) out.push({ start: m.index, end: m.index + m[0].length, norm });
-  }
+  for (const m of text.matchAll(TOKEN)) out.push({ start: m.index, end: m.index + m[0].length, norm: fold(m[0]) });
   return out;
 }
 
@@ -77,7 +88,8 @@ const WINDOW = 16;
 /**
  * The best window of WINDOW tokens in the field most worth showing, with each phrase instance
  * wrapped in ** and … where the text goes on: FTS5's snippet() scoring, 1000 for each distinct
- * phrase in the window plus 1 for each further instance, earliest window on a tie.
+ * phrase in the window plus 1 for each further instance; on a tie, the first candidate tried wins
+ * (windows starting at an instance before those ending at it, in text order).
  */
 function excerptOf(fields: Array<{ text: string; tokens: Token[]; hits: ReturnType<typeof instances> }>): string {
   let best: { score: number; field: number; start: number } | undefined;

@@ -11,7 +11,7 @@ import { prepared } from '../queries/prepared.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
 import { summariesByNums } from '../queries/summary-cache.js';
 import { toFtsQuery } from './fts-query.js';
-import { markHit, phrasesOf } from './excerpts.js';
+import { isPlainLatin, markHit, phrasesOf } from './excerpts.js';
 
 type Q = Kysely<DB>;
 
@@ -48,6 +48,45 @@ export async function reindexTask(db: Q, uid: string, isNew = false): Promise<vo
 
 export async function removeFromIndex(db: Q, num: number): Promise<void> {
   await sql`DELETE FROM task_search WHERE rowid = ${num}`.execute(db);
+}
+
+type PageText = { rowid: number; title: string; labels: string; description: string; comments: string; checklist: string };
+type Marks = Map<number, { matchedFields: string[]; excerpt: string }>;
+
+function marksInJs(texts: PageText[], query: string): Marks {
+  const phrases = phrasesOf(query);
+  return new Map(
+    texts.map((t) => {
+      const { matched, excerpt } = markHit(SEARCH_FIELDS.map((f) => t[f] ?? ''), phrases);
+      return [Number(t.rowid), { matchedFields: SEARCH_FIELDS.filter((_, i) => matched[i]), excerpt }];
+    }),
+  );
+}
+
+/**
+ * FTS5's own highlight() and snippet() over a temporary, connection-private copy of the page's
+ * rows (same columns and tokenizer as task_search), for text whose tokens only FTS5 knows exactly.
+ * The temp database is writable inside a read transaction and on a read-only connection.
+ */
+async function marksByFts5(db: Q, texts: PageText[], match: string): Promise<Marks> {
+  await sql`CREATE VIRTUAL TABLE IF NOT EXISTS temp.page_search USING fts5(title, labels, description, comments, checklist, tokenize = 'unicode61 remove_diacritics 2')`.execute(db);
+  await sql`DELETE FROM temp.page_search`.execute(db);
+  for (const t of texts) {
+    await sql`INSERT INTO temp.page_search (rowid, title, labels, description, comments, checklist)
+      VALUES (${t.rowid}, ${t.title}, ${t.labels}, ${t.description}, ${t.comments}, ${t.checklist})`.execute(db);
+  }
+  const marked = await sql<Record<string, string | number>>`SELECT rowid,
+      highlight(page_search, 0, char(1), '') AS f0, highlight(page_search, 1, char(1), '') AS f1,
+      highlight(page_search, 2, char(1), '') AS f2, highlight(page_search, 3, char(1), '') AS f3,
+      highlight(page_search, 4, char(1), '') AS f4, snippet(page_search, -1, '**', '**', '…', 16) AS excerpt
+    FROM temp.page_search WHERE page_search MATCH ${match}`.execute(db);
+  await sql`DELETE FROM temp.page_search`.execute(db);
+  return new Map(
+    marked.rows.map((m) => [
+      Number(m.rowid),
+      { matchedFields: SEARCH_FIELDS.filter((_, i) => String(m[`f${i}`] ?? '').includes('\u0001')), excerpt: String(m.excerpt ?? '') },
+    ]),
+  );
 }
 
 /** Filters that need the tasks table; without them the FTS index answers alone. */
@@ -114,9 +153,9 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   return { page, total };
 }
 
-export async function search(db: Q, query: string, filter: TaskFilter, limit: number, offset: number, counts?: CountCache): Promise<{ hits: SearchHit[]; total: number }> {
+export async function search(db: Q, query: string, filter: TaskFilter, limit: number, offset: number, counts?: CountCache): Promise<{ hits: SearchHit[]; total: number; consumed: number }> {
   const terms = toFtsQuery(query);
-  if (!terms) return { hits: [], total: 0 };
+  if (!terms) return { hits: [], total: 0, consumed: 0 };
   // User terms only ever match the text columns; hidden tasks drop out in the index when the filter hides them anyway.
   const visibleOnly = !filter.includeArchived && !filter.includeDeleted && !filter.onlyDeleted;
   // Visible tasks have an empty hidden column, so once `NOT hidden : x` drops the hidden ones the
@@ -125,24 +164,24 @@ export async function search(db: Q, query: string, filter: TaskFilter, limit: nu
   const scoped = !visibleOnly || MARKER_TERM.test(terms) ? fields : '';
   const match = `${scoped}(${terms})${visibleOnly ? ' NOT hidden : x' : ''}`;
   const { page, total } = needsRows(filter) ? await searchFiltered(db, match, filter, limit, offset, counts) : await searchIndexOnly(db, match, limit, offset, counts);
-  if (page.length === 0) return { hits: [], total };
-  // Matched fields and excerpts only for the page, from its stored text (excerpts.ts: FTS5's
-  // highlight() would walk every match between the page's rowids). Without a MATCH, FTS5 reads
-  // these rows by rowid.
+  if (page.length === 0) return { hits: [], total, consumed: 0 };
+  // Matched fields and excerpts only for the page, from its stored text (read by rowid, without a
+  // MATCH): found in JavaScript for plain Latin text (excerpts.ts), by FTS5 on a page-sized copy
+  // otherwise. Both stay off the main index, where highlight() walks every match between the
+  // page's rowids.
   const nums = page.map((r) => r.num);
   // The page's summary rows by number, in one query (a search page is rarely a page seen before).
   const rows = await summariesByNums(db, nums);
-  const texts = await sql<{ rowid: number; title: string; labels: string; description: string; comments: string; checklist: string }>`SELECT rowid,
-      title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(nums)})`.execute(db);
-  const byNum = new Map(texts.rows.map((r) => [Number(r.rowid), r]));
-  const phrases = phrasesOf(query);
+  const texts = await sql<PageText>`SELECT rowid, title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(nums)})`.execute(db);
+  const marks = texts.rows.every((t) => SEARCH_FIELDS.every((f) => isPlainLatin(t[f] ?? ''))) && isPlainLatin(query)
+    ? marksInJs(texts.rows, query)
+    : await marksByFts5(db, texts.rows, `${scoped}(${terms})`);
   const hits = page.flatMap((r) => {
     const task = rows.get(r.num);
     // An index row without its task (outside damage): skipped rather than failing the search.
     if (!task) return [];
-    const t = byNum.get(r.num);
-    const { matched, excerpt } = markHit(t ? SEARCH_FIELDS.map((f) => t[f] ?? '') : [], phrases);
-    return [{ task, rank: r.rank, matchedFields: SEARCH_FIELDS.filter((_, i) => matched[i]), excerpt: excerpt.replace(/\s+/g, ' ').trim() }];
+    const m = marks.get(r.num) ?? { matchedFields: [], excerpt: '' };
+    return [{ task, rank: r.rank, matchedFields: m.matchedFields, excerpt: m.excerpt.replace(/\s+/g, ' ').trim() }];
   });
-  return { hits, total };
+  return { hits, total, consumed: page.length };
 }

@@ -149,6 +149,9 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
+    // The store may be used again (the file reopens on demand), on a connection whose
+    // data_version starts over: nothing read through this one may be trusted then.
+    this.forget();
     await this.#file?.checkpointer?.close();
     await this.#file?.db.destroy();
     await this.#empty?.db.destroy();
