@@ -49,10 +49,6 @@ export class SummaryCache {
     this.#rows.set(k.num, { uid: k.uid, rev: k.rev, row });
   }
 
-  get size(): number {
-    return this.#rows.size;
-  }
-
   clear(): void {
     this.#rows.clear();
   }

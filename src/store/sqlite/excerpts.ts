@@ -14,6 +14,8 @@
  * test checks both against FTS5's highlight() (test/props/search-excerpts.test.ts).
  */
 
+import { queryParts } from './fts-query.js';
+
 // A letter, digit, mark or private-use character outside ASCII, Latin-1 Supplement, Latin
 // Extended-A and -B, the combining diacritics FTS5 keeps inside a token, and Latin Extended
 // Additional. Punctuation, symbols and emoji separate tokens in both tokenizers, whatever the block.
@@ -53,16 +55,11 @@ export function tokenize(text: string): Token[] {
   return out;
 }
 
-/** The phrases of a search as the user typed it (same parse as fts-query.ts), folded like the index. */
+/** The phrases of a search as the user typed it (the parse fts-query.ts makes the MATCH from), folded like the index. */
 export function phrasesOf(input: string): Phrase[] {
-  const out: Phrase[] = [];
-  for (const m of input.matchAll(/"([^"]*)"?|(\S+)/g)) {
-    const text = m[1] ?? m[2] ?? '';
-    const words = tokenize(text).map((t) => t.norm);
-    if (words.length === 0) continue;
-    out.push({ words, prefix: m[2] !== undefined && /\*+$/.test(m[2]) });
-  }
-  return out;
+  return queryParts(input)
+    .map(({ text, prefix }) => ({ words: tokenize(text).map((t) => t.norm), prefix }))
+    .filter((p) => p.words.length > 0);
 }
 
 /** [first, last] token index of every phrase instance in `tokens`, with its phrase's number. */
