@@ -5,7 +5,7 @@ import { ulid } from 'ulid';
 import { openSqliteFile } from '../../dist/store/sqlite/open.js';
 import { RELATIONS_BACKFILL_SQL } from '../../dist/store/migrations/sqlite.js';
 import { templateStatuses } from '../../dist/core/model/workflow.js';
-import { SEARCH_ROW_SQL } from '../../dist/store/sqlite/search.js';
+import { SEARCH_INSERT_SQL, SEARCH_ROW_SQL } from '../../dist/store/sqlite/search.js';
 import { rng } from './random.js';
 import { ACTORS, CHECKLIST, COMMENT_OPENERS, LABELS, NOUNS, PLACES, PROJECTS, VERBS, VOCABULARY } from './words.js';
 
@@ -117,7 +117,7 @@ function build(size, file) {
       SELECT count(*) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid
       WHERE d.task_uid = tasks.uid AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)
     WHERE uid IN (SELECT task_uid FROM dependencies)`);
-  db.exec(`INSERT INTO task_search (rowid, title, labels, description, comments, checklist, hidden) ${SEARCH_ROW_SQL}`);
+  db.exec(`${SEARCH_INSERT_SQL} ${SEARCH_ROW_SQL}`);
   db.exec('COMMIT');
   // No ANALYZE and no FTS 'optimize': real workspaces never get them, so query plans are measured as users get them.
   db.pragma('wal_checkpoint(TRUNCATE)');

@@ -148,8 +148,12 @@ describe('migrations', () => {
       const listed = [...(await c.call('list_tasks', { sort: 'id' })).tasks, ...(await c.call('list_tasks', { deleted: true })).tasks];
       expect(Object.fromEntries(listed.map((x) => [x.id, rel(x)]))).toEqual(expected);
       expect((await c.call('get_task', { id: 'OLD-1' })).task.childProgress).toEqual({ done: 0, total: 2 });
+      // The rebuilt search index (migration 13) keeps the deleted child out of search…
+      const found = async () => (await c.call('search_tasks', { query: 'child' })).results.map((h) => h.task.id).sort();
+      expect(await found()).toEqual(['OLD-2', 'OLD-4']);
       // The triggers are installed on the upgraded file: restoring the child brings it back everywhere.
       await c.call('restore_task', { id: 'OLD-3' });
+      expect(await found()).toEqual(['OLD-2', 'OLD-3', 'OLD-4']);
       expect(rel((await c.call('get_task', { id: 'OLD-1' })).task)).toEqual({ ...expected['OLD-1'], blocks: ['OLD-3', 'OLD-2'], children: ['OLD-2', 'OLD-3', 'OLD-4'] });
       await c.call('update_task', { id: 'OLD-4', parentId: null, addLabels: ['new'] });
       expect(rel((await c.call('get_task', { id: 'OLD-1' })).task).children).toEqual(['OLD-2', 'OLD-3']);

@@ -78,6 +78,56 @@ describe('search_tasks', () => {
     expect((await hits('narwhal')).map((h) => h.task.id)).toEqual([id]);
   });
 
+  it('archived tasks: hidden by default, found with includeArchived (fields and excerpt too), edits while archived follow them back', async () => {
+    const d = tempCairn();
+    try {
+      await d.call('create_project', { key: 'API', name: 'API' });
+      await d.call('create_task', { project: 'API', title: 'Okapi stays', priority: 'low' });
+      await d.call('create_task', { project: 'API', title: 'Okapi leaves', description: 'the okapi herd' });
+      await d.call('archive_task', { id: 'API-2' });
+      const ids = async (q: string, extra: Record<string, unknown> = {}) => (await d.call('search_tasks', { query: q, ...extra } as never)).results.map((h) => h.task.id);
+      expect(await ids('okapi')).toEqual(['API-1']);
+      expect((await d.call('search_tasks', { query: 'okapi' })).total).toBe(1);
+      const wide = await d.call('search_tasks', { query: 'okapi', includeArchived: true });
+      expect(wide.results.map((h) => h.task.id).sort()).toEqual(['API-1', 'API-2']);
+      expect(wide.total).toBe(2);
+      const archived = wide.results.find((h) => h.task.id === 'API-2')!;
+      expect(archived.matchedFields).toEqual(['title', 'description']);
+      expect(archived.excerpt.toLowerCase()).toContain('**okapi**');
+      // Filtered search (rows needed) sees the same.
+      expect(await ids('okapi', { project: 'API', includeArchived: true })).toHaveLength(2);
+      expect(await ids('okapi', { project: 'API' })).toEqual(['API-1']);
+      // Edited while archived: the new words are found only with includeArchived, and only once.
+      await d.call('update_task', { id: 'API-2', title: 'Quagga leaves', addLabels: ['striped'] });
+      expect(await ids('quagga')).toEqual([]);
+      expect(await ids('quagga', { includeArchived: true })).toEqual(['API-2']);
+      expect((await ids('okapi', { includeArchived: true })).sort()).toEqual(['API-1', 'API-2']);
+      await d.call('archive_task', { id: 'API-2', restore: true });
+      expect(await ids('quagga')).toEqual(['API-2']);
+      expect(await ids('striped')).toEqual(['API-2']);
+      expect(await ids('quagga', { includeArchived: true })).toEqual(['API-2']);
+      // Archived then deleted then restored: one row, visible again only when neither holds.
+      await d.call('archive_task', { id: 'API-2' });
+      await d.call('delete_task', { id: 'API-2' });
+      expect(await ids('quagga', { includeArchived: true })).toEqual([]);
+      await d.call('restore_task', { id: 'API-2' });
+      expect(await ids('quagga', { includeArchived: true })).toEqual(['API-2']);
+      await d.call('archive_task', { id: 'API-2', restore: true });
+      expect(await ids('quagga')).toEqual(['API-2']);
+      // Purged while hidden: gone from the index at either sign.
+      await d.call('delete_task', { id: 'API-2' });
+      await d.call('purge_task', { id: 'API-2', confirm: true });
+      const raw = new Database(d.ws.db, { readonly: true });
+      try {
+        expect(raw.prepare('SELECT rowid FROM task_search ORDER BY rowid').all()).toEqual([{ rowid: 1 }]);
+      } finally {
+        raw.close();
+      }
+    } finally {
+      await d.done();
+    }
+  });
+
   it('pages to the end when an index row has lost its task (outside damage): each live task once, no endless cursor', async () => {
     const d = tempCairn();
     try {

@@ -1,8 +1,8 @@
 /**
  * Full-text search over the FTS5 index: bm25 ranking with field weights, matched fields and a
- * highlighted excerpt. Ranking is limited inside FTS5 and the default filter (hide archived and
- * deleted tasks) is answered by the index's `hidden` column, so a broad query neither reads a task
- * row per match nor sorts every match in JavaScript.
+ * highlighted excerpt. Ranking is limited inside FTS5, and archived or deleted tasks sit in the
+ * index under their negated task number (migration 13), so the default filter is `rowid > 0`:
+ * a broad query neither reads a task row per match nor sorts every match in JavaScript.
  */
 import { sql, type Kysely } from 'kysely';
 import type { SearchHit, TaskFilter } from '../../core/ports.js';
@@ -16,23 +16,25 @@ import { isPlainLatin, markHit, phrasesOf } from './excerpts.js';
 type Q = Kysely<DB>;
 
 export const SEARCH_FIELDS = ['title', 'labels', 'description', 'comments', 'checklist'] as const;
-// title > labels > description > comments = checklist; the hidden marker never scores.
-const WEIGHTS = sql.raw('10.0, 6.0, 3.0, 1.0, 1.0, 0.0');
+// title > labels > description > comments = checklist.
+const WEIGHTS = sql.raw('10.0, 6.0, 3.0, 1.0, 1.0');
 
-/** The index row of tasks `t` (with the rowid first); shared by reindexing and bulk builds. */
-export const SEARCH_ROW_SQL = `SELECT t.num, t.title,
+/** The index row of tasks `t`, rowid first: the task number, negated for archived or deleted tasks. Shared by reindexing and bulk builds. */
+export const SEARCH_ROW_SQL = `SELECT CASE WHEN t.archived_at IS NULL AND t.deleted_at IS NULL THEN t.num ELSE -t.num END, t.title,
       COALESCE((SELECT group_concat(label, ' ') FROM task_labels l WHERE l.task_uid = t.uid), ''),
       t.description,
       COALESCE((SELECT group_concat(body, ' ') FROM comments c WHERE c.task_uid = t.uid), ''),
-      COALESCE((SELECT group_concat(text, ' ') FROM checklist_items i WHERE i.task_uid = t.uid), ''),
-      CASE WHEN t.archived_at IS NULL AND t.deleted_at IS NULL THEN '' ELSE 'x' END
+      COALESCE((SELECT group_concat(text, ' ') FROM checklist_items i WHERE i.task_uid = t.uid), '')
     FROM tasks t`;
-const INSERT_SQL = 'INSERT INTO task_search (rowid, title, labels, description, comments, checklist, hidden)';
+export const SEARCH_INSERT_SQL = 'INSERT INTO task_search (rowid, title, labels, description, comments, checklist)';
 // A new task has no search row, but its number may be a purged task's (num has no AUTOINCREMENT):
 // REPLACE costs a lookup, like the delete it saves, and heals a row left behind by outside damage.
-const REPLACE_SQL = 'INSERT OR REPLACE INTO task_search (rowid, title, labels, description, comments, checklist, hidden)';
+const REPLACE_SQL = 'INSERT OR REPLACE INTO task_search (rowid, title, labels, description, comments, checklist)';
+const INSERT_SQL = SEARCH_INSERT_SQL;
 
-const unindex = prepared((_db, p) => sql`DELETE FROM task_search WHERE rowid = (SELECT num FROM tasks WHERE uid = ${p(0)})`);
+// The row sits at the sign the task's visibility gives it (SEARCH_ROW_SQL, and the tasks_search_hidden
+// trigger moves it when that changes): one lookup, where trying both signs doubled the delete.
+const unindex = prepared((_db, p) => sql`DELETE FROM task_search WHERE rowid = (SELECT CASE WHEN archived_at IS NULL AND deleted_at IS NULL THEN num ELSE -num END FROM tasks WHERE uid = ${p(0)})`);
 const index = prepared((_db, p) => sql`${sql.raw(INSERT_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
 const indexNew = prepared((_db, p) => sql`${sql.raw(REPLACE_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
 
@@ -47,7 +49,7 @@ export async function reindexTask(db: Q, uid: string, isNew = false): Promise<vo
 }
 
 export async function removeFromIndex(db: Q, num: number): Promise<void> {
-  await sql`DELETE FROM task_search WHERE rowid = ${num}`.execute(db);
+  await sql`DELETE FROM task_search WHERE rowid IN (${num}, ${-num})`.execute(db);
 }
 
 type PageText = { rowid: number; title: string; labels: string; description: string; comments: string; checklist: string };
@@ -98,22 +100,20 @@ function needsRows(f: TaskFilter): boolean {
   );
 }
 
-type Ranked = { num: number; rank: number };
+/** A ranked match: the task number and its index rowid (negative for a hidden task). */
+type Ranked = { num: number; rowid: number; rank: number };
 
-/** A quoted term that is, or is a prefix of, the hidden marker "x" (case folded by the tokenizer). */
-const MARKER_TERM = /(^|\s)"x"\*?(\s|$)/i;
-
-/** Default filter: rank, page and count inside FTS5. */
 /** An exact count, remembered for this state of the workspace when the caller reads (see CountCache). */
 const remembered = (db: Q, counts: CountCache | undefined, key: string, count: () => Promise<number>) => (counts ? counts.get(db, key, count) : count());
 
+/** Default filter (visible tasks, done ones included): rank, page and count inside FTS5, over rowids above zero. */
 async function searchIndexOnly(db: Q, match: string, limit: number, offset: number, counts?: CountCache): Promise<{ page: Ranked[]; total: number }> {
-  const ranked = await sql<{ num: number; rank: number }>`SELECT rowid AS num, bm25(task_search, ${WEIGHTS}) AS rank
-    FROM task_search WHERE task_search MATCH ${match} ORDER BY rank, rowid LIMIT ${limit} OFFSET ${offset}`.execute(db);
+  const ranked = await sql<Ranked>`SELECT rowid AS num, rowid, bm25(task_search, ${WEIGHTS}) AS rank
+    FROM task_search WHERE task_search MATCH ${match} AND rowid > 0 ORDER BY rank, rowid LIMIT ${limit} OFFSET ${offset}`.execute(db);
   let total = offset + ranked.rows.length;
   if (ranked.rows.length === limit || (offset > 0 && ranked.rows.length === 0)) {
     total = await remembered(db, counts, `search:${match}`, async () => {
-      const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match}`.execute(db);
+      const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match} AND rowid > 0`.execute(db);
       return Number(c.rows[0]!.n);
     });
   }
@@ -123,21 +123,23 @@ async function searchIndexOnly(db: Q, match: string, limit: number, offset: numb
 /** Other filters: take the best `depth` matches from FTS5, filter them by row, and deepen until the page fills. */
 async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: number, offset: number, counts?: CountCache): Promise<{ page: Ranked[]; total: number }> {
   const want = offset + limit;
+  // Hidden tasks are below zero: a filter that cannot show them skips them in the index.
+  const visible = !filter.includeArchived && !filter.includeDeleted && !filter.onlyDeleted ? sql`AND rowid > 0` : sql``;
   // `depth` null: every match; `rank` false: no scoring (counting needs none).
   const from = (depth: number | null, rank = true) => {
-    const top = depth === null ? sql`` : sql`ORDER BY rank, rowid LIMIT ${depth}`;
+    const top = depth === null ? sql`` : sql`ORDER BY rank, num LIMIT ${depth}`;
     const score = rank ? sql`bm25(task_search, ${WEIGHTS})` : sql`0`;
-    const ranked = sql<{ rowid: number; rank: number }>`(SELECT rowid, ${score} AS rank FROM task_search WHERE task_search MATCH ${match} ${top})`.as('s');
+    const ranked = sql<{ num: number; rowid: number; rank: number }>`(SELECT abs(rowid) AS num, rowid, ${score} AS rank FROM task_search WHERE task_search MATCH ${match} ${visible} ${top})`.as('s');
     // CROSS JOIN fixes SQLite's join order: ranked matches drive, tasks are looked up by rowid. A
     // plain join lets the planner scan every task of a filtered project and probe the matches.
-    return db.selectFrom(ranked).crossJoin('tasks').whereRef('tasks.num', '=', 's.rowid');
+    return db.selectFrom(ranked).crossJoin('tasks').whereRef('tasks.num', '=', 's.num');
   };
   type From = ReturnType<typeof from>;
   // applyFilter is written for the tasks query shape; the extra `s` source does not change it.
   const filtered = (depth: number | null, rank = true) => applyFilter(from(depth, rank) as never, filter) as unknown as From;
   let page: Ranked[] = [];
   for (let depth: number | null = Math.max(4 * want, 64); ; depth = depth * 8 > 20_000 ? null : depth * 8) {
-    page = await filtered(depth).select(['tasks.num', 's.rank']).orderBy('s.rank').orderBy('tasks.num').limit(limit).offset(offset).execute();
+    page = await filtered(depth).select(['tasks.num', 's.rowid', 's.rank']).orderBy('s.rank').orderBy('tasks.num').limit(limit).offset(offset).execute();
     if (page.length === limit || depth === null) break;
     // Fewer than `depth` matches in all: the page is complete already.
     const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match}`.execute(db);
@@ -154,33 +156,25 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
 }
 
 export async function search(db: Q, query: string, filter: TaskFilter, limit: number, offset: number, counts?: CountCache): Promise<{ hits: SearchHit[]; total: number; consumed: number }> {
-  const terms = toFtsQuery(query);
-  if (!terms) return { hits: [], total: 0, consumed: 0 };
-  // User terms only ever match the text columns; hidden tasks drop out in the index when the filter hides them anyway.
-  const visibleOnly = !filter.includeArchived && !filter.includeDeleted && !filter.onlyDeleted;
-  // Visible tasks have an empty hidden column, so once `NOT hidden : x` drops the hidden ones the
-  // terms need no column filter (it costs ~15% of the ranking), unless a term is the marker itself.
-  const fields = `{${SEARCH_FIELDS.join(' ')}} : `;
-  const scoped = !visibleOnly || MARKER_TERM.test(terms) ? fields : '';
-  const match = `${scoped}(${terms})${visibleOnly ? ' NOT hidden : x' : ''}`;
+  const match = toFtsQuery(query);
+  if (!match) return { hits: [], total: 0, consumed: 0 };
   const { page, total } = needsRows(filter) ? await searchFiltered(db, match, filter, limit, offset, counts) : await searchIndexOnly(db, match, limit, offset, counts);
   if (page.length === 0) return { hits: [], total, consumed: 0 };
   // Matched fields and excerpts only for the page, from its stored text (read by rowid, without a
   // MATCH): found in JavaScript for plain Latin text (excerpts.ts), by FTS5 on a page-sized copy
   // otherwise. Both stay off the main index, where highlight() walks every match between the
   // page's rowids.
-  const nums = page.map((r) => r.num);
   // The page's summary rows by number, in one query (a search page is rarely a page seen before).
-  const rows = await summariesByNums(db, nums);
-  const texts = await sql<PageText>`SELECT rowid, title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(nums)})`.execute(db);
+  const rows = await summariesByNums(db, page.map((r) => r.num));
+  const texts = await sql<PageText>`SELECT rowid, title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(page.map((r) => r.rowid))})`.execute(db);
   const marks = texts.rows.every((t) => SEARCH_FIELDS.every((f) => isPlainLatin(t[f] ?? ''))) && isPlainLatin(query)
     ? marksInJs(texts.rows, query)
-    : await marksByFts5(db, texts.rows, `${scoped}(${terms})`);
+    : await marksByFts5(db, texts.rows, match);
   const hits = page.flatMap((r) => {
     const task = rows.get(r.num);
     // An index row without its task (outside damage): skipped rather than failing the search.
     if (!task) return [];
-    const m = marks.get(r.num) ?? { matchedFields: [], excerpt: '' };
+    const m = marks.get(r.rowid) ?? { matchedFields: [], excerpt: '' };
     return [{ task, rank: r.rank, matchedFields: m.matchedFields, excerpt: m.excerpt.replace(/\s+/g, ' ').trim() }];
   });
   return { hits, total, consumed: page.length };
