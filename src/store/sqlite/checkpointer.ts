@@ -15,6 +15,7 @@
 import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './native.js';
 import { SQLITE_BINDING, SQLITE_MODULE_PATH } from './native.js';
+import { tidySearchIndex } from './search-upkeep.js';
 
 /** Commits in this process before the worker takes over checkpoints. */
 export const START_AFTER = 50;
@@ -24,34 +25,40 @@ export const START_AFTER = 50;
  * should come rarely: about once per 650 writes of a steady stream (~25 frames each).
  */
 export const MAX_FRAMES = 16_000;
+/** Quiet after the last commit before the worker merges search segments (search-upkeep.ts). */
+export const QUIET_MS = 250;
 
 // Shared Int32 slots: commits by the main connection, frames in the WAL after the worker's last
-// checkpoint, a stop flag, and checkpoints the worker has run (for tests and diagnostics).
+// checkpoint, a stop flag, and checkpoints and finished search merges the worker has run (for
+// tests and diagnostics).
 const COMMITS = 0;
 const LOG_FRAMES = 1;
 const STOP = 2;
 const RUNS = 3;
+const TIDIED = 4;
 
 // Plain CommonJS run with `eval`, so the bundled MCP server needs no extra file beside it. The loop
 // sleeps until a commit arrives (close() bumps the counter too, so a stop never waits), lets a few
-// more gather (50 ms), checkpoints, and repeats. A checkpoint that keeps failing for a reason other
-// than a busy lock (which PRAGMA reports in its row, not by throwing) ends the worker, and the main
-// connection takes its auto-checkpoint back.
+// more gather (50 ms), checkpoints, and repeats. Once commits stop for QUIET_MS it merges search
+// segments, one short write transaction per step, yielding as soon as a commit arrives or the main
+// connection holds the lock (busy_timeout 0: the worker never makes a write wait long), then
+// checkpoints what the merge wrote. A checkpoint that keeps failing for a reason other than a busy
+// lock (which PRAGMA reports in its row, not by throwing) ends the worker, and the main connection
+// takes its auto-checkpoint back. The merge function is the module's own, by its source text.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
 const ctl = new Int32Array(workerData.control);
 const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
+db.pragma('wal_autocheckpoint = 0');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const tidy = (${tidySearchIndex.toString()});
 let done = Atomics.load(ctl, ${COMMITS});
 let failures = 0;
-while (Atomics.load(ctl, ${STOP}) === 0) {
-  const seen = Atomics.load(ctl, ${COMMITS});
-  if (seen === done) { Atomics.wait(ctl, ${COMMITS}, seen); continue; }
-  Atomics.wait(ctl, ${STOP}, 0, 50);
-  if (Atomics.load(ctl, ${STOP}) !== 0) break;
-  done = Atomics.load(ctl, ${COMMITS});
+// Started because this process has written: the index may have segments to merge already.
+let untidy = true;
+const runCheckpoint = () => {
   try {
     const r = checkpoint.get();
     Atomics.store(ctl, ${LOG_FRAMES}, r.log);
@@ -60,6 +67,23 @@ while (Atomics.load(ctl, ${STOP}) === 0) {
   } catch (err) {
     if (++failures >= 5) throw err;
   }
+};
+while (Atomics.load(ctl, ${STOP}) === 0) {
+  const seen = Atomics.load(ctl, ${COMMITS});
+  if (seen === done) {
+    if (!untidy) { Atomics.wait(ctl, ${COMMITS}, seen); continue; }
+    if (Atomics.wait(ctl, ${COMMITS}, seen, ${QUIET_MS}) !== 'timed-out' || Atomics.load(ctl, ${STOP}) !== 0) continue;
+    const interrupted = () => Atomics.load(ctl, ${COMMITS}) !== seen || Atomics.load(ctl, ${STOP}) !== 0;
+    untidy = !tidy(db, 1000, interrupted);
+    if (!untidy) Atomics.add(ctl, ${TIDIED}, 1);
+    runCheckpoint();
+    continue;
+  }
+  Atomics.wait(ctl, ${STOP}, 0, 50);
+  if (Atomics.load(ctl, ${STOP}) !== 0) break;
+  done = Atomics.load(ctl, ${COMMITS});
+  runCheckpoint();
+  untidy = true;
 }
 db.close();
 `;
@@ -111,6 +135,11 @@ export class Checkpointer {
     }
   }
 
+  /** Times the worker found the search index with nothing left to merge after a quiet spell. */
+  get tidied(): number {
+    return this.#control ? Atomics.load(this.#control, TIDIED) : 0;
+  }
+
   /** Checkpoints the worker has run (0 while it has not started). */
   get runs(): number {
     return this.#control ? Atomics.load(this.#control, RUNS) : 0;
@@ -122,7 +151,7 @@ export class Checkpointer {
 
   #start(): void {
     try {
-      const control = new SharedArrayBuffer(4 * 4);
+      const control = new SharedArrayBuffer(5 * 4);
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control },

@@ -16,6 +16,7 @@ import { cairnSqliteDialect, Connection } from './driver.js';
 import { runDirectly } from '../queries/prepared.js';
 import { openSqliteFile, type OpenOptions } from './open.js';
 import { Checkpointer } from './checkpointer.js';
+import { CLOSING_STEPS, tidySearchIndex } from './search-upkeep.js';
 import { reindexTask, removeFromIndex, search } from './search.js';
 
 interface Handle {
@@ -143,6 +144,12 @@ export class SqliteStore implements Store {
     return this.#current()?.raw;
   }
 
+  /** Merges the search index's segments until nothing is left to merge or `maxSteps` ran (search-upkeep.ts); true when done. */
+  tidySearchIndex(maxSteps = 10_000): boolean {
+    const raw = this.#file?.raw;
+    return raw ? tidySearchIndex(raw, maxSteps) : true;
+  }
+
   /** The background checkpointer of the open file, for tests and diagnostics. */
   checkpointer(): Checkpointer | undefined {
     return this.#file?.checkpointer;
@@ -153,6 +160,13 @@ export class SqliteStore implements Store {
     // data_version starts over: nothing read through this one may be trusted then.
     this.forget();
     await this.#file?.checkpointer?.close();
+    // A process that wrote leaves the search index merged (search-upkeep.ts): a few bounded steps,
+    // skipped at once if another process holds the write lock.
+    const raw = this.#file?.raw;
+    if (raw?.open && !raw.memory && this.#localWrites > 0) {
+      raw.pragma('busy_timeout = 0');
+      tidySearchIndex(raw, CLOSING_STEPS);
+    }
     await this.#file?.db.destroy();
     await this.#empty?.db.destroy();
     this.#file = undefined;

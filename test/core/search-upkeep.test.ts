@@ -1,0 +1,101 @@
+/**
+ * Search index upkeep (store/sqlite/search-upkeep.ts): FTS5 leaves a segment per write; a quiet
+ * writing server and a closing writer merge them, and search answers exactly as before.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Database } from '../../src/store/sqlite/native.js';
+import { START_AFTER } from '../../src/store/sqlite/checkpointer.js';
+import type { SqliteStore } from '../../src/store/sqlite/store.js';
+import { integrityCheck } from '../helpers/core.js';
+import { tempCairn } from '../helpers/workspace.js';
+
+let c: ReturnType<typeof tempCairn> | undefined;
+afterEach(async () => {
+  await c?.done();
+  c = undefined;
+});
+
+/** Segments of the search index, and FTS5's own check of it, read by a separate connection. */
+function index(file: string): { segments: number; check: 'ok' | string } {
+  const db = new Database(file);
+  try {
+    const segments = db.prepare('SELECT count(*) FROM (SELECT DISTINCT segid FROM task_search_idx)').pluck().get() as number;
+    let check = 'ok';
+    try {
+      db.prepare("INSERT INTO task_search (task_search) VALUES ('integrity-check')").run();
+    } catch (err) {
+      check = String(err);
+    }
+    return { segments, check };
+  } finally {
+    db.close();
+  }
+}
+
+const WORDS = ['okapi', 'quokka', 'narwhal', 'axolotl', 'pangolin', 'tapir'];
+const QUERIES = ['okapi', 'quokka narwhal', 'pango*', '"pangolin tapir"', 'task'];
+
+async function fill(cc: NonNullable<typeof c>, n: number, from = 0): Promise<void> {
+  for (let i = from; i < from + n; i++) {
+    const w = (k: number) => WORDS[(i * 7 + k) % WORDS.length];
+    await cc.call('create_task', { project: 'UP', title: `${w(0)} task ${i}`, description: `${w(1)} ${w(2)} ${w(3)}`, labels: [w(4)] });
+  }
+}
+
+const answers = async (cc: NonNullable<typeof c>) =>
+  Promise.all(QUERIES.map(async (query) => (await cc.call('search_tasks', { query, limit: 100 })).results.map((r) => `${r.task.id}:${r.matchedFields.join('+')}`)));
+
+describe('search index upkeep', () => {
+  it('merges the segments writes left, with the same answers and a sound index', async () => {
+    c = tempCairn();
+    await c.call('create_project', { key: 'UP', name: 'Upkeep' });
+    await fill(c, 40);
+    const before = index(c.ws.db);
+    // One segment per committed write, merged only 16 at a time: many are left.
+    expect(before.segments).toBeGreaterThan(6);
+    const expected = await answers(c);
+    expect(expected.every((a) => a.length > 0)).toBe(true);
+
+    expect((c.store as SqliteStore).tidySearchIndex()).toBe(true);
+    const after = index(c.ws.db);
+    expect(after.segments).toBeLessThanOrEqual(3);
+    expect(after.check).toBe('ok');
+    expect(await answers(c)).toEqual(expected);
+    // Done means done: another pass finds nothing to merge at once.
+    expect((c.store as SqliteStore).tidySearchIndex(1)).toBe(true);
+  });
+
+  it('a server that wrote merges once it has been quiet, and yields to writes that come meanwhile', async () => {
+    c = tempCairn();
+    const store = c.store as SqliteStore;
+    await c.call('create_project', { key: 'UP', name: 'Upkeep' });
+    await fill(c, START_AFTER + 30);
+    const checkpointer = store.checkpointer()!;
+    expect(checkpointer.running).toBe(true);
+    const deadline = Date.now() + 15_000;
+    while (checkpointer.tidied === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(checkpointer.tidied).toBeGreaterThan(0);
+    expect(index(c.ws.db).segments).toBeLessThanOrEqual(3);
+    // Writes keep coming while the worker may be merging: none is lost, none fails.
+    await fill(c, 40, 1000);
+    const db = new Database(c.ws.db, { readonly: true });
+    expect(db.prepare("SELECT count(*) FROM tasks WHERE project_uid = (SELECT uid FROM projects WHERE key = 'UP')").pluck().get()).toBe(START_AFTER + 70);
+    db.close();
+    expect((await c.call('search_tasks', { query: 'task', limit: 1 })).total).toBe(START_AFTER + 70);
+    expect(index(c.ws.db).check).toBe('ok');
+  });
+
+  it('a short-lived writer (a CLI command) leaves the index merged as it closes', async () => {
+    c = tempCairn();
+    await c.call('create_project', { key: 'UP', name: 'Upkeep' });
+    await fill(c, 30);
+    expect((c.store as SqliteStore).checkpointer()!.running).toBe(false);
+    const file = c.ws.db;
+    expect(index(file).segments).toBeGreaterThan(6);
+    await c.close();
+    const after = index(file);
+    expect(after.segments).toBeLessThanOrEqual(3);
+    expect(after.check).toBe('ok');
+    expect(integrityCheck(file)).toBe('ok');
+  });
+});
