@@ -27,22 +27,31 @@ export const START_AFTER = 50;
 export const MAX_FRAMES = 16_000;
 /** Quiet after the last commit before the worker merges search segments (search-upkeep.ts). */
 export const QUIET_MS = 250;
+/**
+ * Merging goes in bursts of at most BURST_MS of steps, then PAUSE_MS without the lock (and a
+ * checkpoint of what the burst wrote). A write of this process stops a burst at once (it says so
+ * before asking for the lock); a writer in another process cannot, so the pauses give it turns.
+ */
+export const BURST_MS = 8;
+export const PAUSE_MS = 20;
 
 // Shared Int32 slots: commits by the main connection, frames in the WAL after the worker's last
-// checkpoint, a stop flag, and checkpoints and finished search merges the worker has run (for
-// tests and diagnostics).
+// checkpoint, a stop flag, checkpoints and finished search merges the worker has run (for tests
+// and diagnostics), and writes the main connection has begun (a merge step yields to them).
 const COMMITS = 0;
 const LOG_FRAMES = 1;
 const STOP = 2;
 const RUNS = 3;
 const TIDIED = 4;
+const WRITES = 5;
 
 // Plain CommonJS run with `eval`, so the bundled MCP server needs no extra file beside it. The loop
 // sleeps until a commit arrives (close() bumps the counter too, so a stop never waits), lets a few
 // more gather (50 ms), checkpoints, and repeats. Once commits stop for QUIET_MS it merges search
-// segments, one short write transaction per step, yielding as soon as a commit arrives or the main
-// connection holds the lock (busy_timeout 0: the worker never makes a write wait long), then
-// checkpoints what the merge wrote. A checkpoint that keeps failing for a reason other than a busy
+// segments, one short write transaction per step, in bursts of BURST_MS with PAUSE_MS between them,
+// checkpointing after each burst. A burst ends at once when the main connection begins a write
+// (WRITES) or commits, or when another connection holds the lock (busy_timeout 0), and merging
+// waits for the next quiet spell. A checkpoint that keeps failing for a reason other than a busy
 // lock (which PRAGMA reports in its row, not by throwing) ends the worker, and the main connection
 // takes its auto-checkpoint back. The merge function is the module's own, by its source text.
 const WORKER_SOURCE = `
@@ -58,6 +67,7 @@ let done = Atomics.load(ctl, ${COMMITS});
 let failures = 0;
 // Started because this process has written: the index may have segments to merge already.
 let untidy = true;
+let merging = false;
 const runCheckpoint = () => {
   try {
     const r = checkpoint.get();
@@ -72,11 +82,19 @@ while (Atomics.load(ctl, ${STOP}) === 0) {
   const seen = Atomics.load(ctl, ${COMMITS});
   if (seen === done) {
     if (!untidy) { Atomics.wait(ctl, ${COMMITS}, seen); continue; }
-    if (Atomics.wait(ctl, ${COMMITS}, seen, ${QUIET_MS}) !== 'timed-out' || Atomics.load(ctl, ${STOP}) !== 0) continue;
-    const interrupted = () => Atomics.load(ctl, ${COMMITS}) !== seen || Atomics.load(ctl, ${STOP}) !== 0;
-    untidy = !tidy(db, 1000, interrupted);
+    const writes = Atomics.load(ctl, ${WRITES});
+    if (Atomics.wait(ctl, ${COMMITS}, seen, merging ? ${PAUSE_MS} : ${QUIET_MS}) !== 'timed-out' || Atomics.load(ctl, ${STOP}) !== 0 || Atomics.load(ctl, ${WRITES}) !== writes) {
+      merging = false;
+      continue;
+    }
+    const deadline = Date.now() + ${BURST_MS};
+    const yielded = () => Atomics.load(ctl, ${COMMITS}) !== seen || Atomics.load(ctl, ${WRITES}) !== writes || Atomics.load(ctl, ${STOP}) !== 0;
+    untidy = !tidy(db, 1000, () => yielded() || Date.now() >= deadline);
     if (!untidy) Atomics.add(ctl, ${TIDIED}, 1);
-    runCheckpoint();
+    // Out of time (or the lock was busy elsewhere): another burst after a pause. Yielded to this
+    // process: back to waiting for quiet.
+    merging = untidy && !yielded();
+    if (Atomics.load(ctl, ${STOP}) === 0) runCheckpoint();
     continue;
   }
   Atomics.wait(ctl, ${STOP}, 0, 50);
@@ -135,6 +153,15 @@ export class Checkpointer {
     }
   }
 
+  /**
+   * Called before the main connection asks for the write lock: a merge step in progress is the
+   * last one until the next quiet spell, so the write waits for at most that step.
+   */
+  writing(): void {
+    const ctl = this.#control;
+    if (ctl) Atomics.add(ctl, WRITES, 1);
+  }
+
   /** Times the worker found the search index with nothing left to merge after a quiet spell. */
   get tidied(): number {
     return this.#control ? Atomics.load(this.#control, TIDIED) : 0;
@@ -151,7 +178,7 @@ export class Checkpointer {
 
   #start(): void {
     try {
-      const control = new SharedArrayBuffer(5 * 4);
+      const control = new SharedArrayBuffer(6 * 4);
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control },

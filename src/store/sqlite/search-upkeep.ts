@@ -16,7 +16,9 @@ import type BetterSqlite3 from 'better-sqlite3';
  * Runs merge steps until the index has nothing left to merge (true), `maxSteps` ran, `stop()`
  * said so, or another connection held the write lock (false: try again later). Never throws.
  *
- * Self-contained (no outside names) because the checkpointer's worker runs its source text.
+ * Self-contained (no outside names) because the checkpointer's worker runs its source text
+ * (Function.prototype.toString): a build that injects names into functions (coverage counters,
+ * esbuild keepNames) would break the worker, which then falls back to SQLite's own checkpoints.
  */
 export function tidySearchIndex(db: BetterSqlite3.Database, maxSteps: number, stop: () => boolean = () => false): boolean {
   let structure: BetterSqlite3.Statement;
@@ -42,7 +44,11 @@ export function tidySearchIndex(db: BetterSqlite3.Database, maxSteps: number, st
       after = structure.get();
       db.exec('COMMIT');
     } catch {
-      if (db.inTransaction) db.exec('ROLLBACK');
+      try {
+        if (db.inTransaction) db.exec('ROLLBACK');
+      } catch {
+        // The connection is going away; nothing was committed.
+      }
       return false;
     }
     // A step that found nothing to merge leaves the structure record as it was.

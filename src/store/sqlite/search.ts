@@ -142,7 +142,7 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
     page = await filtered(depth).select(['tasks.num', 's.rowid', 's.rank']).orderBy('s.rank').orderBy('tasks.num').limit(limit).offset(offset).execute();
     if (page.length === limit || depth === null) break;
     // Fewer than `depth` matches in all: the page is complete already.
-    const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match}`.execute(db);
+    const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match} ${visible}`.execute(db);
     if (Number(c.rows[0]!.n) <= depth) break;
   }
   let total = offset + page.length;

@@ -48,6 +48,8 @@ export class SqliteStore implements Store {
   #file: Handle | undefined;
   #empty: Handle | undefined;
   #localWrites = 0;
+  /** Committed a write since the file was (re)opened: closing then merges the search index a little. */
+  #wrote = false;
   readonly #counts = new CountCache();
   readonly #summaries = new SummaryCache();
   readonly #projects = new ProjectCache();
@@ -108,6 +110,7 @@ export class SqliteStore implements Store {
       let result: T;
       try {
         const file = h;
+        file.checkpointer?.writing();
         result = await h.db.transaction().execute((trx) => this.#run(trx, file, false, fn));
       } catch (err) {
         if (!isBusy(err)) throw err;
@@ -121,6 +124,7 @@ export class SqliteStore implements Store {
       }
       // Committed: nothing after this point may turn the write into a reported failure.
       this.#localWrites++;
+      this.#wrote = true;
       h.checkpointer?.committed();
       return result;
     }
@@ -163,10 +167,15 @@ export class SqliteStore implements Store {
     // A process that wrote leaves the search index merged (search-upkeep.ts): a few bounded steps,
     // skipped at once if another process holds the write lock.
     const raw = this.#file?.raw;
-    if (raw?.open && !raw.memory && this.#localWrites > 0) {
-      raw.pragma('busy_timeout = 0');
-      tidySearchIndex(raw, CLOSING_STEPS);
+    if (raw?.open && !raw.memory && this.#wrote) {
+      try {
+        raw.pragma('busy_timeout = 0');
+        tidySearchIndex(raw, CLOSING_STEPS);
+      } catch {
+        // Upkeep only: the connection closes below either way.
+      }
     }
+    this.#wrote = false;
     await this.#file?.db.destroy();
     await this.#empty?.db.destroy();
     this.#file = undefined;
