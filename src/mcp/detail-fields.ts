@@ -1,22 +1,57 @@
 /**
- * `fields` for list tools: lists answer with compact summaries; a caller that wants more names the
- * full-task fields to add (description, checklist, comments, …) instead of calling get_task per row.
+ * List rows for MCP: list_tasks, next_tasks and search_tasks answer with compact rows, and a caller
+ * that wants more names the fields to add (`fields`) instead of calling get_task per row.
+ *
+ * A row always has what an agent picks, orders and unblocks work by (id, title, status, priority,
+ * labels, blockedBy, blocks, children, isReady) and, only when they say something, assignee, claim,
+ * parentId, kind (not "task") and checklistProgress (has items). The full summary was ~480 bytes a
+ * row, half of it ids, timestamps, ordering keys and nulls no agent reads from a list; a row is
+ * ~200. The CLI's --json and REST keep the full TaskSummary.
+ *
  * Applies to every op whose output lists TaskSummary items, found by shape, so no tool is special-cased.
  */
 import * as z from 'zod';
-import { Task, TaskSummary } from '../core/model/task.js';
+import { Claim, Kind, Progress, Task, TaskSummary } from '../core/model/task.js';
 import type { Op } from '../ops/index.js';
 
+/** Summary fields a row leaves out unless asked for. */
+const SUMMARY_EXTRAS = ['uid', 'project', 'statusCategory', 'score', 'position', 'version', 'createdAt', 'updatedAt'] as const;
+/** Full-task fields, loaded per row when asked for. */
 export const DETAIL_FIELDS = ['description', 'checklist', 'comments', 'links', 'anchors'] as const;
+export const FIELD_NAMES = [...SUMMARY_EXTRAS, ...DETAIL_FIELDS] as const;
+export type FieldName = (typeof FIELD_NAMES)[number];
 export type DetailField = (typeof DETAIL_FIELDS)[number];
 
 export const FieldsArg = z
-  .array(z.enum(DETAIL_FIELDS))
-  .max(DETAIL_FIELDS.length)
+  .array(z.enum(FIELD_NAMES))
+  .max(FIELD_NAMES.length)
   .optional()
-  .describe('Full-task fields to add to each summary (default: none, compact)');
+  .describe('More fields per row (default: compact rows; assignee, claim, parentId, kind, checklistProgress appear when set)');
 
-const DetailedSummary = TaskSummary.extend(Task.pick(Object.fromEntries(DETAIL_FIELDS.map((f) => [f, true])) as Record<DetailField, true>).partial().shape);
+/** The row as the tool's outputSchema states it. */
+export const TaskRow = TaskSummary.pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, blocks: true, children: true, isReady: true })
+  .extend({
+    assignee: z.string().optional().describe('Omitted when unassigned'),
+    claim: Claim.optional().describe('Omitted when not claimed'),
+    parentId: z.string().optional().describe('Omitted when the task has no parent'),
+    kind: Kind.optional().describe('Omitted for plain tasks'),
+    checklistProgress: Progress.optional().describe('Omitted when the task has no checklist'),
+  })
+  .extend(TaskSummary.pick({ uid: true, project: true, statusCategory: true, score: true, position: true, version: true, createdAt: true, updatedAt: true }).partial().shape)
+  .extend(Task.pick({ description: true, checklist: true, comments: true, links: true, anchors: true }).partial().shape);
+export type TaskRow = z.infer<typeof TaskRow>;
+
+/** A summary (with any detail fields added) as a list row with the extra fields asked for. */
+export function toRow(t: TaskSummary & Partial<Task>, fields: readonly FieldName[]): TaskRow {
+  const row: TaskRow = { id: t.id, title: t.title, status: t.status, priority: t.priority, labels: t.labels, blockedBy: t.blockedBy, blocks: t.blocks, children: t.children, isReady: t.isReady };
+  if (t.assignee !== null) row.assignee = t.assignee;
+  if (t.claim) row.claim = t.claim;
+  if (t.parentId !== null) row.parentId = t.parentId;
+  if (t.kind !== 'task') row.kind = t.kind;
+  if (t.checklistProgress.total > 0) row.checklistProgress = t.checklistProgress;
+  for (const f of fields) (row as Record<string, unknown>)[f] = t[f];
+  return row;
+}
 
 type ListShape = 'tasks' | 'results';
 
@@ -31,13 +66,13 @@ export function listShapeOf(op: Op): ListShape | undefined {
   return undefined;
 }
 
-/** The op's schemas as the MCP tool advertises them: input plus `fields`, summaries that may carry those fields. */
+/** The op's schemas as the MCP tool advertises them: input plus `fields`, rows instead of summaries. */
 export function detailSchemas(op: Op, shape: ListShape): { input: z.ZodObject; output: z.ZodType } {
   const out = op.output as z.ZodObject;
   const output =
     shape === 'tasks'
-      ? out.extend({ tasks: z.array(DetailedSummary) })
-      : out.extend({ results: z.array(((out.shape as Record<string, z.ZodArray<z.ZodObject>>).results!.element).extend({ task: DetailedSummary })) });
+      ? out.extend({ tasks: z.array(TaskRow) })
+      : out.extend({ results: z.array(((out.shape as Record<string, z.ZodArray<z.ZodObject>>).results!.element).extend({ task: TaskRow })) });
   return { input: op.input.extend({ fields: FieldsArg }), output };
 }
 
@@ -48,15 +83,19 @@ export function takeFields(raw: unknown): { args: unknown; fields: unknown } {
   return { args, fields };
 }
 
-/** Adds the requested full-task fields to each summary in the op's output. */
-export async function addDetail(output: unknown, shape: ListShape, fields: readonly DetailField[], load: (id: string) => Promise<Task>): Promise<unknown> {
-  if (fields.length === 0) return output;
+/** The op's output with each summary as a row: full-task fields asked for are loaded per row first. */
+export async function toRows(output: unknown, shape: ListShape, fields: readonly FieldName[], load: (id: string) => Promise<Task>): Promise<unknown> {
   const o = output as Record<string, unknown>;
-  const enrich = async (t: Record<string, unknown>) => {
-    const full = await load(String(t.uid ?? t.id));
-    return { ...t, ...Object.fromEntries(fields.map((f) => [f, full[f]])) };
+  const details = fields.filter((f): f is DetailField => (DETAIL_FIELDS as readonly string[]).includes(f));
+  const results = o.results as Array<Record<string, unknown>> | undefined;
+  if (details.length === 0) {
+    if (shape === 'tasks') return { ...o, tasks: (o.tasks as TaskSummary[]).map((t) => toRow(t, fields)) };
+    return { ...o, results: results!.map((r) => ({ ...r, task: toRow(r.task as TaskSummary, fields) })) };
+  }
+  const rowOf = async (t: TaskSummary) => {
+    const full = await load(t.uid);
+    return toRow({ ...t, ...Object.fromEntries(details.map((f) => [f, full[f]])) }, fields);
   };
-  if (shape === 'tasks') return { ...o, tasks: await Promise.all((o.tasks as Array<Record<string, unknown>>).map(enrich)) };
-  const results = o.results as Array<Record<string, unknown>>;
-  return { ...o, results: await Promise.all(results.map(async (r) => ({ ...r, task: await enrich(r.task as Record<string, unknown>) }))) };
+  if (shape === 'tasks') return { ...o, tasks: await Promise.all((o.tasks as TaskSummary[]).map(rowOf)) };
+  return { ...o, results: await Promise.all(results!.map(async (r) => ({ ...r, task: await rowOf(r.task as TaskSummary) }))) };
 }

@@ -5,7 +5,8 @@
  */
 import type { ActivityEvent } from '../core/model/activity.js';
 import type { Project } from '../core/model/project.js';
-import type { Task, TaskSummary } from '../core/model/task.js';
+import type { Task } from '../core/model/task.js';
+import type { TaskRow } from './detail-fields.js';
 
 /** Long descriptions and comments are cut here (Castle seed: "truncate to ~2000 chars"). */
 export const TEXT_LIMIT = 2000;
@@ -22,18 +23,18 @@ export function clip(text: string, where: string, limit = TEXT_LIMIT): string {
 const list = (ids: readonly string[]): string => (ids.length ? ids.join(', ') : '–');
 
 /** One line per task: id, status, priority, title, assignee, blockers. */
-export function taskLine(t: TaskSummary): string {
+export function taskLine(t: TaskRow): string {
   const bits = [`${t.id} [${t.status}${t.priority !== 'none' ? `, ${t.priority}` : ''}] ${t.title}`];
   if (t.assignee) bits.push(`@${t.assignee}`);
   if (t.blockedBy.length) bits.push(`blocked by ${t.blockedBy.join(', ')}`);
   if (t.blocks.length) bits.push(`blocks ${t.blocks.join(', ')}`);
   if (t.isReady) bits.push('ready');
-  if (t.checklistProgress.total) bits.push(`checklist ${t.checklistProgress.done}/${t.checklistProgress.total}`);
-  return `- ${bits.join(' · ')}${detailLines(t as TaskSummary & Partial<Task>)}`;
+  if (t.checklistProgress?.total) bits.push(`checklist ${t.checklistProgress.done}/${t.checklistProgress.total}`);
+  return `- ${bits.join(' · ')}${detailLines(t)}`;
 }
 
 /** Extra lines for the full-task fields a caller asked for with `fields`. */
-function detailLines(t: TaskSummary & Partial<Task>): string {
+function detailLines(t: TaskRow): string {
   const out: string[] = [];
   const where = `get_task {id: "${t.id}"} has the rest`;
   if (t.description) out.push(`description: ${clip(t.description.replace(/\s+/g, ' '), where, 300)}`);
@@ -116,7 +117,7 @@ function emptyHint(r: RenderContext, what: string): string {
 }
 
 function renderTasks(r: RenderContext, o: Rec): string {
-  const tasks = o.tasks as TaskSummary[];
+  const tasks = o.tasks as TaskRow[];
   if (tasks.length === 0) {
     const blocked = o.blocked as { count: number; topBlockers: string[] } | undefined;
     if (blocked && blocked.count > 0) {
@@ -132,7 +133,7 @@ function renderTasks(r: RenderContext, o: Rec): string {
 }
 
 function renderResults(r: RenderContext, o: Rec): string {
-  const results = o.results as Array<{ task: TaskSummary; matchedFields: string[]; excerpt: string }>;
+  const results = o.results as Array<{ task: TaskRow; matchedFields: string[]; excerpt: string }>;
   if (results.length === 0) return `No tasks match "${String(r.args.query ?? '')}". Try fewer or different words, a prefix like auth*, or allProjects: true.`;
   const total = typeof o.total === 'number' ? o.total : results.length;
   const lines = results.map((x) => `${taskLine(x.task)}\n  matched ${x.matchedFields.join(', ')}: ${clip(x.excerpt.replace(/\s+/g, ' '), 'get_task has the rest', 300)}`);

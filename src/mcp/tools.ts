@@ -9,7 +9,7 @@ import { toCairnError, type CairnError } from '../core/errors.js';
 import { runOp, type Op, type OpContext } from '../ops/index.js';
 import { validationError } from '../ops/run-op.js';
 import { getTaskOp } from '../ops/task-ops.js';
-import { addDetail, detailSchemas, FieldsArg, listShapeOf, takeFields, type DetailField } from './detail-fields.js';
+import { detailSchemas, FieldsArg, listShapeOf, takeFields, toRows, type FieldName } from './detail-fields.js';
 import { compactJsonSchema } from './compact-schema.js';
 import { errorResult, okResult } from './tool-result.js';
 
@@ -66,7 +66,7 @@ export interface ToolHooks {
   refuse?(op: Op): CairnError | undefined;
 }
 
-/** The tool's advertised schemas: the op's own, plus `fields` on ops that list task summaries. */
+/** The tool's advertised schemas: the op's own, or for ops that list task summaries, `fields` and rows (detail-fields.ts). */
 function schemasOf(op: Op) {
   let s = schemaCache.get(op);
   if (!s) {
@@ -89,7 +89,7 @@ function conform(schema: z.ZodType, out: unknown): unknown {
 }
 
 /** Parses the optional `fields` argument with the same VALIDATION_ERROR wording as every other field. */
-function parseFields(op: Op, raw: unknown): DetailField[] {
+function parseFields(op: Op, raw: unknown): FieldName[] {
   if (raw === undefined) return [];
   const parsed = FieldsArg.safeParse(raw);
   if (!parsed.success) throw validationError(op, new z.ZodError(parsed.error.issues.map((i) => ({ ...i, path: ['fields', ...i.path] }))));
@@ -111,11 +111,11 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
             const { args, fields } = shape ? takeFields(raw) : { args: raw, fields: undefined };
             const wanted = shape ? parseFields(op, fields) : [];
             let out: unknown = await runOp(op, ctx, args);
-            if (shape && wanted.length) out = await addDetail(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
+            if (shape) out = await toRows(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
             const rawArgs = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-            // Summaries come from summarize(), whose literal TypeScript checks against the schema's
-            // exact keys; re-parsing 50 of them with zod was 40% of a list call's allocations (and of
-            // its garbage collections). Added detail fields and every other result are parsed.
+            // Rows come from toRow(), whose literal TypeScript checks against the schema's exact
+            // keys; re-parsing 50 of them with zod was 40% of a list call's allocations (and of its
+            // garbage collections). Rows with added fields and every other result are parsed.
             const structured = shape && !wanted.length ? out : conform(output, out);
             return okResult({ tool: op.name, args: rawArgs, defaultProject: ctx.defaultProject }, structured);
           } catch (err) {

@@ -134,7 +134,7 @@ describe('project scoping', () => {
   const scopedList = async (opts: Parameters<typeof connectV1>[0], roots?: string[]) => {
     const c = await connectV1(opts, roots ? { roots } : {});
     try {
-      const r = await ok(c, 'list_tasks', {});
+      const r = await ok(c, 'list_tasks', { fields: ['project'] });
       const all = await ok(c, 'list_tasks', { allProjects: true });
       return { projects: [...new Set((r.data.tasks as Array<{ project: string }>).map((t) => t.project))], all: all.data.total as number };
     } finally {

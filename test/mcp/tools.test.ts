@@ -158,6 +158,25 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       expect((next.data.tasks as Array<Record<string, unknown>>).every((x) => Array.isArray(x.anchors))).toBe(true);
       expect((await run('list_tasks', { fields: ['secrets'] })).text).toMatch(/^VALIDATION_ERROR: Invalid arguments for list_tasks: fields\.0: /);
     });
+
+    it('rows carry the fields to pick work by, the rest only when set or asked for', async () => {
+      const always = ['id', 'title', 'status', 'priority', 'labels', 'blockedBy', 'blocks', 'children', 'isReady'];
+      const rows = (await must('list_tasks', { project: 'API', sort: 'id' })).data.tasks as Array<Record<string, unknown>>;
+      const plain = rows.find((r) => r.title === 'Page 0')!;
+      expect(Object.keys(plain).sort()).toEqual([...always].sort());
+      // API-1: claimed (so assigned), with a checklist.
+      const busy = rows.find((r) => r.id === 'API-1')!;
+      expect(Object.keys(busy).sort()).toEqual([...always, 'assignee', 'claim', 'checklistProgress'].sort());
+      expect(busy).toMatchObject({ assignee: 'agent', claim: { actor: 'agent' }, checklistProgress: { done: 1, total: 3 } });
+      await must('create_task', { project: 'API', title: 'Child bug', kind: 'bug', parentId: 'API-1' });
+      const child = ((await must('search_tasks', { query: 'child bug' })).data.results as Array<{ task: Record<string, unknown> }>)[0]!.task;
+      expect(child).toMatchObject({ kind: 'bug', parentId: 'API-1' });
+      const wide = ((await must('next_tasks', { fields: ['uid', 'project', 'version', 'updatedAt', 'statusCategory'] })).data.tasks as Array<Record<string, unknown>>)[0]!;
+      expect(wide).toMatchObject({ uid: expect.stringMatching(/^[0-9A-Z]{26}$/), project: 'API', version: expect.any(Number), updatedAt: expect.any(String), statusCategory: 'todo' });
+      // A row is a fraction of the task get_task returns.
+      const full = JSON.stringify((await must('get_task', { id: String(plain.id) })).data.task);
+      expect(JSON.stringify(plain).length).toBeLessThan(full.length / 2);
+    });
   });
 
   describe('error codes', () => {

@@ -10,7 +10,8 @@
  * `MAX_FRAMES` the main connection takes one PASSIVE checkpoint itself after a commit (the worker
  * has copied nearly everything, so that one is short) and the next write starts the log over.
  * The worker is started lazily, after `START_AFTER` commits: a CLI command that writes once never
- * pays for a thread, and its connection keeps SQLite's ordinary auto-checkpoint.
+ * pays for a thread, and its connection keeps SQLite's ordinary auto-checkpoint. The same worker
+ * merges the search index's segments once the process has been quiet (search-upkeep.ts).
  */
 import { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './native.js';
