@@ -23,13 +23,13 @@ export async function childUids(db: Q, uid: string): Promise<string[]> {
   return (await childUidsOf.all(db, [uid])).map((r) => r.uid);
 }
 
+const insertDependency = prepared((db, p) =>
+  db.insertInto('dependencies').values({ task_uid: p(0), blocker_uid: p(1), created_at: p(2) }).onConflict((oc) => oc.doNothing()),
+);
+
 export async function addDependency(db: Q, taskUid: string, blockerUid: string, at: string): Promise<boolean> {
-  const r = await db
-    .insertInto('dependencies')
-    .values({ task_uid: taskUid, blocker_uid: blockerUid, created_at: at })
-    .onConflict((oc) => oc.doNothing())
-    .executeTakeFirst();
-  return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+  const r = await insertDependency.run(db, [taskUid, blockerUid, at]);
+  return Number(r.numAffectedRows ?? 0n) === 1;
 }
 
 export async function removeDependency(db: Q, taskUid: string, blockerUid: string): Promise<boolean> {
@@ -72,20 +72,22 @@ export async function getChecklist(db: Q, uid: string): Promise<ChecklistItem[]>
 }
 
 /** Items for a task that has none (a new task; replaceChecklist after its delete). The caller keeps the row's counts. */
+// Arguments: the task's uid, then (text, checked) per item; one compiled shape per item count.
+const insertChecklist = prepared((db, p, n: number) =>
+  db.insertInto('checklist_items').values(Array.from({ length: n }, (_, idx) => ({ task_uid: p(0), idx, text: p(1 + 2 * idx), checked: p(2 + 2 * idx) }))),
+);
+
 export async function addChecklist(db: Q, uid: string, items: ChecklistItem[]): Promise<void> {
-  if (items.length) {
-    await db
-      .insertInto('checklist_items')
-      .values(items.map((i, idx) => ({ task_uid: uid, idx, text: i.text, checked: i.checked ? 1 : 0 })))
-      .execute();
-  }
+  if (items.length) await insertChecklist.run(db, [uid, ...items.flatMap((i) => [i.text, i.checked ? 1 : 0])], items.length);
 }
 
+const clearChecklist = prepared((db, p) => db.deleteFrom('checklist_items').where('task_uid', '=', p(0)));
+const setChecklistCounts = prepared((db, p) => db.updateTable('tasks').set({ checklist_done: p(0), checklist_total: p(1), rev: BUMP }).where('uid', '=', p(2)));
+
 export async function replaceChecklist(db: Q, uid: string, items: ChecklistItem[]): Promise<void> {
-  await db.deleteFrom('checklist_items').where('task_uid', '=', uid).execute();
+  await clearChecklist.run(db, [uid]);
   await addChecklist(db, uid, items);
-  const done = items.filter((i) => i.checked).length;
-  await db.updateTable('tasks').set({ checklist_done: done, checklist_total: items.length, rev: BUMP }).where('uid', '=', uid).execute();
+  await setChecklistCounts.run(db, [items.filter((i) => i.checked).length, items.length, uid]);
 }
 
 export async function getComments(db: Q, uid: string): Promise<Comment[]> {
@@ -93,6 +95,8 @@ export async function getComments(db: Q, uid: string): Promise<Comment[]> {
   return rows.map((r) => ({ id: r.id, author: r.author, kind: r.kind as CommentKind, body: r.body, createdAt: r.created_at }));
 }
 
+const insertComment = prepared((db, p) => db.insertInto('comments').values({ id: p(0), task_uid: p(1), author: p(2), kind: p(3), body: p(4), created_at: p(5) }));
+
 export async function addComment(db: Q, uid: string, c: { id: string; author: string; kind: CommentKind; body: string; createdAt: string }): Promise<void> {
-  await db.insertInto('comments').values({ id: c.id, task_uid: uid, author: c.author, kind: c.kind, body: c.body, created_at: c.createdAt }).execute();
+  await insertComment.run(db, [c.id, uid, c.author, c.kind, c.body, c.createdAt]);
 }

@@ -124,14 +124,22 @@ export async function updateTask(db: Q, uid: string, patch: TaskPatch): Promise<
   await updateRow.run(db, [...names.map((c) => cols[c]), uid], names.join(','));
 }
 
-export async function tryClaim(db: Q, uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean> {
-  const r = await db
+// Shape: the patched column names; arguments: their values, then uid, actor, expiry, now.
+const claimRow = prepared((db, p, cols: string) => {
+  const names = cols ? cols.split(',') : [];
+  const n = names.length;
+  return db
     .updateTable('tasks')
-    .set({ ...toColumns(patch), claimed_by: actor, claim_expires_at: expiresAt, rev: BUMP })
-    .where('uid', '=', uid)
-    .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_by', '=', actor), eb('claim_expires_at', '<=', now)]))
-    .executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
+    .set({ ...Object.fromEntries(names.map((c, i) => [c, p(i)])), claimed_by: p(n + 1), claim_expires_at: p(n + 2), rev: BUMP } as never)
+    .where('uid', '=', p(n))
+    .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_by', '=', p(n + 1)), eb('claim_expires_at', '<=', p(n + 3))]));
+});
+
+export async function tryClaim(db: Q, uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean> {
+  const cols = toColumns(patch);
+  const names = Object.keys(cols);
+  const r = await claimRow.run(db, [...names.map((c) => cols[c]), uid, actor, expiresAt, now], names.join(','));
+  return Number(r.numAffectedRows ?? 0n) === 1;
 }
 
 export async function purgeTask(db: Q, uid: string): Promise<void> {
@@ -140,25 +148,24 @@ export async function purgeTask(db: Q, uid: string): Promise<void> {
 }
 
 /** Keeps tasks.open_blockers equal to the number of unresolved, undeleted blockers. */
-export async function refreshOpenBlockers(db: Q, uids: string[]): Promise<void> {
-  if (uids.length === 0) return;
-  await sql`UPDATE tasks SET rev = rev + 1, open_blockers = (
+const refreshBlockers = prepared(
+  (_db, p, n: number) => sql`UPDATE tasks SET rev = rev + 1, open_blockers = (
       SELECT count(*) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid
       WHERE d.task_uid = tasks.uid AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)
-    WHERE uid IN (${sql.join(uids)})`.execute(db);
+    WHERE uid IN (${sql.join(slots(p, n))})`,
+);
+
+export async function refreshOpenBlockers(db: Q, uids: string[]): Promise<void> {
+  if (uids.length === 0) return;
+  await refreshBlockers.run(db, uids, uids.length);
 }
 
+const lane = prepared((db, p) =>
+  db.selectFrom('tasks').select('position').where('project_uid', '=', p(0)).where('status', '=', p(1)).where('uid', '!=', p(2)).where('deleted_at', 'is', null).orderBy('position'),
+);
+
 export async function lanePositions(db: Q, projectUid: string, status: string, excludeUid: string): Promise<number[]> {
-  const rows = await db
-    .selectFrom('tasks')
-    .select('position')
-    .where('project_uid', '=', projectUid)
-    .where('status', '=', status)
-    .where('uid', '!=', excludeUid)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .execute();
-  return rows.map((r) => r.position);
+  return (await lane.all(db, [projectUid, status, excludeUid])).map((r) => r.position);
 }
 
 /** Re-spaces a lane's positions to 1, 2, 3… when midpoint insertion has run out of room. */
