@@ -135,7 +135,7 @@ export const section = {
       values: [{ key: 'rss', label: 'peak RSS (whole process)', value: peakRssMb(), unit: 'MB', target: { max: 150 } }],
       notes: [
         `search matched ${Math.round(matched / searches)} tasks per query on average (before the limit)`,
-        `search index: ${untidySegments} segments as bulk-loaded; the upkeep a quiet server runs merged them to ${tidySegments} in ${(tidyMs / 1000).toFixed(1)} s of merge steps`,
+        `search index: ${untidySegments} segments as bulk-loaded; the upkeep a quiet server runs merged them to ${tidySegments} in ${Math.round(tidyMs)} ms of merge steps`,
       ],
     };
   },
