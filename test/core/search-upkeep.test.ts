@@ -43,7 +43,7 @@ const QUERIES = ['okapi', 'quokka narwhal', 'pango*', '"pangolin tapir"', 'task'
 
 async function fill(cc: NonNullable<typeof c>, n: number, from = 0): Promise<void> {
   for (let i = from; i < from + n; i++) {
-    const w = (k: number) => WORDS[(i * 7 + k) % WORDS.length];
+    const w = (k: number) => WORDS[(i * 7 + k) % WORDS.length]!;
     await cc.call('create_task', { project: 'UP', title: `${w(0)} task ${i}`, description: `${w(1)} ${w(2)} ${w(3)}`, labels: [w(4)] });
   }
 }
