@@ -21,7 +21,7 @@ const SERVER_TIMING = join(root, 'bench', 'lib', 'server-timing.mjs');
 const QUERIES = ['token refresh', 'webhook', 'deadlock', 'oauth callback', 'migrat*', 'flaky test', '"search index"', 'postgres'];
 // 1,000 timed calls: a p99 from 500 is the 5th-slowest call, too few to say much.
 const ITER = 1000;
-const WARMUP = 100;
+const WARMUP = Number(process.env.CAIRN_BENCH_MCP_WARMUP ?? 100);
 
 /** Milliseconds from spawn to the initialize response on stdout; median of `n`. */
 async function startup(args, n) {

@@ -60,7 +60,7 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       uid, projectUid: project.uid, projectKey: project.key, seq,
       title: input.title, description: input.description,
       status: status.name, category: status.category,
-      kind: input.kind, priority: input.priority, score: input.score,
+      kind: input.kind, priority: input.priority, score: input.score || 0, // -0 is stored as 0
       position: await positionAt(tx, { uid, projectUid: project.uid }, status.name, undefined),
       assignee: input.assignee ?? null, claimedBy: null, claimExpiresAt: null,
       parentUid: parent?.uid ?? null, parentId: parent ? displayIdOf(parent) : null,
@@ -85,9 +85,12 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
         ...(parent ? { parentId: { before: null, after: displayIdOf(parent) } } : {}),
       },
     });
-    // Read back for what the triggers derived (blockedBy, the blockers' order); a new task has no
-    // comments and the checklist just written.
-    return hydrate(tx, (await tx.getTask(uid))!, now, ctx.actor, { checklist, comments: [] });
+    // With blockers, read back what the triggers derived (blockedBy in the blockers' order).
+    // Without, the row is exactly as written (nothing blocks on a new task, it has no children, its
+    // parent's id and labels went in with it; the create test compares it with get_task). A new task
+    // has no comments and the checklist just written.
+    const stored = blockers.length ? (await tx.getTask(uid))! : row;
+    return hydrate(tx, stored, now, ctx.actor, { checklist, comments: [] });
   });
 }
 
