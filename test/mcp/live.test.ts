@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
+import { Database } from '../../src/store/sqlite/native.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
 import { call, connectV1, connectV2, ENTRY, inOtherProcess, ok, ROOT, sleep, until } from './helpers.js';
 
@@ -193,6 +194,37 @@ describe('shutdown', () => {
       if (how === 'stdin') expect(titles.length).toBe(20);
       else expect(titles.length).toBeGreaterThan(0);
       for (const t of titles) expect(t).toMatch(new RegExp(`^${how} \\d+$`));
+    }
+  });
+});
+
+describe('search index upkeep in the bundled server', () => {
+  it('a server that wrote merges the index segments once quiet (the worker runs the bundled merge code)', async () => {
+    const own = tempWorkspace('cairn-mcp-upkeep-');
+    try {
+      const lib = openCairn({ db: own.db, actor: 'setup' });
+      await lib.call('create_project', { key: 'UP', name: 'Upkeep' });
+      await lib.close();
+      const c = await connectV1({ db: own.db });
+      const segments = () => {
+        const db = new Database(own.db, { readonly: true });
+        try {
+          return db.prepare('SELECT count(*) FROM (SELECT DISTINCT segid FROM task_search_idx)').pluck().get() as number;
+        } finally {
+          db.close();
+        }
+      };
+      try {
+        // More than the 50 commits after which the checkpointer's worker starts, one segment each:
+        // FTS5 alone would leave ~10 (it merges 16 at a time; test/core/search-upkeep.test.ts).
+        for (let i = 0; i < 70; i++) await ok(c, 'create_task', { project: 'UP', title: `upkeep ${i} okapi`, description: `words ${i % 7} more words` });
+        await until(() => segments() <= 3, 20_000);
+        expect((await ok(c, 'search_tasks', { query: 'okapi', limit: 1 })).data.total).toBe(70);
+      } finally {
+        await c.close();
+      }
+    } finally {
+      own.cleanup();
     }
   });
 });
