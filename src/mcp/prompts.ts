@@ -67,7 +67,7 @@ export function registerPrompts(server: McpServer, projectKeys: () => Promise<st
       return user(
         [
           `Write a short stand-up for${project ? ` project ${project}` : ' the current project'} covering changes since ${from}:`,
-          `1. list_tasks {updatedSince: "${from}", includeDone: true, sort: "updated"${project ? `, project: "${project}"` : ''}}: what moved, what was completed.`,
+          `1. list_tasks {updatedSince: "${from}", includeDone: true, sort: "updated", fields: ["statusCategory", "updatedAt"]${project ? `, project: "${project}"` : ''}}: what moved, what was completed.`,
           `2. board_overview${inProject(project)}: what is in progress and by whom, and what is blocked by what.`,
           `3. next_tasks${inProject(project)}: what is ready to pick up next.`,
           'Answer in three parts: Done, In progress, Blocked (with the blocking ids). Use task ids throughout.',

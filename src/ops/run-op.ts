@@ -40,7 +40,35 @@ export function parseInput<O extends Op>(op: O, raw: unknown): z.output<O['input
   rejectUnknownKeys(op, value as Record<string, unknown>);
   const parsed = op.input.safeParse(value);
   if (!parsed.success) throw validationError(op, parsed.error);
-  return parsed.data as z.output<O['input']>;
+  return wellFormed(parsed.data) as z.output<O['input']>;
+}
+
+type StringOps = { isWellFormed(): boolean; toWellFormed(): string };
+
+/**
+ * Lone UTF-16 surrogates (legal in a JSON string) replaced by U+FFFD, as SQLite's UTF-8 storage
+ * would: an answer built from the input (create_task's) then says exactly what get_task reads
+ * back. Returns the value itself when nothing needs replacing, as nearly always.
+ */
+export function wellFormed(v: unknown): unknown {
+  if (typeof v === 'string') return (v as unknown as StringOps).isWellFormed() ? v : (v as unknown as StringOps).toWellFormed();
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    v.forEach((x, i) => {
+      const y = wellFormed(x);
+      if (y !== x) (out ??= [...v])[i] = y;
+    });
+    return out ?? v;
+  }
+  if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) {
+    let out: Record<string, unknown> | undefined;
+    for (const [k, x] of Object.entries(v)) {
+      const y = wellFormed(x);
+      if (y !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = y;
+    }
+    return out ?? v;
+  }
+  return v;
 }
 
 /** Runs an op: parse, gate, execute. Always throws CairnError (unknown throws become INTERNAL). */

@@ -14,11 +14,13 @@ beforeAll(async () => {
 });
 afterAll(async () => c.done());
 
-const text = fc.string({ minLength: 1, maxLength: 30 }).filter((s) => s.trim().length > 0);
+// Lone surrogates included: JSON allows them, SQLite's UTF-8 cannot hold them.
+const unit = fc.oneof(fc.string({ minLength: 1, maxLength: 1, unit: 'binary' }), fc.constantFrom('\ud800', '\udfff', '😀', ' '));
+const text = fc.string({ minLength: 1, maxLength: 30, unit }).filter((s) => s.trim().length > 0);
 const input = fc.record(
   {
     title: text,
-    description: fc.string({ maxLength: 80 }),
+    description: fc.string({ maxLength: 80, unit }),
     status: fc.constantFrom('backlog', 'todo', 'in_progress', 'review', 'done', 'canceled'),
     kind: fc.constantFrom('task', 'feature', 'bug', 'chore', 'spike', 'epic'),
     priority: fc.constantFrom('none', 'low', 'medium', 'high', 'urgent'),

@@ -148,16 +148,18 @@ export async function purgeTask(db: Q, uid: string): Promise<void> {
 }
 
 /** Keeps tasks.open_blockers equal to the number of unresolved, undeleted blockers. */
+// One shape for any number of tasks (completing a task refreshes all its dependents): the uids
+// arrive as one JSON array.
 const refreshBlockers = prepared(
-  (_db, p, n: number) => sql`UPDATE tasks SET rev = rev + 1, open_blockers = (
+  (_db, p) => sql`UPDATE tasks SET rev = rev + 1, open_blockers = (
       SELECT count(*) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid
       WHERE d.task_uid = tasks.uid AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)
-    WHERE uid IN (${sql.join(slots(p, n))})`,
+    WHERE uid IN (SELECT value FROM json_each(${p(0)}))`,
 );
 
 export async function refreshOpenBlockers(db: Q, uids: string[]): Promise<void> {
   if (uids.length === 0) return;
-  await refreshBlockers.run(db, uids, uids.length);
+  await refreshBlockers.run(db, [JSON.stringify(uids)]);
 }
 
 const lane = prepared((db, p) =>
