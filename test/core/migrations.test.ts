@@ -172,6 +172,24 @@ describe('migrations', () => {
     }
   });
 
+  it('a workspace missing an index a later migration replaces (an early build) still migrates, and gets it back', async () => {
+    ws = tempWorkspace();
+    const old = openSqliteFile(ws.db, { targetVersion: 6 });
+    old.exec('DROP INDEX tasks_abandoned_project; DROP INDEX tasks_open');
+    old.close();
+    const c = openCairn({ db: ws.db });
+    await c.call('create_project', { key: 'NEW', name: 'n' });
+    await c.close();
+    expect(versionOf(ws.db)).toBe(LATEST_SQLITE_VERSION);
+    const db = new Database(ws.db, { readonly: true });
+    try {
+      const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('tasks_abandoned_project', 'tasks_open')").pluck().all();
+      expect(names.sort()).toEqual(['tasks_abandoned_project', 'tasks_open']);
+    } finally {
+      db.close();
+    }
+  });
+
   it('opens a 0-byte file: migrates it in place, no backup of nothing', async () => {
     ws = tempWorkspace();
     mkdirSync(dirname(ws.db), { recursive: true });

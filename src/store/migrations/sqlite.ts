@@ -195,8 +195,8 @@ CREATE UNIQUE INDEX api_tokens_live_name ON api_tokens (name) WHERE revoked_at I
     // otherwise read every row. tasks_abandoned* find lapsed claims for the ready queue without
     // scanning in-progress work, and rank them from the index alone.
     sql: `
-DROP INDEX tasks_ready_all;
-DROP INDEX tasks_ready_project;
+DROP INDEX IF EXISTS tasks_ready_all;
+DROP INDEX IF EXISTS tasks_ready_project;
 CREATE INDEX tasks_ready_all ON tasks (priority DESC, score DESC, position, created_at, uid)
   WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
 CREATE INDEX tasks_ready_project ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid)
@@ -216,7 +216,7 @@ CREATE INDEX tasks_abandoned_project ON tasks (project_uid, claim_expires_at, cl
     // ("… NOT hidden : x") ranks and counts from the index alone instead of reading one task row
     // per match. The trigger keeps it current whichever path archives, deletes or restores a task.
     sql: `
-DROP TABLE task_search;
+DROP TABLE IF EXISTS task_search;
 CREATE VIRTUAL TABLE task_search USING fts5(
   title, labels, description, comments, checklist, hidden,
   tokenize = 'unicode61 remove_diacritics 2',
@@ -296,17 +296,17 @@ END;
     // tasks_open gains the stored labels, so a label filter on an open list is tested on the index
     // entry instead of probing task_labels once per task walked.
     sql: `
-DROP INDEX tasks_open;
+DROP INDEX IF EXISTS tasks_open;
 CREATE INDEX tasks_open ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, category, archived_at, deleted_at, rel_labels)
   WHERE category NOT IN ('done', 'canceled') AND archived_at IS NULL AND deleted_at IS NULL;
-DROP INDEX tasks_ready_all;
-DROP INDEX tasks_ready_project;
+DROP INDEX IF EXISTS tasks_ready_all;
+DROP INDEX IF EXISTS tasks_ready_project;
 CREATE INDEX tasks_ready_all ON tasks (priority DESC, score DESC, position, created_at, uid, claimed_by, claim_expires_at)
   WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
 CREATE INDEX tasks_ready_project ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, claimed_by, claim_expires_at)
   WHERE category = 'todo' AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
-DROP INDEX tasks_abandoned;
-DROP INDEX tasks_abandoned_project;
+DROP INDEX IF EXISTS tasks_abandoned;
+DROP INDEX IF EXISTS tasks_abandoned_project;
 CREATE INDEX tasks_abandoned ON tasks (priority DESC, score DESC, position, created_at, uid, claim_expires_at, claimed_by, category, open_blockers, archived_at, deleted_at)
   WHERE category = 'in_progress' AND claimed_by IS NOT NULL AND open_blockers = 0 AND archived_at IS NULL AND deleted_at IS NULL;
 CREATE INDEX tasks_abandoned_project ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, claim_expires_at, claimed_by, category, open_blockers, archived_at, deleted_at)
@@ -324,7 +324,7 @@ CREATE INDEX tasks_abandoned_project ON tasks (project_uid, priority DESC, score
     // there, is still recomputed from task_labels; the one caller that writes the array with the
     // row (createTask) inserts exactly those labels, as the property test checks.
     sql: `
-DROP TRIGGER task_labels_rel_insert;
+DROP TRIGGER IF EXISTS task_labels_rel_insert;
 CREATE TRIGGER task_labels_rel_insert AFTER INSERT ON task_labels BEGIN
   UPDATE tasks SET rel_labels = ${rel.labels('NEW.task_uid')}
     WHERE uid = NEW.task_uid AND NOT (instr(rel_labels, '[' || json_quote(NEW.label)) = 1 OR instr(rel_labels, ',' || json_quote(NEW.label)) > 0);
@@ -417,7 +417,7 @@ END;
     // or walk label_order, and counting labels scans task_labels in task order, which finds each
     // task row next to the last (94 ms at 100k tasks, against 233 ms walking this index). Each
     // label of a new or relabelled task wrote an entry (and, at 100k tasks, a page) here.
-    sql: `DROP INDEX task_labels_label;`,
+    sql: `DROP INDEX IF EXISTS task_labels_label;`,
   },
   {
     version: 13,
@@ -430,8 +430,8 @@ END;
     // them once (under a second at 100k tasks). The trigger moves a row across zero whenever a
     // task is hidden or shown, whichever path does it.
     sql: `
-DROP TRIGGER tasks_search_hidden;
-DROP TABLE task_search;
+DROP TRIGGER IF EXISTS tasks_search_hidden;
+DROP TABLE IF EXISTS task_search;
 CREATE VIRTUAL TABLE task_search USING fts5(
   title, labels, description, comments, checklist,
   tokenize = 'unicode61 remove_diacritics 2',
