@@ -63,8 +63,8 @@ export const section = {
     results.list = await run('list', (i) => cairn.call('list_tasks', { project: project(i), labels: [LIST_LABELS[(i >> 3) % LIST_LABELS.length]], limit: 50 }));
     results.listAll = await run('listAll', (i) => cairn.call('list_tasks', { project: project(i), limit: 50 }));
     results.ready = await run('ready', (i) => cairn.call('next_tasks', { project: project(i), limit: 10 }));
-    // The search index as a bulk load or a stream of writes leaves it (a segment per commit, merged
-    // 16 at a time), then as a writing server leaves it once quiet (store/sqlite/search-upkeep.ts).
+    // The search index as the bulk load left it (FTS5 alone merges 16 segments at a time), then as a
+    // writing server leaves it once quiet (store/sqlite/search-upkeep.ts).
     // Before any write: after 50 writes the checkpointer's worker would merge on its own when the
     // calls pause, in the middle of whichever row comes next.
     const segments = () => cairn.store.raw().prepare('SELECT count(*) FROM (SELECT DISTINCT segid FROM task_search_idx)').pluck().get();
@@ -112,7 +112,7 @@ export const section = {
       listAllCold: 'list_tasks (project only), first after a write',
       listAllFresh: 'list_tasks (project only), nothing remembered',
       ready: 'next_tasks (limit 10, project)',
-      searchUntidy: 'search_tasks, index as writes leave it',
+      searchUntidy: 'search_tasks, index not merged (as bulk-loaded)',
       search: 'search_tasks (limit 20), index merged when quiet',
       searchCold: 'search_tasks, first after a write',
       createFirst: 'create_task, first 600 after the bulk load',
@@ -126,7 +126,7 @@ export const section = {
       method:
         'openCairn().call(op, args) on a copy of the workspace: zod parsing, service, Kysely/SQLite store and hydration, as every adapter runs them. ' +
         'Each op is warmed up, then timed call by call (up to the iteration count or 5 s). Ids are random; list (the filter an agent uses to find, say, the open security work of its project) rotates over 6 projects × 4 labels ' +
-        'carried by 6–10% of tasks (open tasks, ready order, exact total); list (project only) drops the label; next_tasks rotates over projects; search cycles 16 queries (words, phrase, prefixes; includes done tasks), first on the index as the bulk load left it (a segment per flush, merged 16 at a time, as a stream of writes leaves it too), then after the merge steps a writing server runs once quiet; ' +
+        'carried by 6–10% of tasks (open tasks, ready order, exact total); list (project only) drops the label; next_tasks rotates over projects; search cycles 16 queries (words, phrase, prefixes; includes done tasks), first on the index as the bulk load left it (a segment per flush, merged by FTS5 only 16 at a time: ~36 segments, as writes by an older Cairn or other tools would leave it), then after the merge steps a writing server runs once quiet; ' +
         'totals are remembered per workspace state, so the "first after a write" rows run an untimed update_task before each call and count afresh; ' +
         'summary rows are remembered by row revision, so the "nothing remembered" row has the store forget rows, totals and projects before each call; ' +
         'create adds labels, a blocker every 3rd and a checklist every 4th, first right after the bulk load (whose index pages are 100% full, so early inserts split them), then after 2,000 more creates ' +
