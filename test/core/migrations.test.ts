@@ -190,6 +190,16 @@ describe('migrations', () => {
     }
   });
 
+  it('a migration that fails changes nothing and leaves no backup behind, however often it is retried', async () => {
+    ws = tempWorkspace();
+    const old = openSqliteFile(ws.db, { targetVersion: 12 });
+    old.exec('DROP TABLE comments'); // migration 13 reads it to rebuild the search index
+    old.close();
+    for (let attempt = 0; attempt < 2; attempt++) expect(() => openCairn({ db: ws.db })).toThrow(/comments/);
+    expect(versionOf(ws.db)).toBe(12);
+    expect(readdirSync(dirname(ws.db)).filter((f) => f.includes('.bak-'))).toEqual([]);
+  });
+
   it('opens a 0-byte file: migrates it in place, no backup of nothing', async () => {
     ws = tempWorkspace();
     mkdirSync(dirname(ws.db), { recursive: true });

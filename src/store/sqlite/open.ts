@@ -1,6 +1,6 @@
 /** Opens a SQLite workspace file: pragmas, a backup copy before any migration, then migrations in one transaction. */
 import { Database, type SqliteDatabase } from './native.js';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CairnError } from '../../core/errors.js';
 import { LATEST_SQLITE_VERSION, SQLITE_MIGRATIONS } from '../migrations/sqlite.js';
@@ -64,6 +64,8 @@ export function migrate(db: SqliteDatabase, file: string | null, target = LATEST
     db.exec('COMMIT');
   } catch (err) {
     db.exec('ROLLBACK');
+    // The file is as it was: a copy of it per failed attempt would only pile up.
+    if (backupPath) rmSync(backupPath, { force: true });
     throw err;
   }
   return backupPath;
