@@ -92,9 +92,9 @@ while (Atomics.load(ctl, ${STOP}) === 0) {
     const yielded = () => Atomics.load(ctl, ${COMMITS}) !== seen || Atomics.load(ctl, ${WRITES}) !== writes || Atomics.load(ctl, ${STOP}) !== 0;
     untidy = !tidy(db, 1000, () => yielded() || Date.now() >= deadline);
     if (!untidy) Atomics.add(ctl, ${TIDIED}, 1);
-    // Out of time (or the lock was busy elsewhere): another burst after a pause. Yielded to this
-    // process: back to waiting for quiet.
-    merging = untidy && !yielded();
+    // Out of time: another burst after a pause. Yielded to this process, or the lock was busy
+    // elsewhere (another writer at work): back to waiting for a quiet spell.
+    merging = untidy && !yielded() && Date.now() >= deadline;
     if (Atomics.load(ctl, ${STOP}) === 0) runCheckpoint();
     continue;
   }
