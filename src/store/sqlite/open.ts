@@ -91,6 +91,30 @@ function withBusyRetry(fn: () => void, timeoutMs: number): void {
   }
 }
 
+/**
+ * better-sqlite3 loads its native module with the first connection. Built for another Node.js (a
+ * Node upgrade, nvm, a node_modules copied between machines), it fails there: say how to fix that
+ * rather than report a bug in Cairn. Anything else is returned undefined.
+ */
+export function nativeLoadError(err: unknown): CairnError | undefined {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code !== 'ERR_DLOPEN_FAILED' && !/NODE_MODULE_VERSION|compiled against a different Node\.js|invalid ELF header|Could not locate the bindings file/.test(message)) return undefined;
+  return new CairnError(
+    'INTERNAL',
+    `The SQLite driver (better-sqlite3) cannot load on this Node.js (${process.version}): its native module was built for another Node.js version or platform. Nothing was changed.`,
+    { cause: err, suggestions: ['Run "npm rebuild" (or "npm ci") in the Cairn directory with the Node.js you use, then retry'] },
+  );
+}
+
+function openDatabase(file: string): SqliteDatabase {
+  try {
+    return new Database(file);
+  } catch (err) {
+    throw nativeLoadError(err) ?? err;
+  }
+}
+
 /** Opens (creating if needed) a workspace database file and migrates it. */
 export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteDatabase {
   if (file !== ':memory:') {
@@ -100,7 +124,7 @@ export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteData
       throw new CairnError('VALIDATION_ERROR', `The database path ${file} is a directory; pass the path of a file such as ${file}/cairn.db.`);
     }
   }
-  const db = new Database(file);
+  const db = openDatabase(file);
   try {
     withBusyRetry(() => applyPragmas(db, opts.busyTimeoutMs), opts.busyTimeoutMs ?? 10_000);
     migrate(db, file === ':memory:' ? null : file, opts.targetVersion);
