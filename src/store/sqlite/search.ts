@@ -29,13 +29,12 @@ export const SEARCH_ROW_SQL = `SELECT CASE WHEN t.archived_at IS NULL AND t.dele
 export const SEARCH_INSERT_SQL = 'INSERT INTO task_search (rowid, title, labels, description, comments, checklist)';
 // A new task has no search row, but its number may be a purged task's (num has no AUTOINCREMENT):
 // REPLACE costs a lookup, like the delete it saves, and heals a row left behind by outside damage.
-const REPLACE_SQL = 'INSERT OR REPLACE INTO task_search (rowid, title, labels, description, comments, checklist)';
-const INSERT_SQL = SEARCH_INSERT_SQL;
+const REPLACE_SQL = SEARCH_INSERT_SQL.replace('INSERT', 'INSERT OR REPLACE');
 
 // The row sits at the sign the task's visibility gives it (SEARCH_ROW_SQL, and the tasks_search_hidden
 // trigger moves it when that changes): one lookup, where trying both signs doubled the delete.
 const unindex = prepared((_db, p) => sql`DELETE FROM task_search WHERE rowid = (SELECT CASE WHEN archived_at IS NULL AND deleted_at IS NULL THEN num ELSE -num END FROM tasks WHERE uid = ${p(0)})`);
-const index = prepared((_db, p) => sql`${sql.raw(INSERT_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
+const index = prepared((_db, p) => sql`${sql.raw(SEARCH_INSERT_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
 const indexNew = prepared((_db, p) => sql`${sql.raw(REPLACE_SQL)} ${sql.raw(SEARCH_ROW_SQL)} WHERE t.uid = ${p(0)}`);
 
 /** Rewrites the search row of one task from its current title, labels, description, comments and checklist. */
