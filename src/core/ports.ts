@@ -215,6 +215,11 @@ export interface Store {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Cheap change probe for live views: differs after any commit by any process. */
   changeToken(): Promise<string>;
+  /**
+   * Cheaper to keep than changeToken for what depends on projects only (the MCP default project):
+   * differs after this process changes a project or workflow and after any commit by another.
+   */
+  projectsToken(): Promise<string>;
   close(): Promise<void>;
   readonly location: string;
 }

@@ -14,6 +14,7 @@ export function lazyStore(ready: Promise<Store>, location: string): Store {
     read: async (fn) => (await get()).read(fn),
     write: async (fn) => (await get()).write(fn),
     changeToken: async () => (await get()).changeToken(),
+    projectsToken: async () => (await get()).projectsToken(),
     close: async () => (await get()).close(),
   };
 }

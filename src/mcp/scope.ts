@@ -1,7 +1,8 @@
 /**
  * The session's default project, as Castle asks: the explicit option, then the client's MCP roots
  * (when it offers them), then CAIRN_PROJECT, then the project whose `root` contains the working
- * directory. Derived sources are re-resolved only when the store changed, so a call costs nothing.
+ * directory. Derived sources are re-resolved only when projects may have changed (a task write
+ * leaves them be), so a call costs nothing.
  */
 import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +66,7 @@ export class ProjectScope {
 
   async current(): Promise<string | undefined> {
     if (this.sources.explicit) return this.sources.explicit;
-    const token = await this.store.changeToken();
+    const token = await this.store.projectsToken();
     if (this.#cache?.token === token) return this.#cache.value;
     const value = (await projectForPaths(this.store, this.#roots)) ?? this.sources.env ?? (this.sources.cwd ? await projectForPaths(this.store, [this.sources.cwd]) : undefined);
     this.#cache = { token, value };

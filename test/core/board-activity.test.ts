@@ -119,6 +119,7 @@ describe('activity', () => {
           fn(new Proxy(tx, { get: (t, k, r) => (k === 'appendEvent' ? () => Promise.reject(new Error('log full')) : Reflect.get(t, k, r)) })),
         ),
       changeToken: () => store.changeToken(),
+      projectsToken: () => store.projectsToken(),
       close: async () => undefined,
       location: store.location,
     };

@@ -16,6 +16,12 @@ export class ProjectCache {
   readonly #byKey = new Map<string, ProjectRow>();
   readonly #byUid = new Map<string, ProjectRow>();
   readonly #statuses = new Map<string, readonly Status[]>();
+  #generation = 0;
+
+  /** Counts clears: it moves whenever a project may have changed, by this connection or another. */
+  get generation(): number {
+    return this.#generation;
+  }
 
   /** Called at the start of each transaction with the connection's data_version. */
   sync(dataVersion: number): void {
@@ -27,6 +33,7 @@ export class ProjectCache {
 
   /** Forgets every row, and the version they were read at (a reopened connection counts data_version afresh). */
   clear(): void {
+    this.#generation++;
     this.#version = undefined;
     this.#byKey.clear();
     this.#byUid.clear();

@@ -136,6 +136,12 @@ export class SqliteStore implements Store {
     return `${h.dataVersion.get()}:${this.#localWrites}`;
   }
 
+  async projectsToken(): Promise<string> {
+    const h = this.#current();
+    if (!h) return 'empty';
+    return `${h.dataVersion.get()}:${this.#projects.generation}`;
+  }
+
   /** Forgets every remembered total, summary row and project: benchmarks measure a first read with it. */
   forget(): void {
     this.#counts.clear();
