@@ -7,8 +7,10 @@
  *
  * A WAL file starts over only when a write begins with every frame already copied, and a checkpoint
  * running beside a steady stream of commits never quite catches up; so when the log passes
- * `MAX_FRAMES` the main connection takes one PASSIVE checkpoint itself after a commit (the worker
- * has copied nearly everything, so that one is short) and the next write starts the log over.
+ * `MAX_FRAMES` the main connection takes one PASSIVE checkpoint itself after a commit, and the next
+ * write starts the log over. That checkpoint must be short: it runs on the request path. Before
+ * asking for it the worker catches up (see `catchUp` in the worker source), so the main connection
+ * copies only the last few commits and syncs only their pages.
  * The worker is started lazily, after `START_AFTER` commits: a CLI command that writes once never
  * pays for a thread, and its connection keeps SQLite's ordinary auto-checkpoint. The same worker
  * merges the search index's segments once the process has been quiet (search-upkeep.ts).
@@ -21,9 +23,9 @@ import { tidySearchIndex } from './search-upkeep.js';
 /** Commits in this process before the worker takes over checkpoints. */
 export const START_AFTER = 50;
 /**
- * Past this many WAL frames (64 MB of 4 KB pages) the main connection checkpoints once itself. That
- * checkpoint copies what the worker has not reached yet and fsyncs, 10–20 ms at 100k tasks, so it
- * should come rarely: about once per 650 writes of a steady stream (~25 frames each).
+ * Past this many WAL frames (64 MB of 4 KB pages) the worker catches up and the main connection
+ * checkpoints once itself, so the log can start over: about once per 650 writes of a steady stream
+ * (~25 frames each).
  */
 export const MAX_FRAMES = 16_000;
 /** Quiet after the last commit before the worker merges search segments (search-upkeep.ts). */
@@ -36,15 +38,18 @@ export const QUIET_MS = 250;
 export const BURST_MS = 8;
 export const PAUSE_MS = 20;
 
-// Shared Int32 slots: commits by the main connection, frames in the WAL after the worker's last
-// checkpoint, a stop flag, checkpoints and finished search merges the worker has run (for tests
-// and diagnostics), and writes the main connection has begun (a merge step yields to them).
+// Shared Int32 slots: commits by the main connection, the worker's request that the main connection
+// take the log-restarting checkpoint, a stop flag, checkpoints and finished search merges the worker
+// has run (for tests and diagnostics), writes the main connection has begun (a merge step yields to
+// them), and catch-ups the worker has run.
 const COMMITS = 0;
-const LOG_FRAMES = 1;
+const RESTART = 1;
 const STOP = 2;
 const RUNS = 3;
 const TIDIED = 4;
 const WRITES = 5;
+const CATCH_UPS = 6;
+const SLOTS = 7;
 
 // Plain CommonJS run with `eval`, so the bundled MCP server needs no extra file beside it. The loop
 // sleeps until a commit arrives (close() bumps the counter too, so a stop never waits), lets a few
@@ -55,6 +60,13 @@ const WRITES = 5;
 // waits for the next quiet spell. A checkpoint that keeps failing for a reason other than a busy
 // lock (which PRAGMA reports in its row, not by throwing) ends the worker, and the main connection
 // takes its auto-checkpoint back. The merge function is the module's own, by its source text.
+//
+// Catching up: a worker checkpoint copies pages into the database file without syncing it (SQLite
+// syncs only a checkpoint that reaches the end of the log, which one running beside steady commits
+// never does). The main connection's log-restarting checkpoint does reach the end, so it used to
+// sync every page copied since the last restart: 40–60 ms at 100k tasks, on the request path. So
+// past MAX_FRAMES the worker syncs the file itself (its own descriptor; a sync covers the file, not
+// the descriptor) and checkpoints again, a few rounds until one copies little, before asking.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
 const Database = require(workerData.modulePath);
@@ -63,6 +75,19 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
 db.pragma('wal_autocheckpoint = 0');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const fs = require('node:fs');
+let dbFd = -1;
+try { dbFd = fs.openSync(workerData.file, 'r+'); } catch {}
+const catchUp = (r) => {
+  for (let round = 0; round < 8 && r.busy === 0; round++) {
+    const copied = r.checkpointed;
+    fs.fdatasyncSync(dbFd);
+    r = checkpoint.get();
+    if (r.checkpointed - copied < 64) break;
+  }
+  fs.fdatasyncSync(dbFd);
+  Atomics.add(ctl, ${CATCH_UPS}, 1);
+};
 const tidy = (${tidySearchIndex.toString()});
 let done = Atomics.load(ctl, ${COMMITS});
 let failures = 0;
@@ -72,7 +97,10 @@ let merging = false;
 const runCheckpoint = () => {
   try {
     const r = checkpoint.get();
-    Atomics.store(ctl, ${LOG_FRAMES}, r.log);
+    if (r.log > ${MAX_FRAMES}) {
+      if (r.busy === 0 && dbFd >= 0) catchUp(r);
+      Atomics.store(ctl, ${RESTART}, 1);
+    }
     Atomics.add(ctl, ${RUNS}, 1);
     failures = 0;
   } catch (err) {
@@ -105,6 +133,7 @@ while (Atomics.load(ctl, ${STOP}) === 0) {
   untidy = true;
 }
 db.close();
+if (dbFd >= 0) fs.closeSync(dbFd);
 `;
 
 /**
@@ -144,10 +173,10 @@ export class Checkpointer {
     Atomics.notify(ctl, COMMITS);
     // Not inside a transaction another caller has begun on this connection meanwhile (SQLite
     // refuses a checkpoint there); the next commit tries again.
-    if (Atomics.load(ctl, LOG_FRAMES) > MAX_FRAMES && !this.#db.inTransaction) {
+    if (Atomics.load(ctl, RESTART) === 1 && !this.#db.inTransaction) {
       try {
         this.#db.pragma('wal_checkpoint(PASSIVE)');
-        Atomics.store(ctl, LOG_FRAMES, 0);
+        Atomics.store(ctl, RESTART, 0);
       } catch {
         // Another process holds the checkpoint lock; the next commit tries again.
       }
@@ -168,6 +197,11 @@ export class Checkpointer {
     return this.#control ? Atomics.load(this.#control, TIDIED) : 0;
   }
 
+  /** Times the worker caught up before a log restart (see the worker source). */
+  get catchUps(): number {
+    return this.#control ? Atomics.load(this.#control, CATCH_UPS) : 0;
+  }
+
   /** Checkpoints the worker has run (0 while it has not started). */
   get runs(): number {
     return this.#control ? Atomics.load(this.#control, RUNS) : 0;
@@ -179,7 +213,7 @@ export class Checkpointer {
 
   #start(): void {
     try {
-      const control = new SharedArrayBuffer(6 * 4);
+      const control = new SharedArrayBuffer(SLOTS * 4);
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control },
