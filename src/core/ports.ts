@@ -156,7 +156,7 @@ export interface Tx {
   /** Inserts a new task with its labels (row.labels) and checklist (its counts are written from `checklist`). */
   insertTask(row: TaskRow, checklist?: ChecklistItem[]): Promise<void>;
   updateTask(uid: string, patch: TaskPatch): Promise<void>;
-  /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired. */
+  /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired; `patch` is written in the same UPDATE. */
   tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean>;
   purgeTask(uid: string): Promise<void>;
   /** `total` counts every match; pass `{ count: false }` when it is not needed (it is then a lower bound). */

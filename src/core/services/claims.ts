@@ -44,16 +44,19 @@ export async function claimTask(ctx: Context, input: z.infer<typeof ClaimTaskInp
     const stored = row.claimedBy && row.claimExpiresAt ? { actor: row.claimedBy, expiresAt: row.claimExpiresAt } : null;
     if (stored && isClaimLive(stored, now) && stored.actor !== ctx.actor) throw alreadyClaimed(row);
     const expiresAt = new Date(ctx.clock.now().getTime() + input.leaseSeconds * 1000).toISOString();
-    // Conditional update: the guard holds on engines without an exclusive write lock too.
-    if (!(await tx.tryClaim(row.uid, ctx.actor, now, expiresAt, {}))) throw alreadyClaimed((await tx.getTask(row.uid))!);
     const patch: TaskPatch = { claimedBy: ctx.actor, claimExpiresAt: expiresAt, assignee: ctx.actor };
     if (row.category === 'todo' || row.category === 'backlog') {
       const inProgress = firstOfCategory(await statusesOf(tx, row), 'in_progress');
       if (inProgress) Object.assign(patch, statusPatch(row, inProgress, now), { position: await positionAt(tx, row, inProgress.name, undefined) });
     }
     const renewing = stored?.actor === ctx.actor && isClaimLive(stored, now);
+    // The claim and its status change are one conditional UPDATE: the condition holds on engines
+    // without an exclusive write lock too, and the row (and its indexes) is written once.
+    const guarded = async ({ claimedBy: _holder, claimExpiresAt: _expiry, ...rest }: TaskPatch) => {
+      if (!(await tx.tryClaim(row.uid, ctx.actor, now, expiresAt, rest))) throw alreadyClaimed((await tx.getTask(row.uid))!);
+    };
     // Diff against the pre-claim row so the event shows the claim itself.
-    const saved = await commitTaskChange(tx, ctx, row, patch, renewing ? 'task.claim_renewed' : 'task.claimed');
+    const saved = await commitTaskChange(tx, ctx, row, patch, renewing ? 'task.claim_renewed' : 'task.claimed', {}, { write: guarded });
     return hydrate(tx, saved, now, ctx.actor);
   });
 }

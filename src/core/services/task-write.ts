@@ -80,12 +80,14 @@ export async function commitTaskChange(
   patch: TaskPatch,
   type: string,
   extra: Changes = {},
-  opts: { reindex?: boolean } = {},
+  opts: { reindex?: boolean; write?: (patch: TaskPatch) => Promise<void> } = {},
 ): Promise<TaskRow> {
   const changes = { ...diff(row as unknown as Record<string, unknown>, patch as Record<string, unknown>), ...extra };
   if (Object.keys(changes).length === 0) return row;
   const now = nowIso(ctx);
-  await tx.updateTask(row.uid, { ...patch, version: row.version + 1, updatedAt: now });
+  const stored: TaskPatch = { ...patch, version: row.version + 1, updatedAt: now };
+  // `write` replaces the plain row update with a guarded one (a claim's condition), still one UPDATE.
+  await (opts.write ? opts.write(stored) : tx.updateTask(row.uid, stored));
   const wasOpen = isBlockerOpen({ category: row.category, deleted: row.deletedAt !== null });
   const isOpen = isBlockerOpen({ category: patch.category ?? row.category, deleted: (patch.deletedAt !== undefined ? patch.deletedAt : row.deletedAt) !== null });
   if (wasOpen !== isOpen) await tx.refreshOpenBlockers(await tx.dependentUids(row.uid));
