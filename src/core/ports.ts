@@ -199,6 +199,8 @@ export interface Tx {
   appendEvent(e: NewEvent): Promise<number>;
   events(q: { afterSeq?: number; taskUid?: string; projectUid?: string; limit: number; desc?: boolean }): Promise<ActivityEvent[]>;
   lastSeq(): Promise<number>;
+  /** Seq and type of the events after `afterSeq`, oldest first: what a change feed needs to decide whether to read them. */
+  eventHeads(afterSeq: number, limit: number): Promise<Array<{ seq: number; type: string }>>;
 
   // API tokens (cairn serve)
   insertToken(row: TokenRow): Promise<void>;

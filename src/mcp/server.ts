@@ -72,6 +72,7 @@ export function stdioSink(server: McpServer, era: 'legacy' | 'modern'): ChangeSi
     resourcesChanged() {
       if (server.isConnected()) quiet(server.sendResourceListChanged());
     },
+    wantsUpdates: () => server.isConnected() && (era === 'modern' || (subscriptions.get(server)?.size ?? 0) > 0),
   };
 }
 

@@ -11,6 +11,8 @@ import { PROJECTS_URI, projectUri, taskUri } from './resources.js';
 export interface ChangeSink {
   resourceUpdated(uri: string): void;
   resourcesChanged(): void;
+  /** Whether anyone hears resourceUpdated now; when not, the feed does not read the events for it. Default: yes. */
+  wantsUpdates?(): boolean;
 }
 
 /** Events that add or remove an entry of cairn://projects (resources/list_changed). */
@@ -38,11 +40,20 @@ export function changesOf(events: readonly ActivityEvent[]): { updated: string[]
   return { updated: [...updated], listChanged };
 }
 
-/** Forwards every batch from the feed to a sink; returns the unsubscribe function. */
+/**
+ * Forwards the feed to a sink; returns the unsubscribe function. Updates are read only while the
+ * sink wants them; project additions and archivals always are (every client hears list_changed).
+ */
 export function forwardChanges(feed: ChangeFeed, sink: ChangeSink): () => void {
-  return feed.subscribe((events) => {
-    const { updated, listChanged } = changesOf(events);
-    for (const uri of updated) sink.resourceUpdated(uri);
-    if (listChanged) sink.resourcesChanged();
-  });
+  const offUpdates = feed.subscribe(
+    (events) => {
+      for (const uri of changesOf(events).updated) sink.resourceUpdated(uri);
+    },
+    { active: () => sink.wantsUpdates?.() ?? true },
+  );
+  const offList = feed.subscribe(() => sink.resourcesChanged(), { types: LIST_CHANGING });
+  return () => {
+    offUpdates();
+    offList();
+  };
 }

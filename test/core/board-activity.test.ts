@@ -155,6 +155,45 @@ describe('activity', () => {
     }
   });
 
+  it('the change feed reads whole events only for listeners that want them, each filtered to its types', async () => {
+    // Counts reads of whole events: an idle subscriber must not cost the server a read per poll.
+    let reads = 0;
+    const store = c.store;
+    const counting = new Proxy(store, {
+      get(target, key) {
+        if (key === 'read') {
+          return (fn: (tx: unknown) => unknown) =>
+            target.read((tx) => fn(new Proxy(tx, { get: (t, k) => (k === 'events' && reads++, Reflect.get(t, k)) })) as never);
+        }
+        const v = Reflect.get(target, key) as unknown;
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    }) as Store;
+    const feed = await followChanges(counting, { intervalMs: 60_000 });
+    let listening = false;
+    const updates: string[] = [];
+    const projects: string[] = [];
+    feed.subscribe((events) => updates.push(...events.map((e) => `${e.type}:${e.taskId}`)), { active: () => listening });
+    feed.subscribe((events) => projects.push(...events.map((e) => e.type)), { types: new Set(['project.created']) });
+    try {
+      await create('nobody listens');
+      await feed.poll();
+      expect({ reads, updates, projects }).toEqual({ reads: 0, updates: [], projects: [] });
+      listening = true;
+      await create('heard');
+      await feed.poll();
+      expect({ reads, updates, projects }).toEqual({ reads: 1, updates: ['task.created:API-2'], projects: [] });
+      listening = false;
+      await c.call('create_project', { key: 'WEB', name: 'Web' });
+      await create('not heard');
+      await feed.poll();
+      expect({ reads, updates, projects }).toEqual({ reads: 2, updates: ['task.created:API-2'], projects: ['project.created'] });
+      expect(feed.lastSeq).toBe((await allEvents(c)).at(-1)!.seq);
+    } finally {
+      feed.close();
+    }
+  });
+
   it('task_history lists one task’s events oldest first with before/after', async () => {
     await create('a', { priority: 'low' });
     await create('other');

@@ -1,13 +1,27 @@
 /**
  * Follows the activity log across processes: polls the store's cheap change token and, when it
  * moves, reads the events after the last seen seq. Live views (MCP subscriptions, SSE) share it.
+ *
+ * It reads whole events only for listeners that want them now. A server under a steady stream of
+ * writes gains ~140 events per 100 ms poll, and reading them all (three joins, the changes JSON)
+ * held its main thread 0.6–0.8 ms ten times a second, for a client subscribed to nothing. The seq
+ * and type of each new event (0.1 ms for 140) decide what else is read.
  */
 import type { ActivityEvent } from '../model/activity.js';
 import type { Store } from '../ports.js';
 
+export interface FeedListenerOptions {
+  /** Only events of these types, and the batch is read only when one of them is in it. Default: every event. */
+  types?: ReadonlySet<string>;
+  /** Asked before each batch; false skips this batch for the listener. Default: always. */
+  active?: () => boolean;
+}
+
+type Listener = (events: ActivityEvent[]) => void;
+
 export interface ChangeFeed {
   /** Registers a listener for batches of new events; returns an unsubscribe function. */
-  subscribe(listener: (events: ActivityEvent[]) => void): () => void;
+  subscribe(listener: Listener, opts?: FeedListenerOptions): () => void;
   /** Seq of the newest event delivered so far. */
   readonly lastSeq: number;
   /** Checks for changes now (also runs on the timer). */
@@ -23,19 +37,31 @@ export interface ChangeFeedOptions {
   onError?: (err: unknown) => void;
 }
 
+const BATCH = 500;
+
 export async function followChanges(store: Store, opts: ChangeFeedOptions = {}): Promise<ChangeFeed> {
-  const listeners = new Set<(events: ActivityEvent[]) => void>();
+  const listeners = new Map<Listener, FeedListenerOptions>();
   let lastSeq = opts.fromSeq ?? (await store.read((tx) => tx.lastSeq()));
   let token = await store.changeToken();
   let polling: Promise<void> | null = null;
 
   const drain = async (): Promise<void> => {
     for (;;) {
-      const batch = await store.read((tx) => tx.events({ afterSeq: lastSeq, limit: 500 }));
-      if (batch.length === 0) return;
-      lastSeq = batch[batch.length - 1]!.seq;
-      for (const l of [...listeners]) l(batch);
-      if (batch.length < 500) return;
+      const heads = await store.read((tx) => tx.eventHeads(lastSeq, BATCH));
+      if (heads.length === 0) return;
+      const from = lastSeq;
+      const to = heads[heads.length - 1]!.seq;
+      lastSeq = to;
+      const wanting = [...listeners].filter(([, o]) => (o.active?.() ?? true) && (!o.types || heads.some((h) => o.types!.has(h.type))));
+      if (wanting.length > 0) {
+        // Events committed since the heads were read wait for the next batch.
+        const batch = (await store.read((tx) => tx.events({ afterSeq: from, limit: BATCH }))).filter((e) => e.seq <= to);
+        for (const [listener, o] of wanting) {
+          const mine = o.types ? batch.filter((e) => o.types!.has(e.type)) : batch;
+          if (mine.length > 0 && listeners.has(listener)) listener(mine);
+        }
+      }
+      if (heads.length < BATCH) return;
     }
   };
 
@@ -58,8 +84,8 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
   const timer = setInterval(() => void poll(), opts.intervalMs ?? 100);
   timer.unref();
   return {
-    subscribe(listener) {
-      listeners.add(listener);
+    subscribe(listener, o = {}) {
+      listeners.set(listener, o);
       return () => listeners.delete(listener);
     },
     get lastSeq() {

@@ -43,6 +43,12 @@ export async function events(
   }));
 }
 
+const heads = prepared((db, p) => db.selectFrom('events').select(['seq', 'type']).where('seq', '>', p(0)).orderBy('seq').limit(p(1)));
+
+export async function eventHeads(db: Q, afterSeq: number, limit: number): Promise<Array<{ seq: number; type: string }>> {
+  return heads.all(db, [afterSeq, limit]);
+}
+
 export async function lastSeq(db: Q): Promise<number> {
   const r = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('m')).executeTakeFirst();
   return Number(r?.m ?? 0);

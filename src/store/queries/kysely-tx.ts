@@ -110,6 +110,7 @@ export class KyselyTx implements Tx {
   appendEvent: Tx['appendEvent'] = (e) => events.appendEvent(this.db, e);
   events: Tx['events'] = (q) => events.events(this.db, q);
   lastSeq: Tx['lastSeq'] = () => events.lastSeq(this.db);
+  eventHeads: Tx['eventHeads'] = (a, l) => events.eventHeads(this.db, a, l);
 
   insertToken: Tx['insertToken'] = (r) => tokens.insertToken(this.db, r);
   listTokens: Tx['listTokens'] = (r) => tokens.listTokens(this.db, r);
