@@ -51,7 +51,13 @@ export function forwardChanges(feed: ChangeFeed, sink: ChangeSink): () => void {
     },
     { active: () => sink.wantsUpdates?.() ?? true },
   );
-  const offList = feed.subscribe(() => sink.resourcesChanged(), { types: LIST_CHANGING });
+  // `types` only narrows what the feed reads; changesOf stays the one definition of a list change.
+  const offList = feed.subscribe(
+    (events) => {
+      if (changesOf(events).listChanged) sink.resourcesChanged();
+    },
+    { types: LIST_CHANGING },
+  );
   return () => {
     offUpdates();
     offList();
