@@ -39,7 +39,7 @@ export const createProjectOp = defineOp({
   toolset: 'projects',
   title: 'Create a project',
   description:
-    'Create a project with a permanent key (2–10 letters, e.g. API) that prefixes its task ids. template: default (backlog, todo, in_progress, blocked, review, done, canceled) or devplanner (01-upcoming … 04-archive). root ties it to a repository path.',
+    'Create a project with a permanent key (2–10 letters, e.g. API) that prefixes its task ids. template: default (backlog, todo, in_progress, blocked, review, done, canceled), castle, tx or devplanner (01-upcoming … 04-archive). root ties it to a repository path.',
   input: CreateProjectInput,
   output: ProjectOut,
   readOnly: false,

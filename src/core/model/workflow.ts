@@ -49,8 +49,33 @@ const DEVPLANNER_TEMPLATE: StatusSeed[] = [
   { name: '04-archive', displayName: 'Archive', color: '#6b7280', category: 'canceled' },
 ];
 
-export const TEMPLATES = { default: DEFAULT_TEMPLATE, devplanner: DEVPLANNER_TEMPLATE } as const;
-export const TemplateName = z.enum(['default', 'devplanner']).describe('Workflow template: default|devplanner');
+/** Castle's task states (seeds 000/001). "active" and "review" are work under way, like in_progress. */
+const CASTLE_TEMPLATE: StatusSeed[] = [
+  { name: 'new', displayName: 'New', color: '#3b82f6', category: 'todo' },
+  { name: 'in_progress', displayName: 'In progress', color: '#f59e0b', category: 'in_progress' },
+  { name: 'active', displayName: 'Active', color: '#f97316', category: 'in_progress' },
+  { name: 'blocked', displayName: 'Blocked', color: '#ef4444', category: 'blocked' },
+  { name: 'review', displayName: 'Review', color: '#8b5cf6', category: 'in_progress' },
+  { name: 'done', displayName: 'Done', color: '#10b981', category: 'done' },
+];
+
+/**
+ * tx's statuses (seed 002). tx counts backlog, ready and planning as workable, so all three are
+ * todo: its ready queue (tx_ready) is Cairn's, unchanged.
+ */
+const TX_TEMPLATE: StatusSeed[] = [
+  { name: 'backlog', displayName: 'Backlog', color: '#9ca3af', category: 'todo' },
+  { name: 'ready', displayName: 'Ready', color: '#3b82f6', category: 'todo' },
+  { name: 'planning', displayName: 'Planning', color: '#06b6d4', category: 'todo' },
+  { name: 'active', displayName: 'Active', color: '#f59e0b', category: 'in_progress' },
+  { name: 'blocked', displayName: 'Blocked', color: '#ef4444', category: 'blocked' },
+  { name: 'review', displayName: 'Review', color: '#8b5cf6', category: 'in_progress' },
+  { name: 'human_needs_to_review', displayName: 'Human needs to review', color: '#ec4899', category: 'in_progress' },
+  { name: 'done', displayName: 'Done', color: '#10b981', category: 'done' },
+];
+
+export const TEMPLATES = { default: DEFAULT_TEMPLATE, castle: CASTLE_TEMPLATE, tx: TX_TEMPLATE, devplanner: DEVPLANNER_TEMPLATE } as const;
+export const TemplateName = z.enum(['default', 'castle', 'tx', 'devplanner']).describe('Workflow template: default|castle|tx|devplanner');
 export type TemplateName = z.infer<typeof TemplateName>;
 
 export function templateStatuses(name: TemplateName): Status[] {
