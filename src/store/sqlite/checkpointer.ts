@@ -38,10 +38,17 @@ export const QUIET_MS = 250;
 export const BURST_MS = 8;
 export const PAUSE_MS = 20;
 
+/**
+ * Test hook, off in production: a worker started while `manual` is true runs a checkpoint only
+ * when `Checkpointer.step()` asks for one, and nothing else (no timers, no search merges), so a
+ * test can drive the checkpoint protocol commit by commit without depending on thread scheduling.
+ */
+export const checkpointerTesting = { manual: false };
+
 // Shared Int32 slots: commits by the main connection, the worker's request that the main connection
 // take the log-restarting checkpoint, a stop flag, checkpoints and finished search merges the worker
 // has run (for tests and diagnostics), writes the main connection has begun (a merge step yields to
-// them), and catch-ups the worker has run.
+// them), catch-ups the worker has run, and (test hook only) checkpoints asked for and run.
 const COMMITS = 0;
 const RESTART = 1;
 const STOP = 2;
@@ -49,7 +56,9 @@ const RUNS = 3;
 const TIDIED = 4;
 const WRITES = 5;
 const CATCH_UPS = 6;
-const SLOTS = 7;
+const STEP = 7;
+const STEPPED = 8;
+const SLOTS = 9;
 
 // Plain CommonJS run with `eval`, so the bundled MCP server needs no extra file beside it. The loop
 // sleeps until a commit arrives (close() bumps the counter too, so a stop never waits), lets a few
@@ -107,7 +116,18 @@ const runCheckpoint = () => {
     if (++failures >= 5) throw err;
   }
 };
-while (Atomics.load(ctl, ${STOP}) === 0) {
+// Test hook (checkpointerTesting): one checkpoint per step asked for, then say it ran.
+if (workerData.manual) {
+  let stepped = 0;
+  while (Atomics.load(ctl, ${STOP}) === 0) {
+    const asked = Atomics.load(ctl, ${STEP});
+    if (asked === stepped) { Atomics.wait(ctl, ${STEP}, asked); continue; }
+    stepped = asked;
+    runCheckpoint();
+    Atomics.store(ctl, ${STEPPED}, stepped);
+    Atomics.notify(ctl, ${STEPPED});
+  }
+} else while (Atomics.load(ctl, ${STOP}) === 0) {
   const seen = Atomics.load(ctl, ${COMMITS});
   if (seen === done) {
     if (!untidy) { Atomics.wait(ctl, ${COMMITS}, seen); continue; }
@@ -211,12 +231,28 @@ export class Checkpointer {
     return this.#worker !== undefined;
   }
 
+  /**
+   * Test hook: in a worker started under `checkpointerTesting.manual`, runs one checkpoint (with
+   * its catch-up and restart request) and resolves once it has run.
+   */
+  async step(timeoutMs = 60_000): Promise<void> {
+    const ctl = this.#control;
+    if (!ctl) throw new Error('No checkpoint worker is running.');
+    const asked = Atomics.add(ctl, STEP, 1) + 1;
+    Atomics.notify(ctl, STEP);
+    const deadline = Date.now() + timeoutMs;
+    while (Atomics.load(ctl, STEPPED) !== asked) {
+      if (Date.now() >= deadline || this.#control !== ctl) throw new Error(`The checkpoint worker did not run step ${asked} within ${timeoutMs} ms.`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+
   #start(): void {
     try {
       const control = new SharedArrayBuffer(SLOTS * 4);
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control },
+        workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control, manual: checkpointerTesting.manual },
         // The worker must not keep a finished process alive, nor print into a stdio MCP stream.
         stdout: true,
         stderr: true,
@@ -259,8 +295,10 @@ export class Checkpointer {
     if (!worker || !ctl) return;
     Atomics.store(ctl, STOP, 1);
     Atomics.add(ctl, COMMITS, 1);
+    Atomics.add(ctl, STEP, 1);
     Atomics.notify(ctl, STOP);
     Atomics.notify(ctl, COMMITS);
+    Atomics.notify(ctl, STEP);
     // Held open until the worker has closed its connection: an unref'd worker would let the
     // process end (or a top-level await settle nothing) with its checkpoint half done.
     worker.ref();
