@@ -4,6 +4,7 @@ import { findOp } from '../ops/index.js';
 import { BINDINGS, type Binding } from './bindings.js';
 import { addInitCommand } from './commands/init-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
+import { addMcpConfigCommand } from './commands/mcp-config-command.js';
 import { addServeCommand } from './commands/serve-command.js';
 import { cliRuntime, EXTENSIONS } from './extensions.js';
 import { loadModule } from './load-module.js';
@@ -54,6 +55,7 @@ export async function buildProgram(word: string | undefined): Promise<Command> {
   const groups = new Map<string, Command>();
   for (const b of BINDINGS) addBinding(program, groups, b);
   addMcpCommand(program);
+  addMcpConfigCommand(program);
   addServeCommand(program);
   await addExtensions(program, word);
   program.addHelpText('after', examples(['cairn init --key API --name "API server"', 'cairn add "Add login" --priority high', 'cairn ready', 'cairn start API-1', 'cairn done API-1', 'cairn list --json']));

@@ -1,7 +1,7 @@
 /** `cairn init`: creates the workspace (.cairn/cairn.db in the working directory) and optionally a first project rooted there. */
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { CairnError } from '../../core/errors.js';
 import type { Project } from '../../core/model/project.js';
 import { systemClock } from '../../core/ports.js';
@@ -9,18 +9,23 @@ import { findOp, runOp, type OpContext } from '../../ops/index.js';
 import { DB_FILE, findWorkspace, openStore, WORKSPACE_DIR } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import { resolveActor, type GlobalOptions } from '../session.js';
+import { AGENT_HOSTS, clientConfig, parseClient, parseProfile, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
 
 /** `--json` output of init (no op behind it): where the workspace is, whether it was new, the project created. */
 export interface InitResult {
   workspace: string;
   created: boolean;
   project: Project | null;
+  /** Only with --agent: the host config file written (or found already configured). */
+  agent?: { host: AgentHost; file: string; status: WriteStatus };
 }
 
 interface InitOptions extends GlobalOptions {
   key?: string;
   name?: string;
   template?: string;
+  agent?: string;
+  profile?: string;
 }
 
 /** Here, unless --db or CAIRN_DB names the file; an ancestor's workspace is deliberately not reused. */
@@ -29,11 +34,37 @@ function targetPath(o: InitOptions): string {
   return ws.source === 'flag' || ws.source === 'env' ? ws.path : join(process.cwd(), WORKSPACE_DIR, DB_FILE);
 }
 
+/** The entry written for --agent: the workspace database pinned with --db, since not every host starts servers in the project folder. */
+function agentEntry(o: InitOptions, db: string) {
+  return serverEntry({ profile: parseProfile(o.profile), db, dbVia: 'args' });
+}
+
 async function init(o: InitOptions): Promise<InitResult> {
   if ((o.name || o.template) && !o.key) {
     throw new CairnError('VALIDATION_ERROR', '--name and --template describe the first project and need --key. Nothing was changed.', { suggestions: ['cairn init --key API --name "API server"'] });
   }
+  if (o.profile !== undefined && o.agent === undefined) {
+    throw new CairnError('VALIDATION_ERROR', '--profile chooses the tools of the --agent entry and needs --agent. Nothing was changed.', { suggestions: ['cairn init --agent claude-code --profile castle'] });
+  }
   const path = targetPath(o);
+  // Validate --agent, --profile and the host's existing config file before anything is created.
+  if (o.agent === 'claude-desktop' || o.agent === 'acp') {
+    throw new CairnError('VALIDATION_ERROR', `--agent ${o.agent}: that host has no project config file for init to write. Valid --agent hosts: ${AGENT_HOSTS.join(', ')}. Nothing was changed.`, {
+      suggestions: [`cairn mcp-config --client ${o.agent} --project .  (prints the configuration to paste)`],
+    });
+  }
+  const host = o.agent === undefined ? undefined : (parseClient(o.agent, AGENT_HOSTS, '--agent', 'cairn init') as AgentHost);
+  parseProfile(o.profile);
+  const prepared = host ? prepareProjectConfig(host, process.cwd(), () => clientConfig(host, agentEntry(o, path))) : undefined;
+  const result = await initWorkspace(o, path);
+  if (host && prepared) {
+    const entry = agentEntry(o, realpathSync(path));
+    result.agent = { host, file: prepared.file, status: writeProjectConfig(host, prepared, entry) };
+  }
+  return result;
+}
+
+async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> {
   const created = !existsSync(path);
   const store = openStore(path);
   const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(o) };
@@ -54,6 +85,11 @@ function human(r: InitResult): string {
   const paint = painter(colorEnabled(process.stdout));
   const lines = [r.created ? `${paint('green', 'Initialized')} Cairn workspace ${r.workspace}` : `Cairn workspace already exists: ${r.workspace}`];
   if (r.project) lines.push(`${paint('green', 'Created')} project ${paint('bold', r.project.key)} (${r.project.name}), root ${r.project.root}`);
+  if (r.agent) {
+    const file = relative(process.cwd(), r.agent.file) || r.agent.file;
+    const verb = { created: 'Created', added: 'Added cairn to', updated: 'Updated cairn in', unchanged: '' }[r.agent.status];
+    lines.push(r.agent.status === 'unchanged' ? `${r.agent.host} already configured: ${file}` : `${paint('green', verb)} ${file} (${r.agent.host}: cairn mcp)`);
+  }
   lines.push(paint('dim', r.project ? `Next: cairn add "First task"` : 'Next: cairn project create KEY "Name" --root .'));
   return lines.join('\n');
 }
@@ -65,7 +101,9 @@ export function addInitCommand(program: Command): void {
     .option('--key <KEY>', 'key of a first project (2–10 letters), rooted at this folder')
     .option('--name <name>', 'name of that project (default: the key)')
     .option('--template <name>', 'workflow template of that project: default|devplanner')
-    .addHelpText('after', '\nExamples:\n  cairn init\n  cairn init --key API --name "API server"\n  cairn init --key PLAN --template devplanner')
+    .option('--agent <host>', `also add cairn mcp to that host's project config here: ${AGENT_HOSTS.join('|')} (.mcp.json, .vscode/mcp.json, .cursor/mcp.json)`)
+    .option('--profile <name>', 'with --agent: serve a seed profile: castle|tx|devplanner|ade (default: native tools)')
+    .addHelpText('after', '\nExamples:\n  cairn init\n  cairn init --key API --name "API server"\n  cairn init --key PLAN --template devplanner\n  cairn init --agent claude-code')
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<InitOptions>();
       const result = await init(o);

@@ -1,0 +1,232 @@
+/**
+ * How an agent host starts `cairn mcp`: one entry (command, args, env) built here, and per host the
+ * document it reads (`cairn mcp-config`) or the project file it keeps (`cairn init --agent`).
+ */
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CairnError } from '../../core/errors.js';
+import { DB_FILE, WORKSPACE_DIR } from '../../workspace.js';
+
+export const CLIENTS = ['claude-code', 'claude-desktop', 'vscode', 'cursor', 'acp'] as const;
+export type Client = (typeof CLIENTS)[number];
+
+/** Hosts with a project config file that `cairn init --agent` can keep. */
+export const AGENT_HOSTS = ['claude-code', 'vscode', 'cursor'] as const;
+export type AgentHost = (typeof AGENT_HOSTS)[number];
+
+/** The seed profiles `cairn mcp --profile` takes; none (or `native`) is Cairn's own tool surface. */
+export const PROFILES = ['castle', 'tx', 'devplanner', 'ade'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+export interface EnvVar {
+  name: string;
+  value: string;
+}
+
+/** What a host runs: `command args...` with `env` added to its environment. */
+export interface ServerEntry {
+  command: string;
+  args: string[];
+  env: EnvVar[];
+}
+
+export interface EntryOptions {
+  profile?: Profile | undefined;
+  /** Absolute path of the workspace database the server should use; none: the server finds it from its working directory. */
+  db?: string | undefined;
+  /** Absolute path of the repository (only the castle profile's env carries it). */
+  projectPath?: string | undefined;
+  /** `args`: `--db PATH` on the command line (config files); `env`: the profile's variable (ACP, as Castle passes it). */
+  dbVia: 'args' | 'env';
+}
+
+/** The env variable each profile reads its database from (the seed's own name). */
+const DB_ENV: Record<Profile | 'native', string> = { castle: 'CASTLE_DB_PATH', tx: 'TX_DB', devplanner: 'DEVPLANNER_WORKSPACE', ade: 'CAIRN_DB', native: 'CAIRN_DB' };
+
+const SERVER_NAME = 'cairn';
+
+export function parseClient(value: string | undefined, valid: readonly string[] = CLIENTS, flag = '--client', command = 'cairn mcp-config'): Client {
+  if (value && valid.includes(value)) return value as Client;
+  const what = value ? `Unknown ${flag} "${value}"` : `${flag} is required`;
+  throw new CairnError('VALIDATION_ERROR', `${what}. Valid hosts: ${valid.join(', ')}. Nothing was changed.`, {
+    suggestions: valid.map((c) => `${command} ${flag} ${c}`),
+    details: { valid: [...valid] },
+  });
+}
+
+export function parseProfile(value: string | undefined): Profile | undefined {
+  if (value === undefined || value === 'native') return undefined;
+  if ((PROFILES as readonly string[]).includes(value)) return value as Profile;
+  throw new CairnError('VALIDATION_ERROR', `Unknown --profile "${value}". Valid profiles: ${PROFILES.join(', ')} (omit --profile for Cairn's native tools). Nothing was changed.`, {
+    suggestions: PROFILES.map((p) => `--profile ${p}`),
+    details: { valid: [...PROFILES] },
+  });
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** `PATH/.cairn/cairn.db` for a repository folder, with the folder resolved to its real absolute path. */
+export function projectDb(projectPath: string): { projectPath: string; db: string } {
+  const abs = resolve(projectPath);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) {
+    throw new CairnError('VALIDATION_ERROR', `--project must be an existing folder (the repository with the .cairn/ workspace), not "${projectPath}". Nothing was changed.`, {
+      suggestions: ['--project .', '--project ~/src/my-repo'],
+    });
+  }
+  const root = realpathSync(abs);
+  return { projectPath: root, db: real(join(root, WORKSPACE_DIR, DB_FILE)) };
+}
+
+/**
+ * This package's bin/cairn.js (dist/cli/commands/ → ../../../bin). Hosts get it as the first
+ * argument of the node executable rather than a bare `cairn`: GUI hosts (Claude Desktop, VS Code,
+ * Cursor) are often started without the login shell's PATH (nvm, Homebrew, npm's global prefix), so
+ * `cairn` or even `node` may not be found; absolute paths work the same for global, local and npx installs.
+ */
+export function binPath(): string {
+  return real(fileURLToPath(new URL('../../../bin/cairn.js', import.meta.url)));
+}
+
+/** The one definition of how a host starts the server; every client format below is built from it. */
+export function serverEntry(o: EntryOptions): ServerEntry {
+  const args = [binPath(), 'mcp'];
+  if (o.profile) args.push('--profile', o.profile);
+  const env: EnvVar[] = [];
+  if (o.dbVia === 'args') {
+    if (o.db) args.push('--db', o.db);
+  } else {
+    if (o.db) env.push({ name: DB_ENV[o.profile ?? 'native'], value: o.db });
+    if (o.profile === 'castle' && o.projectPath) env.push({ name: 'CASTLE_PROJECT_PATH', value: o.projectPath });
+  }
+  return { command: process.execPath, args, env };
+}
+
+/** The entry as a host's config file spells it (env as an object, only when there is one). */
+function fileEntry(e: ServerEntry, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...extra, command: e.command, args: e.args, ...(e.env.length ? { env: Object.fromEntries(e.env.map((v) => [v.name, v.value])) } : {}) };
+}
+
+/** The key under which a host's config file lists servers. */
+function serversKey(client: Client): 'servers' | 'mcpServers' {
+  return client === 'vscode' ? 'servers' : 'mcpServers';
+}
+
+/** The value stored under `servers.cairn` / `mcpServers.cairn` for a config-file host. */
+function hostEntry(client: Client, e: ServerEntry): Record<string, unknown> {
+  return client === 'vscode' ? fileEntry(e, { type: 'stdio' }) : fileEntry(e);
+}
+
+/** The JSON a host takes: a whole config document, or for ACP the `mcpServers` item of `session/new` (env as [{name, value}]). */
+export function clientConfig(client: Client, e: ServerEntry): Record<string, unknown> {
+  if (client === 'acp') return { name: SERVER_NAME, command: e.command, args: e.args, env: e.env };
+  return { [serversKey(client)]: { [SERVER_NAME]: hostEntry(client, e) } };
+}
+
+/** Quotes a word for a POSIX shell (or cmd.exe on Windows) only when it needs it. */
+function shellWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  if (process.platform === 'win32') return `"${word.replace(/"/g, '""')}"`;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `claude mcp add cairn -- <command> <args...>` (with `-e NAME=value` for env, which only ACP entries carry today). */
+export function claudeAddCommand(e: ServerEntry): string {
+  const envFlags = e.env.flatMap((v) => ['-e', `${v.name}=${v.value}`]);
+  return ['claude', 'mcp', 'add', ...envFlags, SERVER_NAME, '--', e.command, ...e.args].map(shellWord).join(' ');
+}
+
+/** The project config file of a host, relative to the repository root. */
+export const PROJECT_FILES: Record<AgentHost, string> = {
+  'claude-code': '.mcp.json',
+  vscode: join('.vscode', 'mcp.json'),
+  cursor: join('.cursor', 'mcp.json'),
+};
+
+/** Where each host's configuration goes, for the hint printed next to the JSON. */
+export function whereToPaste(client: Client): string {
+  switch (client) {
+    case 'claude-code':
+      return '.mcp.json at the repository root';
+    case 'claude-desktop':
+      return process.platform === 'win32'
+        ? '%APPDATA%\\Claude\\claude_desktop_config.json (merge into "mcpServers"; restart Claude Desktop)'
+        : '~/Library/Application Support/Claude/claude_desktop_config.json on macOS (merge into "mcpServers"; restart Claude Desktop)';
+    case 'vscode':
+      return '.vscode/mcp.json in the workspace (merge into "servers")';
+    case 'cursor':
+      return '.cursor/mcp.json in the project, or ~/.cursor/mcp.json for all projects (merge into "mcpServers")';
+    case 'acp':
+      return 'an item of "mcpServers" in the ACP session/new (newSession) request';
+  }
+}
+
+/** created: a new file; added: the entry joined an existing file; updated: the entry changed; unchanged: nothing written. */
+export type WriteStatus = 'created' | 'added' | 'updated' | 'unchanged';
+
+export interface PreparedWrite {
+  file: string;
+  /** The parsed file, or undefined when it does not exist (or is empty). */
+  existing: Record<string, unknown> | undefined;
+  text: string | undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Reads a host's project config file and refuses anything it could not merge into without loss
+ * (invalid JSON, JSON with comments, a non-object), before anything else is changed.
+ */
+export function prepareProjectConfig(host: AgentHost, cwd: string, entryHint: () => Record<string, unknown>): PreparedWrite {
+  const file = join(cwd, PROJECT_FILES[host]);
+  if (!existsSync(file)) return { file, existing: undefined, text: undefined };
+  const text = readFileSync(file, 'utf8');
+  if (!text.trim()) return { file, existing: undefined, text };
+  const refuse = (why: string): CairnError =>
+    new CairnError('VALIDATION_ERROR', `${file} ${why}, so Cairn left it untouched (and created nothing). Fix the file, or add the entry by hand.`, {
+      suggestions: [`add to ${PROJECT_FILES[host]}: ${JSON.stringify(entryHint())}`, `cairn mcp-config --client ${host} --project .`],
+      details: { file },
+    });
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw refuse(`is not valid JSON (${err instanceof Error ? err.message : String(err)}; comments are not supported)`);
+  }
+  if (!isObject(parsed)) throw refuse('does not hold a JSON object');
+  const key = serversKey(host);
+  if (parsed[key] !== undefined && !isObject(parsed[key])) throw refuse(`has a "${key}" that is not an object`);
+  return { file, existing: parsed, text };
+}
+
+/** The indentation the file already uses (two spaces for a new one). */
+function indentOf(text: string | undefined): string {
+  const m = text ? /^([ \t]+)\S/m.exec(text) : null;
+  return m ? m[1]! : '  ';
+}
+
+/**
+ * Puts the cairn entry into the prepared file: other servers and other top-level keys are kept, the
+ * folder is created if needed, and a file that already has this exact entry is not written at all.
+ */
+export function writeProjectConfig(host: AgentHost, prepared: PreparedWrite, e: ServerEntry): WriteStatus {
+  const key = serversKey(host);
+  const value = hostEntry(host, e);
+  const doc: Record<string, unknown> = prepared.existing ?? {};
+  const servers = (doc[key] as Record<string, unknown> | undefined) ?? {};
+  if (JSON.stringify(servers[SERVER_NAME]) === JSON.stringify(value)) return 'unchanged';
+  const status: WriteStatus = prepared.text === undefined ? 'created' : servers[SERVER_NAME] === undefined ? 'added' : 'updated';
+  servers[SERVER_NAME] = value;
+  doc[key] = servers;
+  mkdirSync(dirname(prepared.file), { recursive: true });
+  writeFileSync(prepared.file, `${JSON.stringify(doc, null, indentOf(prepared.text))}\n`);
+  return status;
+}

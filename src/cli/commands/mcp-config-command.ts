@@ -1,0 +1,86 @@
+/** `cairn mcp-config`: prints the configuration an agent host needs to start `cairn mcp`, ready to paste. */
+import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { colorEnabled, painter } from '../render/color.js';
+import type { GlobalOptions } from '../session.js';
+import { claudeAddCommand, CLIENTS, clientConfig, parseClient, parseProfile, projectDb, serverEntry, whereToPaste, type Client } from './host-config.js';
+
+interface McpConfigOptions extends GlobalOptions {
+  client?: string;
+  profile?: string;
+  project?: string;
+}
+
+export interface McpConfigResult {
+  client: Client;
+  /** The JSON the host takes. */
+  config: Record<string, unknown>;
+  /** Hints for stderr: where it goes, what is missing. */
+  notes: string[];
+  /** claude-code only: the `claude mcp add` line. */
+  command?: string;
+}
+
+export function mcpConfig(o: McpConfigOptions): McpConfigResult {
+  const client = parseClient(o.client);
+  const profile = parseProfile(o.profile);
+  const fromProject = o.project !== undefined ? projectDb(o.project) : undefined;
+  // --db names the database outright; otherwise --project's workspace; otherwise none (the server looks from its working directory).
+  const db = o.db ? resolve(o.db) : fromProject?.db;
+  const entry = serverEntry({ profile, db, projectPath: fromProject?.projectPath, dbVia: client === 'acp' ? 'env' : 'args' });
+  // claude-code's human output has its own headings.
+  const notes = client === 'claude-code' ? [] : [`Goes in ${whereToPaste(client)}.`];
+  if (db && !existsSync(db)) notes.push(`There is no workspace at ${db} yet: run \`cairn init\` in that folder.`);
+  if (!db && client !== 'claude-code') {
+    notes.push('No --project given: the server will look for .cairn/ from the folder the host starts it in, which for this host may not be your repository. Add --project PATH to pin it.');
+  }
+  return { client, config: clientConfig(client, entry), notes, ...(client === 'claude-code' ? { command: claudeAddCommand(entry) } : {}) };
+}
+
+function human(r: McpConfigResult): string {
+  const json = JSON.stringify(r.config, null, 2);
+  if (r.client !== 'claude-code') return json;
+  const paint = painter(colorEnabled(process.stdout));
+  return [
+    paint('dim', '# .mcp.json at the repository root (shared with everyone who opens the project in Claude Code):'),
+    json,
+    '',
+    paint('dim', '# or register it for yourself with the Claude Code CLI (add --scope project to write the .mcp.json above):'),
+    r.command!,
+  ].join('\n');
+}
+
+export function addMcpConfigCommand(program: Command): void {
+  program
+    .command('mcp-config')
+    .description("Print an agent host's configuration for cairn mcp, ready to paste")
+    .option('--client <host>', `the host: ${CLIENTS.join('|')}`)
+    .option('--profile <name>', 'serve a seed profile: castle|tx|devplanner|ade (default: native tools)')
+    .option('--project <path>', "repository whose workspace (PATH/.cairn/cairn.db) the server uses")
+    .addHelpText(
+      'after',
+      [
+        '',
+        'The command is the absolute path of node with this package\'s bin/cairn.js as first argument, because',
+        'GUI hosts often start servers without your shell\'s PATH. Run it again after moving Cairn or Node.',
+        '',
+        'Examples:',
+        '  cairn mcp-config --client claude-code',
+        '  cairn mcp-config --client claude-desktop --project ~/src/my-repo',
+        '  cairn mcp-config --client vscode > .vscode/mcp.json',
+        '  cairn mcp-config --client acp --profile castle --project .',
+      ].join('\n'),
+    )
+    .action((_opts: unknown, cmd: Command) => {
+      const o = cmd.optsWithGlobals<McpConfigOptions>();
+      const r = mcpConfig(o);
+      if (o.json) {
+        process.stdout.write(`${JSON.stringify(r.config, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${human(r)}\n`);
+      const paint = painter(colorEnabled(process.stderr));
+      for (const note of r.notes) process.stderr.write(`${paint('dim', `# ${note}`)}\n`);
+    });
+}
