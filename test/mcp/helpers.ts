@@ -6,6 +6,7 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { EVENTUALLY_MS } from '../helpers/wait.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const ENTRY = `${ROOT}dist/mcp/stdio-entry.js`;
@@ -78,8 +79,11 @@ export async function inOtherProcess(db: string, body: string): Promise<string> 
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `check` is true, polling every 10 ms; throws after `ms`. */
-export async function until(check: () => boolean, ms = 3000): Promise<number> {
+/**
+ * Waits until `check` is true, polling every 10 ms; throws after `ms`. The default ceiling is
+ * generous (a loaded two-core machine): it bounds a hang, it does not assert a speed.
+ */
+export async function until(check: () => boolean, ms = EVENTUALLY_MS): Promise<number> {
   const t0 = Date.now();
   while (!check()) {
     if (Date.now() - t0 > ms) throw new Error(`condition not met within ${ms} ms`);

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
 import { Database } from '../../src/store/sqlite/native.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
-import { call, connectV1, connectV2, ENTRY, inOtherProcess, ok, ROOT, sleep, until } from './helpers.js';
+import { call, connectV1, connectV2, ENTRY, inOtherProcess, ok, ROOT, until } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -31,26 +31,34 @@ beforeAll(async () => {
 afterAll(() => ws?.cleanup());
 
 describe('subscriptions', () => {
-  it('2025 client: resources/subscribe, notified within 250 ms of a change by another process', async () => {
+  // How soon a notification follows the commit is a benchmark figure; here each one must come (the
+  // ceiling of `until` only bounds a hang), and one that must not come is shown absent by a later
+  // one that must: the server forwards changes in commit order, so a stray notification would
+  // arrive before it.
+  it('2025 client: resources/subscribe, notified of a change by another process; unsubscribed URIs go quiet', async () => {
     const c = await connectV1({ db: ws.db });
     try {
       const updated: string[] = [];
       c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+      const count = (uri: string) => updated.filter((u) => u === uri).length;
       await c.subscribeResource({ uri: 'cairn://tasks/API-1' });
       await c.subscribeResource({ uri: 'cairn://projects/WEB' });
-      // The child prints the time right after its commit, so the latency measured includes nothing else.
-      const committed = Number(await inOtherProcess(ws.db, "await cairn.call('update_task', { id: 'API-1', priority: 'high' }); console.log(Date.now())"));
-      await until(() => updated.includes('cairn://tasks/API-1'));
-      expect(Date.now() - committed).toBeLessThanOrEqual(250);
-      expect(updated).not.toContain('cairn://projects/WEB');
+      await inOtherProcess(ws.db, "await cairn.call('update_task', { id: 'API-1', priority: 'high' })");
+      await until(() => count('cairn://tasks/API-1') === 1);
+      // A change to API-1 says nothing about project WEB: the next API-1 change, forwarded after
+      // everything the first one caused, arrives with no cairn://projects/WEB before it.
+      await inOtherProcess(ws.db, "await cairn.call('update_task', { id: 'API-1', priority: 'medium' })");
+      await until(() => count('cairn://tasks/API-1') === 2);
+      expect(updated).toEqual(['cairn://tasks/API-1', 'cairn://tasks/API-1']);
       await inOtherProcess(ws.db, "await cairn.call('update_task', { id: 'WEB-1', priority: 'low' })");
       await until(() => updated.includes('cairn://projects/WEB'));
-      // Unsubscribed URIs go quiet.
+      // Unsubscribed URIs go quiet: API-1 changes, then WEB-1 does; WEB's notification arrives and
+      // nothing for API-1 came before it.
       await c.unsubscribeResource({ uri: 'cairn://tasks/API-1' });
       const before = updated.length;
-      await inOtherProcess(ws.db, "await cairn.call('update_task', { id: 'API-1', priority: 'low' })");
-      await sleep(400);
-      expect(updated.slice(before)).not.toContain('cairn://tasks/API-1');
+      await inOtherProcess(ws.db, "await cairn.call('update_task', { id: 'API-1', priority: 'low' }); await cairn.call('update_task', { id: 'WEB-1', priority: 'medium' })");
+      await until(() => updated.slice(before).includes('cairn://projects/WEB'));
+      expect(updated.slice(before)).toEqual(['cairn://projects/WEB']);
     } finally {
       await c.close();
     }
@@ -78,9 +86,8 @@ describe('subscriptions', () => {
       let listChanged = 0;
       c.setNotificationHandler('notifications/resources/list_changed', () => void listChanged++);
       const sub = await c.listen({ resourceSubscriptions: ['cairn://tasks/WEB-1'], resourcesListChanged: true });
-      const committed = Number(await inOtherProcess(ws.db, "await cairn.call('add_comment', { id: 'WEB-1', body: 'hello' }); console.log(Date.now())"));
+      await inOtherProcess(ws.db, "await cairn.call('add_comment', { id: 'WEB-1', body: 'hello' })");
       await until(() => updated.includes('cairn://tasks/WEB-1'));
-      expect(Date.now() - committed).toBeLessThanOrEqual(250);
       await inOtherProcess(ws.db, "await cairn.call('create_project', { key: 'NEW', name: 'New' })");
       await until(() => listChanged === 1);
       await sub.close();
@@ -218,7 +225,7 @@ describe('search index upkeep in the bundled server', () => {
         // More than the 50 commits after which the checkpointer's worker starts, one segment each:
         // FTS5 alone would leave ~10 (it merges 16 at a time; test/core/search-upkeep.test.ts).
         for (let i = 0; i < 70; i++) await ok(c, 'create_task', { project: 'UP', title: `upkeep ${i} okapi`, description: `words ${i % 7} more words` });
-        await until(() => segments() <= 3, 20_000);
+        await until(() => segments() <= 3);
         expect((await ok(c, 'search_tasks', { query: 'okapi', limit: 1 })).data.total).toBe(70);
       } finally {
         await c.close();
