@@ -139,6 +139,16 @@ describe('cairn init --agent', () => {
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
+  it('replaces a stale cairn entry (e.g. after moving Cairn) and keeps the rest', () => {
+    const dir = folder();
+    const file = join(dir, '.mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { cairn: { command: 'cairn', args: ['mcp'] }, other: { command: 'x' } } }));
+    expect(okJson(h.run(['init', '--agent', 'claude-code', '--json'], { cwd: dir })).agent.status).toBe('updated');
+    const doc = JSON.parse(readFileSync(file, 'utf8'));
+    expect(doc.mcpServers.other).toEqual({ command: 'x' });
+    expect(doc.mcpServers.cairn.command).toBe(process.execPath);
+  });
+
   it('creates the .cursor folder when needed', () => {
     const dir = folder();
     expect(okJson(h.run(['init', '--agent', 'cursor', '--json'], { cwd: dir })).agent.status).toBe('created');

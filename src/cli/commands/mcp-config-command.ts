@@ -68,7 +68,7 @@ export function addMcpConfigCommand(program: Command): void {
         'Examples:',
         '  cairn mcp-config --client claude-code',
         '  cairn mcp-config --client claude-desktop --project ~/src/my-repo',
-        '  cairn mcp-config --client vscode > .vscode/mcp.json',
+        '  cairn mcp-config --client vscode --json',
         '  cairn mcp-config --client acp --profile castle --project .',
       ].join('\n'),
     )
