@@ -16,6 +16,7 @@ export const ERROR_KINDS = {
   TOKEN_NOT_FOUND: 'not_found',
   NO_WORKSPACE: 'not_found',
   PROJECT_EXISTS: 'conflict',
+  SLUG_TAKEN: 'conflict',
   TOKEN_EXISTS: 'conflict',
   VERSION_CONFLICT: 'conflict',
   ALREADY_CLAIMED: 'conflict',

@@ -29,6 +29,10 @@ export interface TaskRow {
   score: number;
   position: number;
   assignee: string | null;
+  /** Sub-state within the lane (free text, e.g. "blocked"). */
+  substatus: string | null;
+  /** Unique within the project when set. */
+  slug: string | null;
   claimedBy: string | null;
   claimExpiresAt: string | null;
   parentUid: string | null;
@@ -76,6 +80,9 @@ export interface TaskFilter {
   labelsAny?: string[];
   labelsAll?: string[];
   assignee?: string | null;
+  substatuses?: string[];
+  /** Exact slug (unique within a project). */
+  slug?: string;
   parentUid?: string;
   updatedSince?: string;
   includeDone?: boolean;

@@ -4,7 +4,7 @@
  *
  * A row always has what an agent picks, orders and unblocks work by (id, title, status, priority,
  * labels, blockedBy, blocks, children, isReady) and, only when they say something, assignee, claim,
- * parentId, kind (not "task") and checklistProgress (has items). The full summary was ~480 bytes a
+ * parentId, kind (not "task"), checklistProgress (has items), substatus and slug. The full summary was ~480 bytes a
  * row, half of it ids, timestamps, ordering keys and nulls no agent reads from a list; a row is
  * ~200. The CLI's --json and REST keep the full TaskSummary.
  *
@@ -26,7 +26,7 @@ export const FieldsArg = z
   .array(z.enum(FIELD_NAMES))
   .max(FIELD_NAMES.length)
   .optional()
-  .describe('More fields per row (default: compact rows; assignee, claim, parentId, kind, checklistProgress appear when set)');
+  .describe('More fields per row (default: compact rows; assignee, claim, parentId, kind, checklistProgress, substatus, slug appear when set)');
 
 /** The row as the tool's outputSchema states it. */
 export const TaskRow = TaskSummary.pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, blocks: true, children: true, isReady: true })
@@ -36,6 +36,8 @@ export const TaskRow = TaskSummary.pick({ id: true, title: true, status: true, p
     parentId: z.string().optional().describe('Omitted when the task has no parent'),
     kind: Kind.optional().describe('Omitted for plain tasks'),
     checklistProgress: Progress.optional().describe('Omitted when the task has no checklist'),
+    substatus: z.string().optional().describe('Omitted when not set'),
+    slug: z.string().optional().describe('Omitted when not set'),
   })
   .extend(TaskSummary.pick({ uid: true, project: true, statusCategory: true, score: true, position: true, version: true, createdAt: true, updatedAt: true }).partial().shape)
   .extend(Task.pick({ description: true, checklist: true, comments: true, links: true, anchors: true }).partial().shape);
@@ -49,6 +51,8 @@ export function toRow(t: TaskSummary & Partial<Task>, fields: readonly FieldName
   if (t.parentId !== null) row.parentId = t.parentId;
   if (t.kind !== 'task') row.kind = t.kind;
   if (t.checklistProgress.total > 0) row.checklistProgress = t.checklistProgress;
+  if (t.substatus !== null) row.substatus = t.substatus;
+  if (t.slug !== null) row.slug = t.slug;
   for (const f of fields) (row as Record<string, unknown>)[f] = t[f];
   return row;
 }

@@ -62,6 +62,9 @@ export interface TasksTable {
   rel_children: Generated<string>;
   // Changes with every UPDATE of the row (migration 11): what a cached summary row is checked against.
   rev: Generated<number>;
+  // Migration 14: a sub-state within the lane, and a name unique within the project (tasks_slug).
+  substatus: string | null;
+  slug: string | null;
 }
 
 export interface TaskLabelsTable {

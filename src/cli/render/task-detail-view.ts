@@ -30,8 +30,9 @@ function relations(t: Task, env: RenderEnv): string[] {
 }
 
 function facts(t: Task, env: RenderEnv): string[] {
-  const out = [field(env, 'status', `${t.status} (${t.statusCategory})`), field(env, 'priority', `${t.priority}   kind: ${t.kind}   score: ${t.score}`)];
+  const out = [field(env, 'status', `${t.status} (${t.statusCategory})${t.substatus ? `   substatus: ${t.substatus}` : ''}`), field(env, 'priority', `${t.priority}   kind: ${t.kind}   score: ${t.score}`)];
   out.push(field(env, 'assignee', t.assignee ?? '-'));
+  if (t.slug) out.push(field(env, 'slug', t.slug));
   if (t.claim) out.push(field(env, 'claim', `${t.claim.actor} until ${t.claim.expiresAt}`));
   if (t.labels.length) out.push(field(env, 'labels', t.labels.join(', ')));
   out.push(...relations(t, env));

@@ -33,6 +33,26 @@ export const Label = z
   .regex(/^[^,\s][^,]*$/, 'labels must not contain commas');
 export const Labels = z.array(Label).max(50, 'at most 50 labels per task');
 
+/**
+ * A string checked by rules the advertised JSON Schema does not spell out (no pattern or lengths):
+ * every tool list pays for its schema in each prompt, and the error message says the rule anyway.
+ */
+const ruled = (name: string, max: number, re: RegExp, rule: string) =>
+  z
+    .string({ error: `${name} must be a string` })
+    .trim()
+    .check(
+      z.refine((s) => s.length > 0, `${name} must not be empty`),
+      z.refine((s) => s.length <= max, `${name} must be at most ${max} characters`),
+      z.refine((s) => s.length === 0 || s.length > max || re.test(s), `${name} must be ${rule}`),
+    );
+
+/** A sub-state within the lane (DevPlanner's card status), e.g. "in-progress", "blocked", "review", "testing". */
+export const Substatus = ruled('substatus', 40, /^[a-z0-9_-]+$/, 'lower-case letters, digits, "-" or "_" (e.g. "in-progress")');
+
+/** A name for the task unique within its project (DevPlanner's card slug), e.g. "user-authentication". */
+export const Slug = ruled('slug', 100, /^[a-z0-9-]+$/, 'lower-case letters, digits or "-" (e.g. "user-authentication")');
+
 export const Assignee = z.string().trim().min(1).max(100).describe('Free text, e.g. "user" or "agent:claude-1"');
 export const Score = z.number().finite().min(-1e9).max(1e9).describe('Finer ranking within a priority; higher first');
 
@@ -84,6 +104,8 @@ export const TaskSummary = z.object({
   score: z.number(),
   labels: z.array(z.string()),
   assignee: z.string().nullable(),
+  substatus: z.string().nullable().describe('Sub-state within the lane, e.g. blocked, review'),
+  slug: z.string().nullable().describe('Name unique within the project'),
   claim: Claim.nullable(),
   parentId: z.string().nullable(),
   position: z.number(),

@@ -22,6 +22,8 @@ export function summarize(rows: TaskSummaryRow[], now: string, actor?: string): 
       score: r.score,
       labels: r.labels,
       assignee: r.assignee,
+      substatus: r.substatus,
+      slug: r.slug,
       claim,
       parentId: r.parentId,
       position: r.position,

@@ -5,7 +5,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { TaskRef } from '../model/ids.js';
 import {
-  Anchors, Assignee, ChecklistText, Description, Kind, Labels, Links, Priority, Score, Title,
+  Anchors, Assignee, ChecklistText, Description, Kind, Labels, Links, Priority, Score, Slug, Substatus, Title,
   type Task, type TaskSummary,
 } from '../model/task.js';
 import { Category } from '../model/workflow.js';
@@ -33,6 +33,8 @@ export const CreateTaskInput = z.object({
   score: Score.default(0),
   labels: Labels.default([]),
   assignee: Assignee.optional(),
+  substatus: Substatus.optional().describe('Sub-state in the lane, e.g. blocked'),
+  slug: Slug.optional().describe('Unique in the project'),
   parentId: TaskRef.optional().describe('Parent task (epic) id'),
   blockedBy: z.array(TaskRef).max(100).default([]).describe('Ids of tasks that must finish first'),
   checklist: z.array(ChecklistText).max(200).default([]),
@@ -62,7 +64,7 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       status: status.name, category: status.category,
       kind: input.kind, priority: input.priority, score: input.score || 0, // -0 is stored as 0
       position: await positionAt(tx, { uid, projectUid: project.uid }, status.name, undefined),
-      assignee: input.assignee ?? null, claimedBy: null, claimExpiresAt: null,
+      assignee: input.assignee ?? null, substatus: input.substatus ?? null, slug: input.slug ?? null, claimedBy: null, claimExpiresAt: null,
       parentUid: parent?.uid ?? null, parentId: parent ? displayIdOf(parent) : null,
       links: input.links, anchors: input.anchors,
       closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
@@ -80,6 +82,8 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       projectUid: project.uid, taskUid: uid, type: 'task.created',
       changes: {
         title: { before: null, after: row.title }, status: { before: null, after: row.status },
+        ...(row.substatus !== null ? { substatus: { before: null, after: row.substatus } } : {}),
+        ...(row.slug !== null ? { slug: { before: null, after: row.slug } } : {}),
         ...(labels.length ? { labels: { before: null, after: labels } } : {}),
         ...(blockers.length ? { blockedBy: { before: null, after: blockers.map(displayIdOf) } } : {}),
         ...(parent ? { parentId: { before: null, after: displayIdOf(parent) } } : {}),
@@ -110,6 +114,8 @@ export const ListTasksInput = z.object({
   labels: Labels.optional().describe('Tasks with any of these labels'),
   labelsAll: Labels.optional().describe('Tasks with all of these labels'),
   assignee: z.string().optional().describe('Exact assignee; "none" for unassigned'),
+  substatus: z.string().optional(),
+  slug: z.string().optional(),
   parentId: TaskRef.optional(),
   ready: z.boolean().optional().describe('Only tasks ready to start'),
   updatedSince: z.iso.datetime({ offset: true }).optional().describe('ISO time'),
@@ -151,6 +157,8 @@ export async function buildFilter(tx: Tx, ctx: Context, input: Omit<ListTasksInp
   if (input.labels?.length) f.labelsAny = input.labels;
   if (input.labelsAll?.length) f.labelsAll = input.labelsAll;
   if (input.assignee !== undefined) f.assignee = input.assignee === 'none' ? null : input.assignee;
+  if (input.substatus !== undefined) f.substatuses = [input.substatus];
+  if (input.slug !== undefined) f.slug = input.slug;
   if (input.parentId) f.parentUid = (await resolveTask(tx, input.parentId)).uid;
   if (input.updatedSince) f.updatedSince = new Date(input.updatedSince).toISOString();
   if (input.ready) f.ready = { now: nowIso(ctx), actor: ctx.actor };
@@ -186,6 +194,8 @@ export const UpdateTaskInput = z.object({
   addLabels: Labels.optional(),
   removeLabels: Labels.optional(),
   assignee: Assignee.nullable().optional().describe('null unassigns'),
+  substatus: Substatus.nullable().optional(),
+  slug: Slug.nullable().optional(),
   parentId: TaskRef.nullable().optional().describe('null detaches from the parent'),
   links: Links.optional().describe('Merged into existing links'),
   anchors: Anchors.optional(),
@@ -201,7 +211,7 @@ export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<
     const now = nowIso(ctx);
     const patch: Parameters<typeof commitTaskChange>[3] = {};
     const extra: Parameters<typeof commitTaskChange>[5] = {};
-    for (const k of ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'anchors', 'closeReason', 'documentPath'] as const) {
+    for (const k of ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'substatus', 'slug', 'anchors', 'closeReason', 'documentPath'] as const) {
       if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
     }
     if (input.appendDescription) {

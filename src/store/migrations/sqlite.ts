@@ -456,6 +456,19 @@ BEGIN
 END;
 `,
   },
+  {
+    version: 14,
+    name: 'task substatus and slug',
+    // DevPlanner's card status (a sub-state within the lane) and card slug. A slug is unique within
+    // its project: the partial unique index holds that under any number of writers (the store turns
+    // its refusal into SLUG_TAKEN), and serves the slug filter (slug = ? implies slug IS NOT NULL).
+    // Both columns start NULL, so existing rows are unchanged.
+    sql: `
+ALTER TABLE tasks ADD COLUMN substatus TEXT;
+ALTER TABLE tasks ADD COLUMN slug TEXT;
+CREATE UNIQUE INDEX tasks_slug ON tasks (project_uid, slug) WHERE slug IS NOT NULL;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

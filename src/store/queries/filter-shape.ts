@@ -49,7 +49,9 @@ export function filterShape(f: StoreFilter, prefix = ''): FilterShape {
   list('priorityRanks', f.priorityRanks ?? f.priorities?.map(priorityRank));
   list('labelsAny', f.labelsAny);
   list('labelsAll', f.labelsAll);
+  list('substatuses', f.substatuses);
   one('assignee', f.assignee);
+  one('slug', f.slug);
   one('parentUid', f.parentUid || undefined);
   one('updatedSince', f.updatedSince || undefined);
   const flags = { includeDone: f.includeDone, includeArchived: f.includeArchived, includeDeleted: f.includeDeleted, onlyDeleted: f.onlyDeleted, readyPart: f.readyPart };

@@ -15,6 +15,7 @@ export const SUMMARY_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'status', 'category', 'kind', 'priority', 'score', 'position', 'assignee',
   'claimed_by', 'claim_expires_at', 'parent_uid', 'parent_id', 'open_blockers', 'checklist_done', 'checklist_total',
   'rel_labels', 'rel_blocked_by', 'rel_blocks', 'rel_children', 'version', 'created_at', 'updated_at', 'archived_at', 'deleted_at',
+  'substatus', 'slug',
 ] as const;
 export type SummaryRecord = Pick<TaskRecord, (typeof SUMMARY_COLUMNS)[number] | 'project_key'>;
 
@@ -42,7 +43,7 @@ type Packed = [
   score: number, position: number, assignee: string | null, claimedBy: string | null, claimExpiresAt: string | null,
   parentUid: string | null, parentId: string | null, openBlockers: number, checklistDone: number, checklistTotal: number,
   labels: string, blockedBy: string, blocks: string, children: string, version: number, createdAt: string, updatedAt: string,
-  archivedAt: string | null, deletedAt: string | null, projectKey: string,
+  archivedAt: string | null, deletedAt: string | null, substatus: string | null, slug: string | null, projectKey: string,
 ];
 
 /** The summary row from PACKED_SUMMARY's text. */
@@ -51,7 +52,7 @@ export function unpackSummary(json: string): TaskSummaryRow {
   return {
     uid: v[0],
     projectUid: v[1],
-    projectKey: v[27],
+    projectKey: v[29],
     seq: v[2],
     title: v[3],
     status: v[4],
@@ -77,6 +78,8 @@ export function unpackSummary(json: string): TaskSummaryRow {
     updatedAt: v[24],
     archivedAt: v[25],
     deletedAt: v[26],
+    substatus: v[27],
+    slug: v[28],
   };
 }
 
@@ -110,6 +113,8 @@ export function toSummaryRow(r: SummaryRecord): TaskSummaryRow {
     updatedAt: r.updated_at,
     archivedAt: r.archived_at,
     deletedAt: r.deleted_at,
+    substatus: r.substatus,
+    slug: r.slug,
   };
 }
 

@@ -38,6 +38,8 @@ export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O
   if (ranks?.length) q = q.where('tasks.priority', 'in', ranks);
   if (f.assignee === null) q = q.where('tasks.assignee', 'is', null);
   else if (f.assignee !== undefined) q = q.where('tasks.assignee', '=', f.assignee);
+  if (f.substatuses?.length) q = q.where('tasks.substatus', 'in', f.substatuses);
+  if (f.slug !== undefined) q = q.where('tasks.slug', '=', f.slug);
   if (f.parentUid) q = q.where('tasks.parent_uid', '=', f.parentUid);
   if (f.updatedSince) q = q.where('tasks.updated_at', '>=', f.updatedSince);
   if (f.onlyDeleted) q = q.where('tasks.deleted_at', 'is not', null);

@@ -1,6 +1,7 @@
 /** Task row queries: fetch, insert, patch, conditional claim, lane order and board counts (filtered listing: task-list.ts). */
 import { sql, type Kysely } from 'kysely';
 import type { BoardRow, TaskPatch, TaskRow, TaskSummaryRow } from '../../core/ports.js';
+import { CairnError } from '../../core/errors.js';
 import type { ChecklistItem } from '../../core/model/task.js';
 import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
@@ -59,7 +60,7 @@ export async function getTaskSummaries(db: Q, uids: string[]): Promise<TaskSumma
 const TASK_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position',
   'assignee', 'claimed_by', 'claim_expires_at', 'parent_uid', 'links', 'anchors', 'close_reason', 'origin', 'document_path',
-  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels', 'checklist_done', 'checklist_total', 'rev',
+  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels', 'checklist_done', 'checklist_total', 'rev', 'substatus', 'slug',
 ] as const;
 const insertRow = prepared((db, p) => db.insertInto('tasks').values(Object.fromEntries(TASK_COLUMNS.map((c, i) => [c, p(i)])) as never));
 
@@ -101,8 +102,15 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
     // A random first revision: a row that outside SQL replaces wholesale (INSERT OR REPLACE keeps
     // the number and uid, and the column default is 0) does not match what readers remember.
     rev: Math.floor(Math.random() * 2 ** 48),
+    substatus: t.substatus,
+    slug: t.slug,
   };
-  await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
+  try {
+    await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
+  } catch (err) {
+    if (t.slug !== null && isUniqueViolation(err)) await slugTaken(db, t.projectUid, t.slug, err);
+    throw err;
+  }
   await graph.addLabels(db, t.uid, t.labels);
   await graph.addChecklist(db, t.uid, checklist);
 }
@@ -121,7 +129,48 @@ export async function updateTask(db: Q, uid: string, patch: TaskPatch): Promise<
   const cols = toColumns(patch);
   const names = Object.keys(cols);
   if (names.length === 0) return;
-  await updateRow.run(db, [...names.map((c) => cols[c]), uid], names.join(','));
+  try {
+    await updateRow.run(db, [...names.map((c) => cols[c]), uid], names.join(','));
+  } catch (err) {
+    if (typeof patch.slug === 'string' && isUniqueViolation(err)) {
+      const row = await db.selectFrom('tasks').select('project_uid').where('uid', '=', uid).executeTakeFirst();
+      if (row) await slugTaken(db, row.project_uid, patch.slug, err);
+    }
+    throw err;
+  }
+}
+
+/** A unique constraint failed: SQLite's extended code, PostgreSQL's SQLSTATE 23505. */
+function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
+
+/**
+ * The unique index tasks_slug (project, slug) refused a write: SLUG_TAKEN naming the task that
+ * holds the slug. The index, not a check before the write, is what keeps slugs unique when
+ * several writers race; this only explains its refusal. Returns when no task holds it (another
+ * unique constraint failed), so the caller rethrows the driver's error.
+ */
+async function slugTaken(db: Q, projectUid: string, slug: string, cause: unknown): Promise<void> {
+  const holder = await db
+    .selectFrom('tasks')
+    .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
+    .select(['p.key', 'tasks.seq', 'tasks.title', 'tasks.deleted_at'])
+    .where('tasks.project_uid', '=', projectUid)
+    .where('tasks.slug', '=', slug)
+    .executeTakeFirst();
+  if (!holder) return;
+  const id = `${holder.key}-${holder.seq}`;
+  throw new CairnError(
+    'SLUG_TAKEN',
+    `Slug "${slug}" is already used by task ${id} "${holder.title}"${holder.deleted_at ? ' (deleted)' : ''} in project ${holder.key}; slugs are unique within a project. Nothing was changed.`,
+    {
+      suggestions: [`get_task {id: "${id}"} to see that task`, `Pick another slug, e.g. "${slug}-2"`],
+      details: { slug, taskId: id, project: holder.key },
+      cause,
+    },
+  );
 }
 
 // Shape: the patched column names; arguments: their values, then uid, actor, expiry, now.
