@@ -14,10 +14,13 @@ export interface WorkspaceLocation {
 }
 
 /** Resolves where the workspace database lives, without creating anything. */
-export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv } = {}): WorkspaceLocation {
+export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv; profileEnv?: string } = {}): WorkspaceLocation {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const env = opts.env ?? process.env;
   if (opts.db) return { path: resolve(cwd, opts.db), source: 'flag' };
+  // A profile's own variable (TX_DB, CASTLE_DB_PATH, …) is what that seed's hosts set: it names this server's workspace.
+  const fromProfile = opts.profileEnv ? env[opts.profileEnv] : undefined;
+  if (fromProfile) return { path: databaseAt(resolve(cwd, fromProfile)), source: 'env' };
   if (env.CAIRN_DB) return { path: resolve(cwd, env.CAIRN_DB), source: 'env' };
   for (let dir = cwd; ; dir = dirname(dir)) {
     const candidate = join(dir, WORKSPACE_DIR);
@@ -25,6 +28,11 @@ export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env
     if (dirname(dir) === dir) break;
   }
   return { path: join(cwd, WORKSPACE_DIR, DB_FILE), source: 'default' };
+}
+
+/** A database path, or a folder (a repository, a DevPlanner workspace) whose `.cairn/cairn.db` is meant. */
+function databaseAt(path: string): string {
+  return existsSync(path) && statSync(path).isDirectory() ? join(path, WORKSPACE_DIR, DB_FILE) : path;
 }
 
 /** Opens the store at a path; a missing file is created by the first write, never by a read. */

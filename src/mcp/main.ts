@@ -2,9 +2,12 @@
  * `cairn mcp`: serves the MCP server over stdio until stdin closes or SIGINT/SIGTERM, then waits
  * for tool calls in flight so no write is lost. stdout carries only JSON-RPC; logs go to stderr.
  */
+import { resolve } from 'node:path';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { followChanges } from '../core/services/change-feed.js';
 import type { Store } from '../core/ports.js';
+import type { Toolset } from '../ops/index.js';
+import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
 import { lazyStore } from './lazy-store.js';
 import { buildMcpServer, stdioSink } from './server.js';
 import { forwardChanges } from './subscriptions.js';
@@ -17,10 +20,18 @@ export interface McpStdioOptions {
   toolsets?: string;
   readOnly?: boolean | string;
   actor?: string;
-  /** Seed profiles (castle, tx, devplanner, ade) arrive with a later issue; only the native surface exists. */
+  /** A seed's surface (castle, tx, devplanner, …); default CAIRN_PROFILE, then the native tools. */
   profile?: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+}
+
+/** The variables a profile reads, as the server was started with (relative project paths resolved against its directory). */
+function profileEnv(profile: Profile, env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  if (profile.workspaceEnv) out[profile.workspaceEnv] = env[profile.workspaceEnv];
+  if (profile.projectPathEnv && env[profile.projectPathEnv]) out[profile.projectPathEnv] = resolve(env[profile.projectPathEnv]!);
+  return out;
 }
 
 const truthy = (v: boolean | string | undefined): boolean => v === true || (typeof v === 'string' && /^(1|true|yes|on)$/i.test(v.trim()));
@@ -35,13 +46,18 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   console.log = console.info = console.debug = (...a: unknown[]) => log('info', a.map(String).join(' '));
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
-  if (opts.profile && opts.profile !== 'native') log('warning', `profile "${opts.profile}" is not available yet; serving the native cairn tools`);
-  const toolsets = parseToolsets(opts.toolsets ?? env.CAIRN_TOOLSETS);
+  // A bad profile or toolset throws here, before anything is served: the host sees the message and the exit.
+  const profile = findProfile(opts.profile ?? env.CAIRN_PROFILE);
+  const profileToolsets = profile ? parseProfileToolsets(profile, opts.toolsets ?? env.CAIRN_TOOLSETS) : [];
+  const toolsets: Toolset[] = profile ? [] : parseToolsets(opts.toolsets ?? env.CAIRN_TOOLSETS);
   const readOnly = truthy(opts.readOnly) || truthy(env.CAIRN_READ_ONLY);
+  // The profile's host names the agent's project directory (CASTLE_PROJECT_PATH): it scopes like a working directory.
+  const projectDir = profile?.projectPathEnv ? env[profile.projectPathEnv] : undefined;
   // Loaded after serving starts (a separate chunk when bundled): initialize does not need the database.
   const opened = import('../workspace.js').then(({ findWorkspace, openStore }) => {
-    const location = findWorkspace({ db: opts.db, cwd, env });
-    log('info', `serving ${location.path}${location.source === 'default' ? ' (no database yet; the first write creates it)' : ''} · toolsets ${toolsets.join(',')}${readOnly ? ' · read-only' : ''}`);
+    const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) });
+    const surface = profile ? `profile ${profile.name}${profileToolsets.length ? ` + ${profileToolsets.join(',')}` : ''}` : `toolsets ${toolsets.join(',')}`;
+    log('info', `serving ${location.path}${location.source === 'default' ? ' (no database yet; the first write creates it)' : ''} · ${surface}${readOnly ? ' · read-only' : ''}`);
     return openStore(location.path);
   });
   const store: Store = lazyStore(opened, opts.db ?? env.CAIRN_DB ?? cwd);
@@ -62,7 +78,8 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
-        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd, track, log,
+        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log,
+          ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
         ctx,
       );

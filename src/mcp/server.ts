@@ -16,6 +16,8 @@ import { CairnError, toCairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { systemClock } from '../core/ports.js';
 import { TOOLSETS, type Op, type OpContext, type Toolset } from '../ops/index.js';
+import type { Profile } from '../profiles/index.js';
+import { registerProfileResources, registerProfileTools } from './profile-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { ProjectScope, rootPaths } from './scope.js';
@@ -46,6 +48,8 @@ export interface BuildMcpServerOptions {
   log?: (level: 'debug' | 'info' | 'warning' | 'error', message: string) => void;
   /** Lets the caller wait for tool calls in flight (clean shutdown with no lost write). */
   track?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Serve a seed's surface instead of the native tools (src/profiles): its tools, resources, names and errors. */
+  profile?: { profile: Profile; toolsets: readonly string[]; env: Readonly<Record<string, string | undefined>> };
 }
 
 const INSTRUCTIONS =
@@ -101,11 +105,14 @@ function notServed(op: Op, toolsets: readonly Toolset[]): CairnError {
 export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestContext): McpServer {
   const era = reqCtx?.era ?? 'legacy';
   const log = opts.log ?? stderrLog;
+  const profile = opts.profile?.profile;
   const server = new McpServer(
-    { name: SERVER_NAME, title: 'Cairn', version: SERVER_VERSION },
+    { name: profile?.serverName ?? SERVER_NAME, title: profile ? `${profile.serverName} (Cairn)` : 'Cairn', version: SERVER_VERSION },
     {
-      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {}, completions: {} },
-      instructions: INSTRUCTIONS,
+      capabilities: profile
+        ? { tools: { listChanged: false }, ...(profile.resources?.length ? { resources: { listChanged: false } } : {}), logging: {} }
+        : { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {}, completions: {} },
+      instructions: profile ? (profile.instructions ?? '') : INSTRUCTIONS,
     },
   );
   const scope = new ProjectScope(opts.store, { explicit: opts.defaultProject, env: opts.envProject, cwd: opts.cwd });
@@ -115,26 +122,34 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     const defaultProject = await scope.current();
     return { store: opts.store, clock: systemClock, actor: opts.actor, readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}) };
   };
+  const onInternal = (err: unknown): void => {
+    log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
+    if (era === 'legacy') void server.sendLoggingMessage({ level: 'error', logger: 'cairn', data: String(err) }).catch(() => undefined);
+  };
+  const track = opts.track ?? ((work) => work());
 
-  // Tools outside the served set are not listed, yet a call to one (an agent that remembers the name)
-  // answers why: READ_ONLY for writes on a read-only server, FORBIDDEN naming the toolset otherwise.
-  const canHide = canFilterToolList(server);
-  const served = new Set(selectOps(opts.toolsets, opts.readOnly).map((op) => op.name));
-  const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
-  registerOpTools(server, registered, {
-    refuse: (op) => (served.has(op.name) || (opts.readOnly && !op.readOnly && opts.toolsets.includes(op.toolset)) ? undefined : notServed(op, opts.toolsets)),
-    context,
-    track: opts.track ?? ((work) => work()),
-    onInternal: (err) => {
-      log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
-      if (era === 'legacy') void server.sendLoggingMessage({ level: 'error', logger: 'cairn', data: String(err) }).catch(() => undefined);
-    },
-  });
-  if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))));
-  registerResources(server, context);
-  registerPrompts(server, async () => (await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));
+  if (opts.profile) {
+    const hooks = { context, env: opts.profile.env, track, onInternal };
+    registerProfileTools(server, opts.profile.profile, opts.profile.toolsets, opts.readOnly, hooks);
+    registerProfileResources(server, opts.profile.profile, hooks);
+  } else {
+    // Tools outside the served set are not listed, yet a call to one (an agent that remembers the name)
+    // answers why: READ_ONLY for writes on a read-only server, FORBIDDEN naming the toolset otherwise.
+    const canHide = canFilterToolList(server);
+    const served = new Set(selectOps(opts.toolsets, opts.readOnly).map((op) => op.name));
+    const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
+    registerOpTools(server, registered, {
+      refuse: (op) => (served.has(op.name) || (opts.readOnly && !op.readOnly && opts.toolsets.includes(op.toolset)) ? undefined : notServed(op, opts.toolsets)),
+      context,
+      track,
+      onInternal,
+    });
+    if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))));
+    registerResources(server, context);
+    registerPrompts(server, async () => (await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));
+  }
 
-  if (era === 'legacy') {
+  if (era === 'legacy' && !profile) {
     // McpServer installs no subscribe handlers; 2026 clients use subscriptions/listen, which serveStdio routes.
     const subs = new Set<string>();
     subscriptions.set(server, subs);
@@ -146,6 +161,8 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
       subs.delete(r.params.uri);
       return {};
     });
+  }
+  if (era === 'legacy') {
     // Roots are optional: ask only when the client declares them and no explicit project overrides them.
     // A call made while they are being fetched waits (at most the 2 s timeout), so scoping is not racy.
     const fetchRoots = (): void => {

@@ -24,4 +24,9 @@ if (values.toolsets) opts.toolsets = values.toolsets;
 if (values['read-only']) opts.readOnly = true;
 if (values.as) opts.actor = values.as;
 if (values.profile) opts.profile = values.profile;
-await runMcpStdio(opts);
+try {
+  await runMcpStdio(opts);
+} catch (err) {
+  process.stderr.write(`[cairn mcp] error: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}

@@ -91,6 +91,11 @@ export interface Profile {
   toolsets?: readonly string[];
   tools: readonly ProfileTool[];
   resources?: readonly ProfileResource[];
+  /**
+   * The profile's tool for a native one, so error suggestions name tools this server has
+   * (get_task → tx_show). A suggestion naming a native tool the profile lacks is dropped.
+   */
+  toolFor?: Partial<Record<OpName, string>>;
   /** The profile's error result: its own text (and structure) for a CairnError. */
   error(err: CairnError, tool: string): ToolOutput;
 }

@@ -1,0 +1,74 @@
+/**
+ * Serves a profile (src/profiles) on an MCP server: its tools and resources, in one loop each, with
+ * the seed's schemas advertised as they are and every call run by runProfileTool (input parsing,
+ * the native ops, the profile's own error format).
+ */
+import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type CallToolResult, type McpServer } from '@modelcontextprotocol/server';
+import { toCairnError } from '../core/errors.js';
+import { errorText } from '../ops/error-text.js';
+import type { OpContext } from '../ops/index.js';
+import { makeCall, runProfileTool, servedTools, type Profile, type ToolOutput } from '../profiles/index.js';
+import { advertiseOnly } from './tools.js';
+
+export interface ProfileHooks {
+  context(): Promise<OpContext>;
+  env: Readonly<Record<string, string | undefined>>;
+  track<T>(work: () => Promise<T>): Promise<T>;
+  onInternal(err: unknown): void;
+}
+
+const toResult = (out: ToolOutput): CallToolResult => ({
+  content: out.content.map((text) => ({ type: 'text' as const, text })),
+  ...(out.structured && !out.isError ? { structuredContent: out.structured } : {}),
+  ...(out.isError ? { isError: true } : {}),
+});
+
+export function registerProfileTools(server: McpServer, profile: Profile, toolsets: readonly string[], readOnly: boolean, hooks: ProfileHooks): void {
+  const sources = { context: hooks.context, env: hooks.env, onInternal: hooks.onInternal };
+  for (const tool of servedTools(profile, toolsets, readOnly)) {
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: advertiseOnly(tool.input),
+        ...(tool.output ? { outputSchema: advertiseOnly(tool.output) } : {}),
+        annotations: {
+          title: tool.title,
+          readOnlyHint: tool.readOnly,
+          ...(tool.readOnly ? {} : { destructiveHint: tool.destructive === true }),
+          idempotentHint: tool.idempotent === true,
+          openWorldHint: false,
+        },
+      },
+      (async (raw: unknown) => hooks.track(async () => toResult(await runProfileTool(profile, tool, sources, raw)))) as never,
+    );
+  }
+}
+
+export function registerProfileResources(server: McpServer, profile: Profile, hooks: ProfileHooks): void {
+  const sources = { context: hooks.context, env: hooks.env };
+  for (const r of profile.resources ?? []) {
+    const read = async (uri: URL, vars: Record<string, string | string[]>) => {
+      try {
+        const flat = Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, Array.isArray(v) ? (v[0] ?? '') : v]));
+        const body = await r.read(await makeCall(profile, sources), flat, uri.href);
+        return { contents: [{ uri: uri.href, mimeType: body.mimeType, text: body.text }] };
+      } catch (err) {
+        const e = toCairnError(err);
+        if (e.code === 'INTERNAL') hooks.onInternal(e.cause ?? err);
+        throw new ProtocolError(e.kind === 'internal' ? ProtocolErrorCode.InternalError : ProtocolErrorCode.InvalidParams, errorText(e));
+      }
+    };
+    const meta = { title: r.title, description: r.description, mimeType: 'application/json' };
+    if (!r.uri.includes('{')) {
+      server.registerResource(r.name, r.uri, meta, (uri) => read(uri, {}));
+      continue;
+    }
+    const list = r.list;
+    const template = new ResourceTemplate(r.uri, {
+      list: list ? async () => ({ resources: (await list(await makeCall(profile, sources))).map((x) => ({ ...x, mimeType: 'application/json' })) }) : undefined,
+    });
+    server.registerResource(r.name, template, meta, (uri, vars) => read(uri, vars as Record<string, string | string[]>));
+  }
+}

@@ -1,0 +1,51 @@
+/** Castle's markdown texts (seed 000, "Tool Output Formatting"), from Cairn tasks. */
+import type { Task, TaskSummary } from '../../core/model/task.js';
+
+/** Castle truncates long text at ~2,000 characters (seed 000, edge cases). */
+export const TEXT_LIMIT = 2000;
+
+export function truncate(text: string, limit = TEXT_LIMIT): string {
+  if (text.length <= limit) return text;
+  return `${text.slice(0, limit)}\n… (truncated: ${text.length.toLocaleString('en-US')} characters in all)`;
+}
+
+/** The PR part of a line: "PR: url" in lists. */
+const prOf = (t: { links?: Task['links'] }): string => (t.links?.prUrl ? ` | PR: ${t.links.prUrl}` : '');
+
+export function formatTaskList(tasks: ReadonlyArray<TaskSummary & { links?: Task['links'] }>, total: number, heading = 'Castle Tasks'): string {
+  if (tasks.length === 0) return 'No tasks found.';
+  const lines = tasks.map((t) => {
+    const labels = t.labels.length ? ` [${t.labels.join(', ')}]` : '';
+    return `- **${t.title}** (${t.status}, ${t.kind})${labels}${prOf(t)}\n  ID: ${t.id}`;
+  });
+  const more = total > tasks.length ? `\n\nShowing ${tasks.length} of ${total}; filter by state or kind, or use castle_search_tasks.` : '';
+  return `## ${heading} (${total})\n\n${lines.join('\n')}${more}`;
+}
+
+/** Research notes are the task's research comments, oldest first. */
+export function researchOf(task: Task): string {
+  return task.comments.filter((c) => c.kind === 'research').map((c) => c.body).join('\n\n');
+}
+
+export function formatTaskDetail(task: Task): string {
+  const l = task.links;
+  const pr = l.prUrl || l.prNumber ? `**PR:** ${[l.prUrl, l.prNumber ? `#${l.prNumber}` : ''].filter(Boolean).join(' ')}${l.prState ? ` (${l.prState})` : ''}` : '';
+  const research = researchOf(task);
+  return [
+    `## ${task.title}`,
+    `**ID:** ${task.id} | **State:** ${task.status} | **Kind:** ${task.kind}`,
+    task.labels.length ? `**Labels:** ${task.labels.join(', ')}` : '',
+    `**Created:** ${task.createdAt} | **Updated:** ${task.updatedAt}`,
+    '',
+    '### Description',
+    task.description ? truncate(task.description) : '(none)',
+    l.branch ? `\n**Branch:** ${l.branch}` : '',
+    l.worktree ? `**Worktree:** ${l.worktree}` : '',
+    pr,
+    l.issue ? `**GitHub issue:** ${l.issue}` : '',
+    task.closeReason ? `**Close reason:** ${task.closeReason}` : '',
+    research ? `\n### Research\n${truncate(research)}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
