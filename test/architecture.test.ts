@@ -22,7 +22,9 @@ const layer = (path: string) => path.split('/')[0]!.replace(/\.(ts|js)$/, '');
 const ALLOWED: Record<string, (target: string) => boolean> = {
   core: (t) => t === 'pkg:zod' || t === 'pkg:ulid' || t.startsWith('pkg:node:'),
   ops: (t) => layer(t) === 'core' || t === 'pkg:zod',
-  store: (t) => layer(t) === 'core' || !t.startsWith('src') && !['ops', 'cli', 'mcp', 'http'].includes(layer(t)),
+  // Profiles reshape ops for the seeds' surfaces: they see ops and core, never a store or an adapter.
+  profiles: (t) => ['core', 'ops'].includes(layer(t)) || t === 'pkg:zod' || t.startsWith('pkg:node:'),
+  store: (t) => layer(t) === 'core' || !t.startsWith('src') && !['ops', 'profiles', 'cli', 'mcp', 'http'].includes(layer(t)),
   cli: (t) => !['mcp', 'http', 'store'].includes(layer(t)),
   mcp: (t) => !['cli', 'http', 'store'].includes(layer(t)),
   http: (t) => !['cli', 'store'].includes(layer(t)),

@@ -7,11 +7,12 @@ import { randomUUID } from 'node:crypto';
 import {
   createMcpHandler, isLegacyRequest, legacyStatelessFallback, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpRequestContext, type McpServer,
 } from '@modelcontextprotocol/server';
-import type { Hono } from 'hono';
+import type { Context as HonoContext, Hono } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
 import { findOp } from '../ops/index.js';
 import { buildMcpServer, forwardChanges, parseToolsets, stdioSink, type BuildMcpServerOptions } from '../mcp/server.js';
+import { findProfile, parseProfileToolsets } from '../profiles/index.js';
 import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
 import { errorResponse, json } from './http-errors.js';
 import { SessionEventStore } from './session-event-store.js';
@@ -44,16 +45,22 @@ interface Session {
 
 const truthy = (v: string | undefined): boolean => v !== undefined && /^(|1|true|yes|on)$/i.test(v.trim());
 
-/** Per-request server options: toolsets, read-only and project from the query string; a read token forces read-only. */
-function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: string | undefined): BuildMcpServerOptions {
+/**
+ * Per-request server options: toolsets, read-only and project from the query string; a read token
+ * forces read-only. /mcp/{profile} serves that seed's surface with the same tokens and rules.
+ */
+function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: string | undefined, profileName: string | undefined): BuildMcpServerOptions {
   const q = url.searchParams;
   const project = q.get('project') ?? undefined;
+  const profile = profileName === undefined ? undefined : findProfile(profileName);
   return {
     store: core.store,
     actor: actorFor(p, q.get('as') ?? actorHeader),
-    toolsets: parseToolsets(q.get('toolsets') ?? undefined),
+    toolsets: profile ? [] : parseToolsets(q.get('toolsets') ?? undefined),
     readOnly: p.scope === 'read' || truthy(q.get('readOnly') ?? q.get('read_only') ?? undefined),
     ...(project ? { defaultProject: project } : {}),
+    // A profile's host variables (TX_DB, CASTLE_PROJECT_PATH) belong to a process it starts; over HTTP the workspace is the server's.
+    ...(profile ? { profile: { profile, toolsets: parseProfileToolsets(profile, q.get('toolsets') ?? undefined), env: {} } } : {}),
   };
 }
 
@@ -70,15 +77,21 @@ function factory(ctx: McpRequestContext): McpServer {
   return buildMcpServer(opts, ctx);
 }
 
+/** Whether a tool of this server changes data (unknown names are left to the server to refuse). */
+function writesData(name: string, opts: BuildMcpServerOptions): boolean {
+  if (opts.profile) return opts.profile.profile.tools.some((t) => t.name === name && !t.readOnly);
+  const op = findOp(name);
+  return op !== undefined && !op.readOnly;
+}
+
 /** A write tool called with a read token is refused before dispatch with 403 insufficient_scope, naming the scope. */
-function scopeRefusal(p: Principal, body: unknown): Response | undefined {
+function scopeRefusal(p: Principal, body: unknown, opts: BuildMcpServerOptions): Response | undefined {
   if (p.scope === 'write') return undefined;
   for (const m of Array.isArray(body) ? body : [body]) {
     const msg = m as { method?: unknown; id?: unknown; params?: { name?: unknown } } | null;
     if (msg?.method !== 'tools/call' || typeof msg.params?.name !== 'string') continue;
-    const op = findOp(msg.params.name);
-    if (!op || op.readOnly) continue;
-    const message = `FORBIDDEN: ${op.name} changes data and needs a token with scope "write"; this token has scope "read". Nothing was changed.`;
+    if (!writesData(msg.params.name, opts)) continue;
+    const message = `FORBIDDEN: ${msg.params.name} changes data and needs a token with scope "write"; this token has scope "read". Nothing was changed.`;
     return json(403, { jsonrpc: '2.0', id: msg.id ?? null, error: { code: -32003, message, data: { requiredScope: 'write' } } }, INSUFFICIENT_SCOPE_HEADER);
   }
   return undefined;
@@ -149,11 +162,11 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
     return transport.handleRequest(req, { parsedBody: body, authInfo });
   }
 
-  app.all('/mcp', async (c) => {
+  const handle = async (c: HonoContext<AuthEnv>, profileName: string | undefined) => {
     const p = c.get('principal');
     let options: BuildMcpServerOptions;
     try {
-      options = serverOptions(core, p, new URL(c.req.url), c.req.header('x-cairn-actor'));
+      options = serverOptions(core, p, new URL(c.req.url), c.req.header('x-cairn-actor'), profileName);
     } catch (err) {
       return errorResponse(err);
     }
@@ -165,13 +178,15 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
       } catch {
         return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
       }
-      const refused = scopeRefusal(p, body);
+      const refused = scopeRefusal(p, body, options);
       if (refused) return refused;
     }
     const req = c.req.raw;
     if (sessionsMode && (await isLegacyRequest(req, body))) return legacySession(req, body, p, options);
     return modern.fetch(req, { parsedBody: body, authInfo: authInfoFor(p, options) });
-  });
+  };
+  app.all('/mcp', (c) => handle(c, undefined));
+  app.all('/mcp/:profile', (c) => handle(c, c.req.param('profile')));
 
   return {
     get sessionCount() {
