@@ -7,6 +7,7 @@ import { Database } from '../../src/store/sqlite/native.js';
 import { START_AFTER } from '../../src/store/sqlite/checkpointer.js';
 import type { SqliteStore } from '../../src/store/sqlite/store.js';
 import { integrityCheck } from '../helpers/core.js';
+import { waitFor } from '../helpers/wait.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 let c: ReturnType<typeof tempCairn> | undefined;
@@ -76,9 +77,10 @@ describe('search index upkeep', () => {
     await fill(c, START_AFTER + 30);
     const checkpointer = store.checkpointer()!;
     expect(checkpointer.running).toBe(true);
-    // Merged once the calls pause (a pause during the fill may already have merged part of it).
-    const deadline = Date.now() + 20_000;
-    while (segments(c.ws.db) > 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // Merged once the calls pause (a pause during the fill may already have merged part of it). The
+    // worker counts a finished merge just after its last step commits: wait for both, however long
+    // the worker thread takes to be scheduled.
+    await waitFor(() => segments(c!.ws.db) <= 3 && checkpointer.tidied > 0, 'the index merged by the worker', 50_000, 50);
     expect(segments(c.ws.db)).toBeLessThanOrEqual(3);
     expect(checkpointer.tidied).toBeGreaterThan(0);
     // Writes keep coming while the worker may be merging: none is lost, none fails.

@@ -19,12 +19,17 @@ describe('store transactions', () => {
     const { task } = await c.call('create_task', { project: 'TX', title: 'original' });
     const store = c.store as SqliteStore;
     let late: Promise<unknown> | undefined;
+    // The straggler runs once the write has settled (rolled back): ordered by the write's own
+    // outcome, not by a timer racing the rollback.
+    let rolledBack!: () => void;
+    const afterRollback = new Promise<void>((r) => (rolledBack = r));
     await expect(
       store.write(async (tx) => {
-        late = new Promise((r) => setTimeout(r, 5)).then(() => tx.updateTask(task.uid, { title: 'written after the rollback' }));
+        late = afterRollback.then(() => tx.updateTask(task.uid, { title: 'written after the rollback' }));
         throw new Error('validation failed');
       }),
     ).rejects.toThrow('validation failed');
+    rolledBack();
     await expect(late).rejects.toThrow();
     expect((await c.call('get_task', { id: task.id })).task.title).toBe('original');
     expect(store.raw()!.inTransaction).toBe(false);

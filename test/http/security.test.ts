@@ -180,10 +180,14 @@ describe('binding and shutdown', () => {
         c.close();
       },
     });
+    // In flight: the server has the request (its headers), the body is still coming.
+    const arrived = new Promise<void>((r) => s!.server.server.once('request', () => r()));
     const pending = fetch(`${s.url}/api/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit);
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived;
+    // close() stops listening and starts draining at once (before its first await); the request
+    // cannot finish before finish() however long that takes.
     const closed = s.server.close();
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setImmediate(r));
     finish();
     const res = await pending;
     expect(res.status).toBe(201);

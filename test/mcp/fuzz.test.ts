@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
 import { OPS } from '../../src/ops/index.js';
+import { EVENTUALLY_MS } from '../helpers/wait.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
 import { ENTRY } from './helpers.js';
 
@@ -40,7 +41,8 @@ class RawPeer {
   request(method: string, params: unknown): Promise<Reply> {
     const id = this.#next++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no reply to ${method} ${JSON.stringify(params).slice(0, 200)}`)), 5000);
+      // A ceiling for a hang (a reply that never comes), not a speed requirement: generous on a loaded machine.
+      const timer = setTimeout(() => reject(new Error(`no reply to ${method} ${JSON.stringify(params).slice(0, 200)}`)), EVENTUALLY_MS);
       this.#waiting.set(id, (r) => {
         clearTimeout(timer);
         this.#waiting.delete(id);
