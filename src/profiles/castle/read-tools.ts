@@ -38,11 +38,14 @@ const listTasks: ProfileTool = {
   async run(call, input: { state?: string; kind?: string; include_done?: boolean; allProjects?: boolean; limit?: number }) {
     const where = await scope(call, input.allProjects === true);
     if (!where) return { content: ['No tasks found.'], structured: { tasks: [], total: 0 } };
-    const { tasks, total } = await call.op('list_tasks', {
+    const page = await call.op('list_tasks', {
       ...where, sort: 'updated', limit: input.limit ?? 50,
       includeDone: input.include_done === true || input.state === 'done',
       ...(input.state ? { status: input.state } : {}), ...(input.kind ? { kind: input.kind } : {}),
     });
+    // Castle's list line shows the PR, which only the full task carries.
+    const tasks = await Promise.all(page.tasks.map(async (t) => (await call.op('get_task', { id: t.id })).task));
+    const total = page.total;
     return { content: [formatTaskList(tasks, total)], structured: { tasks: tasks.map(summaryJson), total } };
   },
 };
