@@ -1,10 +1,11 @@
 /** The seed profiles Cairn serves, and the one place a profile name is checked. */
 import { CairnError } from '../core/errors.js';
 import { castleProfile } from './castle/index.js';
+import { devplannerProfile } from './devplanner/index.js';
 import type { Profile } from './profile.js';
 import { txProfile } from './tx/index.js';
 
-export const PROFILES: readonly Profile[] = [castleProfile, txProfile];
+export const PROFILES: readonly Profile[] = [castleProfile, txProfile, devplannerProfile];
 
 /** "native" (or nothing) is the native surface; an unknown name is an error listing the valid ones, never a fallback. */
 export function findProfile(name: string | undefined): Profile | undefined {

@@ -132,6 +132,13 @@ async function frontmatterMatches(call: ProfileCall, p: Project, field: 'assigne
   return allCards(call, p, { assignee: query.trim() });
 }
 
+/**
+ * DevPlanner matches substrings ("OAuth" finds "OAuth2 Integration"); Cairn's index matches words,
+ * so each bare word is searched as a prefix. Quoted phrases and words already ending in * stay as typed.
+ */
+const asPrefixes = (query: string): string =>
+  query.includes('"') ? query : query.trim().split(/\s+/).map((w) => (w.endsWith('*') ? w : `${w}*`)).join(' ');
+
 const searchCards: ProfileTool = {
   name: 'search_cards',
   title: 'Search cards',
@@ -153,7 +160,7 @@ const searchCards: ProfileTool = {
     const seen = new Map<string, (typeof results)[number]>();
     let total = 0;
     if (textual) {
-      const found = await call.op('search_tasks', { query: input.query, project: p.key, includeDone: true, limit: input.fields ? 100 : input.limit });
+      const found = await call.op('search_tasks', { query: asPrefixes(input.query), project: p.key, includeDone: true, limit: input.fields ? 100 : input.limit });
       total = found.total;
       for (const r of found.results) {
         const matched = [...new Set(r.matchedFields.map((f) => FIELD_NAMES[f] ?? f))].filter((f) => wanted.has(f) || (f === 'tasks' && wanted.has('content')));
