@@ -25,6 +25,8 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   // Profiles reshape ops for the seeds' surfaces: they see ops and core, never a store or an adapter.
   profiles: (t) => ['core', 'ops'].includes(layer(t)) || t === 'pkg:zod' || t.startsWith('pkg:node:'),
   store: (t) => layer(t) === 'core' || !t.startsWith('src') && !['ops', 'profiles', 'cli', 'mcp', 'http'].includes(layer(t)),
+  // In-process agent tools are an adapter like MCP: ops and profiles, opened through workspace.ts.
+  agent: (t) => !['cli', 'mcp', 'http', 'store'].includes(layer(t)),
   cli: (t) => !['mcp', 'http', 'store'].includes(layer(t)),
   mcp: (t) => !['cli', 'http', 'store'].includes(layer(t)),
   http: (t) => !['cli', 'store'].includes(layer(t)),

@@ -4,9 +4,9 @@
  * directory. Derived sources are re-resolved only when projects may have changed (a task write
  * leaves them be), so a call costs nothing.
  */
-import { resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../core/ports.js';
+import { projectForPaths as rootedAt } from '../core/rules/project-root.js';
 
 export interface ScopeSources {
   /** --project / the caller's explicit choice: wins over everything. */
@@ -17,23 +17,10 @@ export interface ScopeSources {
   cwd?: string | undefined;
 }
 
-const contains = (root: string, path: string): boolean => {
-  const r = resolve(root);
-  const p = resolve(path);
-  return p === r || p.startsWith(r.endsWith(sep) ? r : r + sep);
-};
-
 /** The key of the project whose root contains one of the paths (deepest root wins). */
 export async function projectForPaths(store: Store, paths: readonly string[]): Promise<string | undefined> {
   if (paths.length === 0) return undefined;
-  const projects = await store.read((tx) => tx.listProjects(false));
-  let best: { key: string; len: number } | undefined;
-  for (const p of projects) {
-    if (!p.root) continue;
-    if (!paths.some((x) => contains(p.root!, x))) continue;
-    if (!best || p.root.length > best.len) best = { key: p.key, len: p.root.length };
-  }
-  return best?.key;
+  return rootedAt(await store.read((tx) => tx.listProjects(false)), paths);
 }
 
 /** file:// root URIs as paths; other schemes are ignored. */

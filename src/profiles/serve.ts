@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 import { CairnError, toCairnError } from '../core/errors.js';
+import { projectForPaths } from '../core/rules/project-root.js';
 import { findOp, OPS, parseInput, runOp, type OpContext } from '../ops/index.js';
 import type { OpName, OpOutput, Profile, ProfileCall, ProfileTool, ToolOutput } from './profile.js';
 
@@ -40,7 +41,10 @@ async function projectFor(
   if (ctx.defaultProject) return ctx.defaultProject;
   const projectPath = profile.projectPathEnv ? env[profile.projectPathEnv] : undefined;
   const { projects } = await op('list_projects', {});
-  if (!projectPath && projects.length === 1) return projects[0]!.key;
+  if (projectPath) {
+    const rooted = projectForPaths(projects, [projectPath]);
+    if (rooted) return rooted;
+  } else if (projects.length === 1) return projects[0]!.key;
   if (!create) return undefined;
   if (!projectPath && projects.length > 1) {
     throw new CairnError('VALIDATION_ERROR', `This workspace has ${projects.length} projects and this server has no default one, so it cannot tell where to write. Nothing was changed.`, {
@@ -50,8 +54,14 @@ async function projectFor(
   const taken = new Set(projects.map((p) => p.key));
   const key = keyCandidates(profile.defaultProject.key, projectPath).find((k) => !taken.has(k))!;
   const name = projectPath ? basename(projectPath) || profile.defaultProject.name : profile.defaultProject.name;
-  const { project } = await op('create_project', { key, name, template: profile.template, ...(projectPath ? { root: projectPath } : {}) });
-  return project.key;
+  try {
+    const { project } = await op('create_project', { key, name, template: profile.template, ...(projectPath ? { root: projectPath } : {}) });
+    return project.key;
+  } catch (err) {
+    // Two first writes at once (an agent's parallel tool calls): the one that lost uses the project the other made.
+    if (err instanceof CairnError && err.code === 'PROJECT_EXISTS') return projectFor(profile, ctx, env, op, false).then((k) => k ?? Promise.reject(err));
+    throw err;
+  }
 }
 
 /** Keys to try for a new project: from the directory's name, then the profile's key, then lettered variants. */

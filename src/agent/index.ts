@@ -1,0 +1,138 @@
+/**
+ * In-process tools for agent SDKs (seed 002, "Agent SDK Integration"): the tools of any profile, or
+ * the native set, bound to one shared workspace, with one database connection however many tools,
+ * agents or createTools calls use it. No process is spawned and nothing goes over MCP: each call
+ * runs the same op or profile tool the MCP server would, with the same validation and errors.
+ *
+ * @example Vercel AI SDK
+ * import { tool } from 'ai';
+ * const cairn = createTools({ profile: 'tx', db: '.tx/tasks.db' });
+ * const tools = Object.fromEntries(cairn.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: t.inputSchema, execute: t.execute })]));
+ *
+ * @example Claude Agent SDK
+ * import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
+ * const server = createSdkMcpServer({ name: 'tx', tools: cairn.tools.map((t) => tool(t.name, t.description, t.inputSchema.shape, t.call)) });
+ */
+import type * as z from 'zod';
+import { CairnError, toCairnError } from '../core/errors.js';
+import { systemClock, type Store } from '../core/ports.js';
+import { errorText } from '../ops/error-text.js';
+import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
+import { findProfile, runProfileTool, servedTools, type ToolOutput } from '../profiles/index.js';
+import { findWorkspace, openStore } from '../workspace.js';
+
+/** An MCP-shaped tool result, as the Claude Agent SDK's tool handlers return. */
+export interface ToolCallResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export interface AgentTool {
+  name: string;
+  description: string;
+  /** The tool's zod input schema (an object schema; `.shape` for SDKs that take a raw shape). */
+  inputSchema: z.ZodObject;
+  readOnly: boolean;
+  /** Runs the tool; resolves to its structured answer and throws an Error carrying the error text on failure. */
+  execute(args: unknown): Promise<unknown>;
+  /** Runs the tool; resolves to an MCP tool result (text blocks, structuredContent, isError), never throws. */
+  call(args: unknown): Promise<ToolCallResult>;
+}
+
+export interface CreateToolsOptions {
+  /** castle, tx, devplanner, … or native (the default). */
+  profile?: string;
+  /** The workspace (a Cairn database path); default: the profile's variable, CAIRN_DB, then the nearest .cairn/. */
+  db?: string;
+  /** Share an already open store (e.g. `openCairn().store`) instead of opening one. */
+  store?: Store;
+  /** Recorded in history and used for claims; default "agent". */
+  actor?: string;
+  /** The default project for tools that take one. */
+  project?: string;
+  /** Native: toolsets to include (default every toolset). A profile: its optional toolsets (e.g. castle's "write"). */
+  toolsets?: readonly string[];
+  readOnly?: boolean;
+  /** Where the profile's variables (TX_DB, CASTLE_PROJECT_PATH, …) are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface AgentTools {
+  tools: AgentTool[];
+  /** The store every tool shares. */
+  store: Store;
+  /** Closes the store if createTools opened it. */
+  close(): Promise<void>;
+}
+
+/** One store per workspace path in this process: every createTools on the same workspace shares a connection. */
+const shared = new Map<string, { store: Store; users: number }>();
+
+function acquire(path: string): { store: Store; release: () => Promise<void> } {
+  let entry = shared.get(path);
+  if (!entry) shared.set(path, (entry = { store: openStore(path), users: 0 }));
+  entry.users++;
+  let released = false;
+  return {
+    store: entry.store,
+    release: async () => {
+      if (released) return;
+      released = true;
+      if (--entry!.users === 0) {
+        shared.delete(path);
+        await entry!.store.close();
+      }
+    },
+  };
+}
+
+const asResult = (out: ToolOutput): ToolCallResult => ({
+  content: out.content.map((text) => ({ type: 'text' as const, text })),
+  ...(out.structured && !out.isError ? { structuredContent: out.structured } : {}),
+  ...(out.isError ? { isError: true } : {}),
+});
+
+function throwing(result: ToolCallResult): unknown {
+  if (result.isError) throw new Error(result.content.map((c) => c.text).join('\n'));
+  return result.structuredContent ?? result.content.map((c) => c.text).join('\n');
+}
+
+/** The tools of a profile (or the native set) over one shared workspace. */
+export function createTools(opts: CreateToolsOptions = {}): AgentTools {
+  const env = opts.env ?? process.env;
+  const profile = findProfile(opts.profile);
+  const held = opts.store
+    ? { store: opts.store, release: async () => undefined }
+    : acquire(findWorkspace({ db: opts.db, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) }).path);
+  const ctx: OpContext = {
+    store: held.store, clock: systemClock, actor: opts.actor ?? 'agent',
+    ...(opts.project ? { defaultProject: opts.project } : {}), ...(opts.readOnly ? { readOnly: true } : {}),
+  };
+  const context = async () => ctx;
+  let tools: AgentTool[];
+  if (profile) {
+    const profileEnv = Object.fromEntries([profile.workspaceEnv, profile.projectPathEnv].filter((k): k is string => !!k).map((k) => [k, env[k]]));
+    tools = servedTools(profile, opts.toolsets ?? [], opts.readOnly === true).map((tool) => {
+      const call = async (args: unknown) => asResult(await runProfileTool(profile, tool, { context, env: profileEnv }, args));
+      return { name: tool.name, description: tool.description, inputSchema: tool.input, readOnly: tool.readOnly, call, execute: async (args: unknown) => throwing(await call(args)) };
+    });
+  } else {
+    const sets = opts.toolsets ?? null;
+    tools = (OPS as readonly Op[]).filter((op) => (!sets || sets.includes(op.toolset)) && (!opts.readOnly || op.readOnly)).map((op) => {
+      const call = async (args: unknown): Promise<ToolCallResult> => {
+        try {
+          const out = (await runOp(op, ctx, args)) as Record<string, unknown>;
+          return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+        } catch (err) {
+          return { content: [{ type: 'text', text: errorText(toCairnError(err)) }], isError: true };
+        }
+      };
+      return { name: op.name, description: op.description, inputSchema: op.input, readOnly: op.readOnly, call, execute: async (args: unknown) => throwing(await call(args)) };
+    });
+  }
+  return { tools, store: held.store, close: held.release };
+}
+
+export { CairnError };
