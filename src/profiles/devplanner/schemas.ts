@@ -9,4 +9,4 @@ export const PriorityArg = z.enum(DP_PRIORITIES);
 export const AssigneeArg = z.enum(['user', 'agent']);
 export const StatusArg = z.enum(['in-progress', 'blocked', 'review', 'testing']);
 export const Tags = z.array(z.string());
-export const TaskIndex = z.number().int().min(0);
+export const TaskIndex = z.number().int().min(0).max(9999);

@@ -58,7 +58,7 @@ const listCards: ProfileTool = {
     'List cards with rich filtering options. Returns card summaries including title, status, priority, assignee, tags, and task progress. Use this to find specific cards or get an overview of work in a lane.',
   input: z.object({
     projectSlug: ProjectSlug.describe('Project identifier'),
-    lane: LaneArg.optional().describe("Filter by lane (e.g., '02-in-progress')"),
+    lane: LaneArg.optional().describe("Filter by lane, e.g. '02-in-progress'"),
     priority: PriorityArg.optional().describe('Filter by priority level'),
     assignee: AssigneeArg.optional().describe('Filter by assignee'),
     tags: Tags.optional().describe('Filter by tags (matches any tag)'),
@@ -113,7 +113,7 @@ const createCard: ProfileTool = {
   input: z.object({
     projectSlug: ProjectSlug.describe('Project identifier'),
     title: z.string().trim().min(1).max(200).describe('Card title (will be slugified for filename)'),
-    lane: LaneArg.default('01-upcoming').describe("Target lane (defaults to '01-upcoming')"),
+    lane: LaneArg.default('01-upcoming').describe("Target lane; defaults to '01-upcoming'"),
     priority: PriorityArg.optional(),
     assignee: AssigneeArg.optional(),
     tags: Tags.optional(),
