@@ -89,7 +89,7 @@ export async function createProject(call: ProfileCall, name: string, description
       if (!(err instanceof CairnError) || err.code !== 'PROJECT_EXISTS') throw err;
     }
   }
-  throw new CairnError('PROJECT_EXISTS', `Every project key derived from '${name}' is taken. Nothing was changed.`, { suggestions: ['Choose a different project name'] });
+  throw new CairnError('PROJECT_EXISTS', `Every project key made of the letters of '${name}' is taken. Nothing was changed.`, { suggestions: ['Choose a different project name'] });
 }
 
 /** The card (task summary) a cardSlug names in a project: by slug, else by its lower-cased id ("mm-3"). */
