@@ -277,6 +277,10 @@ describe('errors and resources', () => {
     expect(missing.message).toContain('title');
     expect((await h.fail('create_card', { ...P, title: 'x', assignee: 'robot' })).error).toBe('VALIDATION_ERROR');
     expect((await h.fail('list_cards', { ...P, lane: 'doing' })).error).toBe('INVALID_LANE');
+    // Cairn's field rules, named by the seed's fields.
+    expect((await h.fail('create_card', { ...P, title: 'x', tags: ['a,b'] })).message).toContain('tags.0: labels must not contain commas');
+    expect((await h.fail('create_card', { ...P, title: '  ' })).message).toContain('title: title must not be empty');
+    expect((await h.fail('add_task', { ...P, cardSlug: 'x', text: '' })).message).toContain('text: checklist text must not be empty');
     const unknown = await h.fail('get_card', { ...P, cardSlug: 'x', card: 'y' });
     expect(unknown.error).toBe('VALIDATION_ERROR');
     expect(unknown.message).toContain('unknown field "card"');

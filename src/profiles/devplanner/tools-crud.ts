@@ -5,7 +5,7 @@ import type { Task } from '../../core/model/task.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { cairnPriorities, cardProgress, cardSummary, fullCard, json, slugify, taskItem, type DpPriority, type Lane } from './cards.js';
 import { allCards, createProject, findCard, getCardTask, lanesOf, projectSlugOf, projectSummary, resolveProject } from './projects.js';
-import { AssigneeArg, CardSlug, LaneArg, PriorityArg, ProjectSlug, StatusArg, Tags, TaskIndex } from './schemas.js';
+import { AssigneeArg, CardSlug, CardTitle, Content, LaneArg, PriorityArg, ProjectSlug, StatusArg, Tags, TaskIndex, TaskText } from './schemas.js';
 
 const listProjects: ProfileTool = {
   name: 'list_projects',
@@ -112,12 +112,12 @@ const createCard: ProfileTool = {
   description: 'Create a new card in a specified lane with optional metadata. The card will be created with a unique slug and placed at the end of the lane.',
   input: z.object({
     projectSlug: ProjectSlug.describe('Project identifier'),
-    title: z.string().trim().min(1).max(200).describe('Card title (will be slugified for filename)'),
+    title: CardTitle.describe('Card title (will be slugified for filename)'),
     lane: LaneArg.default('01-upcoming').describe("Target lane; defaults to '01-upcoming'"),
     priority: PriorityArg.optional(),
     assignee: AssigneeArg.optional(),
     tags: Tags.optional(),
-    content: z.string().optional().describe('Markdown body content'),
+    content: Content.optional().describe('Markdown body content'),
     status: StatusArg.optional(),
   }),
   readOnly: false,
@@ -139,7 +139,7 @@ const updateCard: ProfileTool = {
   description: "Update card frontmatter fields (title, priority, assignee, tags, status). Does not modify the card's content or tasks. Use this to claim a card, change priority, or update status.",
   input: z.object({
     ...cardArgs,
-    title: z.string().trim().min(1).max(200).optional().describe('New card title'),
+    title: CardTitle.optional().describe('New card title'),
     priority: PriorityArg.optional(),
     assignee: AssigneeArg.optional(),
     tags: Tags.optional().describe('Replaces existing tags (not additive)'),
@@ -205,7 +205,7 @@ const addTask: ProfileTool = {
   title: 'Add task',
   description:
     "Add a new unchecked task to a card's checklist. Tasks are appended to the end of the existing task list. Use this when you discover additional work items while implementing a card.",
-  input: z.object({ ...cardArgs, text: z.string().trim().min(1).max(500).describe('Task description text') }),
+  input: z.object({ ...cardArgs, text: TaskText.describe('Task description text') }),
   readOnly: false,
   async run(call, input: { projectSlug: string; cardSlug: string; text: string }) {
     const task = await editTasks(call, input.projectSlug, input.cardSlug, [{ op: 'add', text: input.text }]);

@@ -6,7 +6,7 @@ import type { OpOutput, ProfileCall, ProfileTool } from '../profile.js';
 import { cairnPriorities, cardProgress, cardSlugOf, cardSummary, dpPriority, fullCard, json, rate, taskItem, type Lane } from './cards.js';
 import { editTasks, moveCard } from './tools-crud.js';
 import { allCards, getCardTask, projectSlugOf, resolveProject } from './projects.js';
-import { AssigneeArg, CardSlug, LaneArg, ProjectSlug, TaskIndex } from './schemas.js';
+import { AssigneeArg, CardSlug, Content, LaneArg, ProjectSlug, TaskIndex } from './schemas.js';
 
 const projectArg = { projectSlug: ProjectSlug.describe('Project identifier') };
 const cardArgs = { ...projectArg, cardSlug: CardSlug.describe('Card identifier') };
@@ -193,7 +193,7 @@ const updateCardContent: ProfileTool = {
     'Update the markdown body of a card (the content below frontmatter). Use this to add implementation notes, documentation, code snippets, or other details after completing work. Does not modify frontmatter or tasks.',
   input: z.object({
     ...cardArgs,
-    content: z.string().max(100_000).describe('New markdown content (replaces existing content)'),
+    content: Content.describe('New markdown content (replaces existing content)'),
     append: z.boolean().default(false).describe('If true, appends to existing content instead of replacing'),
   }),
   readOnly: false,
