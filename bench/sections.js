@@ -4,4 +4,5 @@ export const SECTIONS = {
   core: () => import('./core.js'),
   mcp: () => import('./mcp.js'),
   http: () => import('./http.js'),
+  profiles: () => import('./profiles.js'),
 };
