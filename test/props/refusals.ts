@@ -1,0 +1,119 @@
+/**
+ * Which refusals a random operation may legitimately meet, judged from a raw read of the database
+ * taken just before it. Property tests run sequences where many operations are meant to be refused
+ * (a purged task, a cycle, a claim held by someone else…); a refusal is accepted only when its code
+ * is one the state before the operation explains, so a valid operation that starts being refused
+ * fails the property instead of being swallowed with the rest.
+ */
+import type { SqliteDatabase } from '../../src/store/sqlite/native.js';
+
+interface Row {
+  uid: string;
+  id: string;
+  category: string;
+  archived_at: string | null;
+  deleted_at: string | null;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+  parent_uid: string | null;
+}
+
+export class RawState {
+  readonly #byId = new Map<string, Row>();
+  readonly #byUid = new Map<string, Row>();
+  /** task uid → the uids of its blockers. */
+  readonly #blockers = new Map<string, string[]>();
+  readonly #now: string;
+
+  /** `now`: the ISO time the operation runs at (claims expiring at or before it have lapsed). */
+  constructor(db: SqliteDatabase, now: string) {
+    this.#now = now;
+    const rows = db
+      .prepare("SELECT t.uid, p.key || '-' || t.seq AS id, t.category, t.archived_at, t.deleted_at, t.claimed_by, t.claim_expires_at, t.parent_uid FROM tasks t JOIN projects p ON p.uid = t.project_uid")
+      .all() as Row[];
+    for (const r of rows) {
+      this.#byId.set(r.id, r);
+      this.#byUid.set(r.uid, r);
+    }
+    for (const d of db.prepare('SELECT task_uid, blocker_uid FROM dependencies').all() as Array<{ task_uid: string; blocker_uid: string }>) {
+      this.#blockers.set(d.task_uid, [...(this.#blockers.get(d.task_uid) ?? []), d.blocker_uid]);
+    }
+  }
+
+  /** TASK_NOT_FOUND when one of the tasks named does not exist, TASK_DELETED when one is deleted. */
+  missingOrDeleted(...ids: string[]): string[] {
+    const codes: string[] = [];
+    if (ids.some((id) => !this.#byId.has(id))) codes.push('TASK_NOT_FOUND');
+    if (ids.some((id) => this.#byId.get(id)?.deleted_at)) codes.push('TASK_DELETED');
+    return codes;
+  }
+
+  deleted(id: string): boolean {
+    return !!this.#byId.get(id)?.deleted_at;
+  }
+
+  /** Archived, or in a done/canceled category: a claim is refused (VALIDATION_ERROR). */
+  unclaimable(id: string): boolean {
+    const t = this.#byId.get(id);
+    return !!t && (t.archived_at !== null || t.category === 'done' || t.category === 'canceled');
+  }
+
+  /** Whether someone other than `actor` holds a claim on the task that has not lapsed (the instant it lapses counts both ways). */
+  claimedByOther(id: string, actor: string): boolean {
+    const t = this.#byId.get(id);
+    return !!t?.claimed_by && t.claimed_by !== actor && (t.claim_expires_at === null || t.claim_expires_at >= this.#now);
+  }
+
+  /** Whether the task has no claim that is still running (none, or one lapsed; the instant it lapses counts both ways). */
+  unclaimed(id: string): boolean {
+    const t = this.#byId.get(id);
+    return !t?.claimed_by || (t.claim_expires_at !== null && t.claim_expires_at <= this.#now);
+  }
+
+  /** Whether `task` is blocked by `blocker` (an edge exists). */
+  hasEdge(task: string, blocker: string): boolean {
+    const [t, b] = [this.#byId.get(task), this.#byId.get(blocker)];
+    return !!t && !!b && (this.#blockers.get(t.uid) ?? []).includes(b.uid);
+  }
+
+  /** Whether making `task` wait on `blocker` closes a loop: `blocker` already waits on `task`, through any chain of edges. */
+  depCycle(task: string, blocker: string): boolean {
+    const [t, b] = [this.#byId.get(task), this.#byId.get(blocker)];
+    if (!t || !b) return false;
+    const seen = new Set<string>();
+    const stack = [b.uid];
+    while (stack.length) {
+      const uid = stack.pop()!;
+      if (uid === t.uid) return true;
+      if (seen.has(uid)) continue;
+      seen.add(uid);
+      stack.push(...(this.#blockers.get(uid) ?? []));
+    }
+    return false;
+  }
+
+  /** Whether making `parent` the parent of `task` closes a loop: `task` is `parent` or one of its ancestors. */
+  parentCycle(task: string, parent: string): boolean {
+    const t = this.#byId.get(task);
+    for (let p = this.#byId.get(parent), hops = 0; p && hops <= this.#byUid.size; p = p.parent_uid ? this.#byUid.get(p.parent_uid) : undefined, hops++) {
+      if (p.uid === t?.uid) return true;
+    }
+    return false;
+  }
+}
+
+/**
+ * Runs `attempt`; a refusal whose code is not among `allowed` (or that is no CairnError at all)
+ * fails the test, naming the operation. Returns whether the operation was refused, and its answer.
+ */
+export async function refusedOnlyAsAllowed<T>(what: string, allowed: readonly string[], attempt: () => Promise<T>): Promise<{ refused: boolean; answer: T | undefined }> {
+  try {
+    return { refused: false, answer: await attempt() };
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || !allowed.includes(code)) {
+      throw new Error(`${what} was refused with ${String(code)} (allowed here: ${allowed.join(', ') || 'none'}): ${(e as Error).message}`, { cause: e });
+    }
+    return { refused: true, answer: undefined };
+  }
+}
