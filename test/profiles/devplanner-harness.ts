@@ -2,12 +2,19 @@
 import { systemClock } from '../../src/core/ports.js';
 import { devplannerProfile } from '../../src/profiles/devplanner/index.js';
 import { makeCall, runProfileTool } from '../../src/profiles/serve.js';
-import { tempCairn } from '../helpers/workspace.js';
+import { openCairn, type Cairn } from '../../src/index.js';
+import { tempCairn, type TempWorkspace } from '../helpers/workspace.js';
+
+function secondConnection(db: string): Cairn & { done(): Promise<void> } {
+  const c = openCairn({ db, actor: 'agent-2' });
+  return Object.assign(c, { done: () => c.close() });
+}
 
 export type Json = Record<string, any>;
 
-export function devplannerHarness(opts: { readOnly?: boolean } = {}) {
-  const cairn = tempCairn();
+/** `db`: another connection to an existing workspace (a second agent), closed but not deleted by done(). */
+export function devplannerHarness(opts: { readOnly?: boolean; db?: string } = {}) {
+  const cairn: Cairn & { done(): Promise<void>; ws?: TempWorkspace } = opts.db ? secondConnection(opts.db) : tempCairn();
   const sources = {
     context: async () => ({ store: cairn.store, clock: systemClock, actor: 'agent', ...(opts.readOnly ? { readOnly: true } : {}) }),
     env: {},

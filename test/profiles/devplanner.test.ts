@@ -84,6 +84,17 @@ describe('cards', () => {
     expect((await h.ok('create_card', { ...P, title: '¡Ünïcode Café!' })).slug).toBe('unicode-cafe');
   });
 
+  it('two agents creating cards with one title at once get distinct slugs (the unique index decides)', async () => {
+    await h.ok('create_project', { name: 'Media Manager' });
+    const other = devplannerHarness({ db: h.cairn.ws!.db });
+    try {
+      const made = await Promise.all([0, 1, 2, 3].map((i) => (i % 2 ? other : h).ok('create_card', { ...P, title: 'Same Title' })));
+      expect(made.map((c) => c.slug).sort()).toEqual(['same-title', 'same-title-2', 'same-title-3', 'same-title-4']);
+    } finally {
+      await other.done();
+    }
+  });
+
   it('list_cards filters by lane, priority (high includes urgent), assignee, tags (any) and status', async () => {
     const s = await mediaManager();
     const all = await h.ok('list_cards', P);
