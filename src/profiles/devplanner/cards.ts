@@ -42,16 +42,18 @@ export interface Frontmatter {
   tags?: string[];
 }
 
+/** Fields in the order DevPlanner writes them (title, status, priority, assignee, created, updated, tags); absent ones left out. */
 export function frontmatterOf(t: TaskSummary): Frontmatter {
-  const fm: Frontmatter = { title: t.title, created: t.createdAt, updated: t.updatedAt };
-  if (t.substatus !== null) fm.status = t.substatus;
   const priority = dpPriority(t.priority);
-  if (priority) fm.priority = priority;
-  if (t.assignee !== null) fm.assignee = t.assignee;
-  if (t.labels.length) fm.tags = [...t.labels];
-  // Key order as DevPlanner writes it: title, status, priority, assignee, created, updated, tags.
-  return { title: fm.title, ...(fm.status ? { status: fm.status } : {}), ...(fm.priority ? { priority: fm.priority } : {}),
-    ...(fm.assignee ? { assignee: fm.assignee } : {}), created: fm.created, updated: fm.updated, ...(fm.tags ? { tags: fm.tags } : {}) };
+  return {
+    title: t.title,
+    ...(t.substatus !== null ? { status: t.substatus } : {}),
+    ...(priority ? { priority } : {}),
+    ...(t.assignee !== null ? { assignee: t.assignee } : {}),
+    created: t.createdAt,
+    updated: t.updatedAt,
+    ...(t.labels.length ? { tags: [...t.labels] } : {}),
+  };
 }
 
 export const taskProgressOf = (t: Pick<TaskSummary, 'checklistProgress'>) => ({ total: t.checklistProgress.total, checked: t.checklistProgress.done });
