@@ -20,13 +20,14 @@ beforeAll(async () => {
 });
 afterAll(() => ws?.cleanup());
 
+// The timeouts bound a hang (three inspectors and three servers start at once on a loaded machine); they are no speed requirement.
 const inspect = async (...args: string[]) => {
-  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', process.execPath, ENTRY, '--db', ws.db, ...args], { timeout: 30_000 });
+  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', process.execPath, ENTRY, '--db', ws.db, ...args], { timeout: 100_000 });
   return JSON.parse(stdout) as Record<string, unknown>;
 };
 
 describe.skipIf(!existsSync(INSPECTOR))('MCP Inspector CLI', () => {
-  it('tools/list, tools/call and resources/list succeed', async () => {
+  it('tools/list, tools/call and resources/list succeed', { timeout: 120_000 }, async () => {
     const [tools, called, resources] = await Promise.all([
       inspect('--method', 'tools/list'),
       inspect('--method', 'tools/call', '--tool-name', 'get_task', '--tool-arg', 'id=API-1'),
