@@ -136,14 +136,15 @@ describe('slug', () => {
 describe('migration 14', () => {
   it('an existing version-13 workspace gains substatus and slug (null) and keeps its tasks', async () => {
     ws = tempWorkspace();
-    const seeded = openCairn({ db: ws.db, actor: 'old' });
-    await seeded.call('create_project', { key: 'OLD', name: 'Old' });
-    await seeded.call('create_task', { project: 'OLD', title: 'Before slugs' });
-    await seeded.close();
-    // Take the file back to what version 13 had: no columns, no index.
-    const db = openSqliteFile(ws.db);
-    db.exec('DROP INDEX tasks_slug; ALTER TABLE tasks DROP COLUMN slug; ALTER TABLE tasks DROP COLUMN substatus; PRAGMA user_version = 13;');
+    // A file at version 13 (no columns, no index), holding what that version's Cairn wrote.
+    const db = openSqliteFile(ws.db, { targetVersion: 13 });
     expect(schemaVersion(db)).toBe(13);
+    const T = '2026-01-01T00:00:00.000Z';
+    db.prepare(`INSERT INTO projects (uid, key, name, description, root, aliases, next_seq, archived_at, created_at, updated_at)
+      VALUES ('01JXPROJECT0000000000000AA', 'OLD', 'Old', '', NULL, '[]', 2, NULL, ?, ?)`).run(T, T);
+    db.prepare(`INSERT INTO statuses (project_uid, name, display_name, color, category, position) VALUES ('01JXPROJECT0000000000000AA', 'todo', 'To do', '#112233', 'todo', 0)`).run();
+    db.prepare(`INSERT INTO tasks (uid, project_uid, seq, title, description, status, category, kind, priority, score, position, version, created_at, updated_at)
+      VALUES ('01JXTASK000000000000000001', '01JXPROJECT0000000000000AA', 1, 'Before slugs', '', 'todo', 'todo', 'task', 0, 0, 1, 1, ?, ?)`).run(T, T);
     db.close();
 
     const c2 = openCairn({ db: ws.db, actor: 'new' });
