@@ -117,13 +117,15 @@ export interface NewEvent {
   taskUid: string | null;
   type: string;
   changes: Record<string, { before: unknown; after: unknown }>;
+  /** Who acted on the actor's behalf (an admin token acting as an agent); absent when the actor acted itself. */
+  via?: string | null;
 }
 
 /** An API token as stored: never the secret, only its sha256. */
 export interface TokenRow {
   id: string;
   name: string;
-  scope: 'read' | 'write';
+  scope: 'read' | 'write' | 'admin';
   hash: string;
   prefix: string;
   createdAt: string;
@@ -158,6 +160,8 @@ export interface Tx {
   getTask(uid: string): Promise<TaskRow | undefined>;
   getTaskBySeq(projectUid: string, seq: number): Promise<TaskRow | undefined>;
   getTasks(uids: string[]): Promise<TaskRow[]>;
+  /** The detail fields of tasks by uid, without the rest of the row (for lists that show them per row); the description only when asked. */
+  taskDetails(uids: string[], withDescription: boolean): Promise<Array<Pick<TaskRow, 'uid' | 'description' | 'links' | 'completedAt' | 'closeReason'>>>;
   /** Summary rows only (what lists show), in the order given. */
   getTaskSummaries(uids: string[]): Promise<TaskSummaryRow[]>;
   /** Inserts a new task with its labels (row.labels) and checklist (its counts are written from `checklist`). */

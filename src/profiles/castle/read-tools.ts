@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { CairnError } from '../../core/errors.js';
 import { KINDS } from '../../core/model/task.js';
+import { detailsOf } from '../../core/services/details.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { formatTaskDetail, formatTaskList, researchOf, truncate } from './format.js';
 
@@ -43,8 +44,9 @@ const listTasks: ProfileTool = {
       includeDone: input.include_done === true || input.state === 'done',
       ...(input.state ? { status: input.state } : {}), ...(input.kind ? { kind: input.kind } : {}),
     });
-    // Castle's list line shows the PR, which only the full task carries.
-    const tasks = await Promise.all(page.tasks.map(async (t) => (await call.op('get_task', { id: t.id })).task));
+    // Castle's list line shows the PR, which lists do not carry: read the rows' links at once.
+    const details = await detailsOf(call.ctx, page.tasks.map((t) => t.uid), { description: false });
+    const tasks = page.tasks.map((t) => ({ ...t, links: details.get(t.uid)?.links ?? {} }));
     const total = page.total;
     return { content: [formatTaskList(tasks, total)], structured: { tasks: tasks.map(summaryJson), total } };
   },

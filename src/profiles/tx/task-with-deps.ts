@@ -1,6 +1,7 @@
 /** tx's TaskWithDeps (seed 002): every task in every answer carries its dependencies and readiness. */
 import * as z from 'zod';
-import type { Task } from '../../core/model/task.js';
+import type { Task, TaskSummary } from '../../core/model/task.js';
+import { detailsOf } from '../../core/services/details.js';
 import type { ProfileCall } from '../profile.js';
 
 export const TaskWithDeps = z.object({
@@ -20,7 +21,7 @@ export const TaskWithDeps = z.object({
 });
 export type TaskWithDeps = z.infer<typeof TaskWithDeps>;
 
-export function withDeps(t: Task): TaskWithDeps {
+export function withDeps(t: Pick<Task, keyof TaskWithDeps>): TaskWithDeps {
   return {
     id: t.id, title: t.title, description: t.description, status: t.status, score: t.score, parentId: t.parentId,
     createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: t.completedAt,
@@ -28,11 +29,10 @@ export function withDeps(t: Task): TaskWithDeps {
   };
 }
 
-/** Full tasks for ids from a list answer (lists carry summaries; TaskWithDeps needs description and completedAt). */
-export async function fullTasks(call: ProfileCall, ids: readonly string[]): Promise<TaskWithDeps[]> {
-  const out: TaskWithDeps[] = [];
-  for (const id of ids) out.push(withDeps((await call.op('get_task', { id })).task));
-  return out;
+/** TaskWithDeps for the summaries of a list answer: their description and completion time read in one go. */
+export async function withDepsAll(call: ProfileCall, summaries: readonly TaskSummary[]): Promise<TaskWithDeps[]> {
+  const details = await detailsOf(call.ctx, summaries.map((t) => t.uid), { description: true });
+  return summaries.map((t) => withDeps({ ...t, description: details.get(t.uid)?.description ?? '', completedAt: details.get(t.uid)?.completedAt ?? null }));
 }
 
 /** tx's answer: the text, then the same data as JSON (two text blocks), and structuredContent. */

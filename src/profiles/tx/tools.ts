@@ -1,7 +1,7 @@
 /** tx's tools (seed 002, "MCP Tool Definitions"), each a reshaping of one or two native ops. */
 import * as z from 'zod';
 import type { ProfileCall, ProfileTool } from '../profile.js';
-import { answer, fullTasks, none, TaskWithDeps, withDeps } from './task-with-deps.js';
+import { answer, none, TaskWithDeps, withDeps, withDepsAll } from './task-with-deps.js';
 
 export const TX_STATUSES = ['backlog', 'ready', 'planning', 'active', 'blocked', 'review', 'human_needs_to_review', 'done'] as const;
 const Status = z.enum(TX_STATUSES);
@@ -24,7 +24,7 @@ const txReady: ProfileTool = {
   idempotent: true,
   async run(call, input: { limit: number }) {
     const { tasks: queue } = await call.op('next_tasks', { ...(await where(call)), limit: input.limit });
-    const tasks = await fullTasks(call, queue.map((t) => t.id));
+    const tasks = await withDepsAll(call, queue);
     const text = tasks.length === 0
       ? 'No ready tasks.'
       : `${tasks.length} ready task(s):\n${tasks.map((t) => `- ${t.id} [${t.score}]: ${t.title}\n  blocked by: ${none(t.blockedBy)}\n  blocks: ${none(t.blocks)}`).join('\n')}`;
@@ -63,7 +63,7 @@ const txList: ProfileTool = {
       ...(await where(call)), includeDone: true, sort: 'created', limit: input.limit,
       ...(input.status ? { status: input.status } : {}), ...(input.parentId ? { parentId: input.parentId } : {}),
     });
-    const tasks = await fullTasks(call, page.tasks.map((t) => t.id));
+    const tasks = await withDepsAll(call, page.tasks);
     const text = tasks.length === 0 ? 'No tasks found.' : `${page.total} task(s):\n${tasks.map((t) => `- ${t.id} [${t.status}] ${t.title} (score: ${t.score})`).join('\n')}`;
     return answer(text, { tasks, total: page.total });
   },
@@ -156,7 +156,8 @@ const txChildren: ProfileTool = {
   idempotent: true,
   async run(call, input: { id: string }) {
     const { task } = await call.op('get_task', { id: input.id });
-    const children = await fullTasks(call, task.children);
+    const { tasks: kids } = task.children.length ? await call.op('list_tasks', { parentId: task.id, allProjects: true, includeDone: true, includeArchived: true, sort: 'id', limit: 200 }) : { tasks: [] };
+    const children = await withDepsAll(call, kids);
     const text = children.length === 0 ? 'No children.' : `${children.length} child task(s):\n${children.map((c) => `- ${c.id} [${c.status}] ${c.title}`).join('\n')}`;
     return answer(text, { children });
   },

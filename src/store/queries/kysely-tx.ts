@@ -72,6 +72,7 @@ export class KyselyTx implements Tx {
   getTask: Tx['getTask'] = (u) => tasks.getTask(this.db, u);
   getTaskBySeq: Tx['getTaskBySeq'] = (p, s) => tasks.getTaskBySeq(this.db, p, s);
   getTasks: Tx['getTasks'] = (u) => tasks.getTasks(this.db, u);
+  taskDetails: Tx['taskDetails'] = (u, d) => tasks.taskDetails(this.db, u, d);
   getTaskSummaries: Tx['getTaskSummaries'] = (u) => tasks.getTaskSummaries(this.db, u);
   insertTask: Tx['insertTask'] = (r, c) => tasks.insertTask(this.db, r, c);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
