@@ -1,6 +1,6 @@
 /**
  * The `cairn serve` application: guards (Host/Origin, bearer tokens, rate limit, body limit, access
- * log) in front of /api/v1 (REST generated from the ops, OpenAPI, SSE events), /mcp and /healthz.
+ * log) in front of /api/v1 (REST generated from the ops, OpenAPI, SSE events), /mcp, /healthz and the web board at /.
  */
 import { createRequire } from 'node:module';
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -11,6 +11,7 @@ import { systemClock, type Clock, type Store } from '../core/ports.js';
 import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
 import { accessLog, stderrSink, type AccessLogSink } from './access-log.js';
 import { authMiddleware, TokenCache, type AuthEnv } from './auth.js';
+import { mountBoardAssets } from './board-assets.js';
 import { mountEvents } from './events.js';
 import { allowedHostnames, hostGuard, isLoopbackHost } from './host-guard.js';
 import { httpError, json, onAppError } from './http-errors.js';
@@ -90,6 +91,8 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   if (opts.accessLog !== false) app.use('*', accessLog(opts.accessLog ?? stderrSink, remoteOf));
   app.get('/healthz', (c) => c.json({ status: 'ok', version: VERSION }));
   app.use('*', hostGuard(allowedHostnames(opts.host ?? '127.0.0.1', opts.allowedHosts)));
+  // The board's static files: behind the Host/Origin guard, before the token check (the page asks for the token).
+  mountBoardAssets(app);
   app.use('*', authMiddleware(core, new TokenCache(core), !isLoopbackHost(opts.host ?? '127.0.0.1')));
   if (opts.rateLimit !== false) app.use('*', rateLimit(opts.rateLimit ?? DEFAULT_RATE_LIMIT, remoteOf));
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;

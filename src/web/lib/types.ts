@@ -1,0 +1,105 @@
+/** The JSON the board reads from the REST API (mirrors the ops' output schemas; the board never imports the server's code). */
+export type Category = 'backlog' | 'todo' | 'in_progress' | 'blocked' | 'done' | 'canceled';
+export const KINDS = ['task', 'feature', 'bug', 'chore', 'spike', 'epic'] as const;
+export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
+export type Kind = (typeof KINDS)[number];
+export type Priority = (typeof PRIORITIES)[number];
+
+export interface Status {
+  name: string;
+  displayName: string;
+  color: string;
+  category: Category;
+  position: number;
+}
+
+export interface Project {
+  key: string;
+  name: string;
+  description: string;
+  statuses: Status[];
+  archived: boolean;
+  taskCount: number;
+}
+
+export interface Progress {
+  done: number;
+  total: number;
+}
+
+export interface TaskSummary {
+  id: string;
+  project: string;
+  title: string;
+  status: string;
+  statusCategory: Category;
+  kind: Kind;
+  priority: Priority;
+  score: number;
+  labels: string[];
+  assignee: string | null;
+  claim: { actor: string; expiresAt: string } | null;
+  parentId: string | null;
+  position: number;
+  version: number;
+  blockedBy: string[];
+  blocks: string[];
+  children: string[];
+  isReady: boolean;
+  checklistProgress: Progress;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Links {
+  branch?: string;
+  worktree?: string;
+  prUrl?: string;
+  prNumber?: number;
+  prState?: 'open' | 'draft' | 'merged' | 'closed';
+  issue?: string;
+}
+
+export interface Task extends TaskSummary {
+  description: string;
+  checklist: Array<{ index: number; text: string; checked: boolean }>;
+  comments: Array<{ id: string; author: string; kind: string; body: string; createdAt: string }>;
+  links: Links;
+  anchors: string[];
+  closeReason: string | null;
+  childProgress: Progress | null;
+  completedAt: string | null;
+  archivedAt: string | null;
+  deletedAt: string | null;
+}
+
+export interface ActivityEvent {
+  seq: number;
+  at: string;
+  actor: string;
+  project: string | null;
+  taskId: string | null;
+  type: string;
+  changes: Record<string, { before: unknown; after: unknown }>;
+}
+
+export interface TaskList {
+  tasks: TaskSummary[];
+  total: number;
+  nextCursor: string | null;
+}
+
+export interface SearchResult {
+  task: TaskSummary;
+  matchedFields: string[];
+  excerpt: string;
+}
+
+export interface Filters {
+  assignee: string;
+  label: string;
+  kind: string;
+  priority: string;
+}
+
+export const NO_FILTERS: Filters = { assignee: '', label: '', kind: '', priority: '' };

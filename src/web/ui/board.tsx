@@ -1,0 +1,30 @@
+/** The board view: lanes in workflow order; moving cards with the keyboard (Alt + arrows) as well as by dragging. */
+import { useState } from 'preact/hooks';
+import type { BoardModel } from '../lib/model.js';
+import type { TaskSummary } from '../lib/types.js';
+import { Lane } from './lane.js';
+
+export function Board({ model, onOpen }: { model: BoardModel; onOpen(id: string): void }) {
+  const [focusId, setFocusId] = useState<string | null>(null);
+  const keyMove = (card: TaskSummary, dx: number, dy: number) => {
+    const from = model.findCard(card.id);
+    if (!from) return;
+    const li = model.lanes.indexOf(from.lane);
+    const to = model.lanes[li + dx];
+    if (!to) return;
+    const index = dx ? Math.min(from.index, to.cards.length) : from.index + dy;
+    if (index < 0 || (!dx && index >= from.lane.cards.length)) return;
+    setFocusId(card.id);
+    void model.move(card.id, to.status.name, index).then((ok) => {
+      if (ok) model.announce(`Moved ${card.id} to ${to.status.displayName}, position ${index + 1} of ${to.total}.`);
+    });
+  };
+  if (!model.lanes.length) return <p class="empty">{model.project ? 'Loading…' : 'No project yet. Create one with: cairn init --key KEY --name "Name"'}</p>;
+  return (
+    <div class="board" role="region" aria-label={`Board of ${model.project?.name ?? ''}. Alt and arrow keys move the focused card.`}>
+      {model.lanes.map((lane) => (
+        <Lane key={lane.status.name} model={model} lane={lane} focusId={focusId} onOpen={onOpen} onKeyMove={keyMove} />
+      ))}
+    </div>
+  );
+}

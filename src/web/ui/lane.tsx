@@ -1,0 +1,129 @@
+/**
+ * A lane: heading with its card count, quick add, and its cards, virtualised (only the rows in view
+ * are in the DOM; cards have a fixed height) and paged from the server as it scrolls. Cards are
+ * dropped here by index, computed from the pointer and the row height.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { BoardModel, Lane as LaneState } from '../lib/model.js';
+import type { TaskSummary } from '../lib/types.js';
+import { Card, ROW } from './card.js';
+
+const OVERSCAN = 4;
+
+export interface LaneProps {
+  model: BoardModel;
+  lane: LaneState;
+  focusId: string | null;
+  onOpen(id: string): void;
+  onKeyMove(card: TaskSummary, dx: number, dy: number): void;
+}
+
+export function Lane({ model, lane, focusId, onOpen, onKeyMove }: LaneProps) {
+  const body = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ top: 0, height: 900 });
+  const [dropAt, setDropAt] = useState<number | null>(null);
+  const [adding, setAdding] = useState(false);
+  const name = lane.status.name;
+  const headingId = `lane-${name}`;
+
+  useEffect(() => {
+    const el = body.current;
+    if (!el) return;
+    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight || 900 });
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  const n = lane.cards.length;
+  const first = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
+  const last = Math.min(n, Math.ceil((view.top + view.height) / ROW) + OVERSCAN);
+  useEffect(() => {
+    if (lane.cursor && last >= n - 10) void model.loadMore(name);
+  }, [last, n, lane.cursor]);
+
+  // A focused card stays rendered even when scrolled away, so keyboard moves keep their focus.
+  const focusIndex = focusId ? lane.cards.findIndex((c) => c.id === focusId) : -1;
+  const rows: number[] = [];
+  for (let i = first; i < last; i++) rows.push(i);
+  if (focusIndex >= 0 && (focusIndex < first || focusIndex >= last)) rows.push(focusIndex);
+
+  const indexAt = (clientY: number) => {
+    const el = body.current!;
+    const y = clientY - el.getBoundingClientRect().top + el.scrollTop;
+    return Math.max(0, Math.min(n, Math.round(y / ROW)));
+  };
+
+  return (
+    <section class="lane" aria-labelledby={headingId} data-lane={name}>
+      <header class="lane-head">
+        <h2 id={headingId}>
+          <span class="dot" style={{ background: lane.status.color }} aria-hidden="true" />
+          {lane.status.displayName}
+          <span class="count" aria-label={`${lane.total} cards`}>
+            {lane.total}
+          </span>
+        </h2>
+        <button class="icon-btn" aria-expanded={adding} aria-label={`Add a card to ${lane.status.displayName}`} onClick={() => setAdding(!adding)}>
+          +
+        </button>
+      </header>
+      {adding && (
+        <form
+          class="quick-add"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            const input = (e.currentTarget as HTMLFormElement).elements.namedItem('title') as HTMLInputElement;
+            const title = input.value.trim();
+            if (!title) return;
+            input.disabled = true;
+            const t = await model.quickAdd(name, title);
+            input.disabled = false;
+            if (t) input.value = '';
+            input.focus();
+          }}
+        >
+          <input name="title" aria-label={`New card title in ${lane.status.displayName}`} placeholder="Title, then Enter" maxLength={200} autoFocus
+            onKeyDown={(e) => e.key === 'Escape' && setAdding(false)} />
+        </form>
+      )}
+      <div
+        class={`lane-body${dropAt !== null ? ' drop-target' : ''}`}
+        ref={body}
+        onScroll={(e) => {
+          const el = e.currentTarget as HTMLDivElement;
+          setView({ top: el.scrollTop, height: el.clientHeight || 900 });
+        }}
+        onDragOver={(e) => {
+          if (!e.dataTransfer?.types.includes('text/x-cairn-card')) return;
+          e.preventDefault();
+          e.dataTransfer.dropEffect = 'move';
+          setDropAt(indexAt(e.clientY));
+        }}
+        onDragLeave={(e) => {
+          if (!(e.currentTarget as HTMLElement).contains(e.relatedTarget as Node)) setDropAt(null);
+        }}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDropAt(null);
+          const id = e.dataTransfer?.getData('text/x-cairn-card');
+          if (!id) return;
+          let at = indexAt(e.clientY);
+          const from = model.findCard(id);
+          if (from && from.lane === lane && from.index < at) at--;
+          if (from && from.lane === lane && from.index === at) return;
+          void model.move(id, name, at).then((ok) => ok && model.announce(`Moved ${id} to ${lane.status.displayName}, position ${at + 1}.`));
+        }}
+      >
+        <ol class="cards" aria-labelledby={headingId} style={{ height: `${(n + (lane.cursor ? 1 : 0)) * ROW}px` }}>
+          {rows.map((i) => (
+            <Card key={lane.cards[i]!.id} model={model} card={lane.cards[i]!} index={i} setSize={lane.total} focusId={focusId} onOpen={onOpen} onKeyMove={onKeyMove} />
+          ))}
+        </ol>
+        {dropAt !== null && <div class="drop-line" style={{ transform: `translateY(${dropAt * ROW - 4}px)` }} aria-hidden="true" />}
+        {n === 0 && !lane.cursor && <p class="empty">No cards</p>}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+/** The board in Chromium against a real `cairn serve`: loading, quick add, drag and keyboard moves, checklist, dependencies, live changes from the CLI, conflicts, reconnects. */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeBrowser, openBrowser, startServer, until, type Browser, type Server } from './board-harness.js';
+
+describeBrowser('web board', () => {
+  let server: Server;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startServer();
+    expect((await server.call('POST', '/api/v1/projects', { key: 'WEB', name: 'Web board' })).status).toBe(201);
+    browser = await openBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const task = async (id: string) => (await server.call('GET', `/api/v1/tasks/${id}`)).body.task;
+  const card = (id: string) => browser.page.locator(`[data-card="${id}"]`);
+  const lane = (name: string) => browser.page.locator(`[data-lane="${name}"]`);
+
+  it('serves the page at / with its assets, content types and caching', async () => {
+    const res = await fetch(`${server.url}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await res.text();
+    const js = /src="(\/assets\/[^"]+\.js)"/.exec(html)![1]!;
+    const css = /href="(\/assets\/[^"]+\.css)"/.exec(html)![1]!;
+    const jsRes = await fetch(server.url + js, { headers: { 'accept-encoding': 'gzip' } });
+    expect(jsRes.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(jsRes.headers.get('cache-control')).toContain('immutable');
+    expect((await fetch(server.url + css)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const etag = res.headers.get('etag')!;
+    expect((await fetch(`${server.url}/`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // The Host guard still covers the page; unknown paths stay JSON 404s.
+    expect((await fetch(`${server.url}/assets/nope.js`)).status).toBe(404);
+  });
+
+  it('loads the board: lanes in workflow order with counts', async () => {
+    await server.call('POST', '/api/v1/tasks', { project: 'WEB', title: 'Seeded card', priority: 'high', labels: ['ui'], checklist: ['one', 'two'] });
+    await browser.page.goto(server.url);
+    await card('WEB-1').waitFor();
+    const headings = await browser.page.locator('.lane h2').allInnerTexts();
+    expect(headings.map((h) => h.replace(/\s*\d+$/, '').trim())).toEqual(['Backlog', 'To do', 'In progress', 'Blocked', 'Review', 'Done', 'Canceled']);
+    expect(await lane('todo').locator('.count').innerText()).toBe('1');
+    const text = await card('WEB-1').innerText();
+    for (const s of ['WEB-1', 'Seeded card', 'high', 'ui', '0/2', 'ready']) expect(text).toContain(s);
+  });
+
+  it('creates a card with quick add', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Add a card to To do' }).click();
+    const input = page.getByLabel('New card title in To do');
+    await input.fill('Made in the browser');
+    await input.press('Enter');
+    await card('WEB-2').waitFor();
+    const t = await task('WEB-2');
+    expect(t).toMatchObject({ title: 'Made in the browser', status: 'todo' });
+  });
+
+  it('drags a card to another lane and within a lane, keeping the order', async () => {
+    const { page } = browser;
+    await card('WEB-2').dragTo(lane('in_progress').locator('.lane-body'), { targetPosition: { x: 40, y: 10 } });
+    await until('WEB-2 in progress', async () => (await task('WEB-2')).status === 'in_progress');
+    await lane('in_progress').locator('[data-card="WEB-2"]').waitFor();
+    // Within a lane: WEB-3 above WEB-1, then dragged below it.
+    await server.call('POST', '/api/v1/tasks', { project: 'WEB', title: 'Third' });
+    await card('WEB-3').waitFor();
+    const order = async () => (await server.call('GET', '/api/v1/tasks?project=WEB&status=todo&sort=position')).body.tasks.map((t: { id: string }) => t.id);
+    expect(await order()).toEqual(['WEB-1', 'WEB-3']);
+    await card('WEB-3').dragTo(lane('todo').locator('.lane-body'), { targetPosition: { x: 40, y: 5 } });
+    await until('WEB-3 on top', async () => (await order())[0] === 'WEB-3');
+    expect(await lane('todo').locator('.card').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card))).toEqual(['WEB-3', 'WEB-1']);
+  });
+
+  it('moves a card with the keyboard (Alt + arrows)', async () => {
+    const { page } = browser;
+    await card('WEB-3').locator('.card-title').focus();
+    await page.keyboard.press('Alt+ArrowDown');
+    await until('WEB-3 below WEB-1', async () => (await server.call('GET', '/api/v1/tasks?project=WEB&status=todo&sort=position')).body.tasks[1]?.id === 'WEB-3');
+    await page.keyboard.press('Alt+ArrowRight');
+    await until('WEB-3 in progress', async () => (await task('WEB-3')).status === 'in_progress');
+    // Focus follows the card, and the move is announced.
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-card]')?.getAttribute('data-card'))).toBe('WEB-3');
+    await page.locator('[aria-live="polite"]', { hasText: 'Moved WEB-3 to In progress' }).waitFor({ state: 'attached' });
+  });
+
+  it('shows a change made with the cairn CLI in another process, live', async () => {
+    const r = server.cli(['add', 'Added from the CLI', '--project', 'WEB', '--labels', 'cli'], 'agent:cli-bot');
+    expect(r.code, r.stderr).toBe(0);
+    const added = card('WEB-4');
+    await added.waitFor();
+    expect(await added.innerText()).toContain('Added from the CLI');
+    // Highlighted with the actor's name for a few seconds.
+    expect(await added.locator('.touched-by').innerText()).toBe('agent:cli-bot');
+    expect(server.cli(['move', 'WEB-4', 'review'], 'agent:cli-bot').code).toBe(0);
+    await lane('review').locator('[data-card="WEB-4"]').waitFor();
+  });
+});
