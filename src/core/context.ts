@@ -6,6 +6,8 @@ export interface Context {
   clock: Clock;
   /** The actor recorded in history and used for claims, e.g. "alice" or "agent:claude-1". */
   actor: string;
+  /** Who acts on the actor's behalf (e.g. "token:ci" acting as "agent:x"), recorded beside it in history. */
+  via?: string;
 }
 
 export const nowIso = (ctx: Pick<Context, 'clock'>): string => ctx.clock.now().toISOString();

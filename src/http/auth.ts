@@ -11,7 +11,10 @@ import { httpError } from './http-errors.js';
 export interface Principal {
   /** Null when the workspace has no tokens and the caller sent none. */
   token: Pick<TokenInfo, 'id' | 'name' | 'scope'> | null;
+  /** What the caller may do to data; an admin token writes ("write") and may also act as others. */
   scope: 'read' | 'write';
+  /** May name another actor (X-Cairn-Actor, ?as=): admin tokens, and loopback callers when the workspace has no token. */
+  actAs?: boolean;
 }
 
 export type AuthEnv = { Variables: { principal: Principal } };
@@ -68,7 +71,7 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
           'www-authenticate': 'Bearer realm="cairn"',
         });
       }
-      c.set('principal', { token: null, scope: 'write' });
+      c.set('principal', { token: null, scope: 'write', actAs: true });
       return next();
     }
     const found = secret ? tokens.get(hashSecret(secret)) : undefined;
@@ -77,7 +80,7 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
         'www-authenticate': 'Bearer realm="cairn", error="invalid_token"',
       });
     }
-    c.set('principal', { token: { id: found.id, name: found.name, scope: found.scope }, scope: found.scope });
+    c.set('principal', { token: { id: found.id, name: found.name, scope: found.scope }, scope: found.scope === 'read' ? 'read' : 'write', actAs: found.scope === 'admin' });
     const now = Date.now();
     if (now - (touched.get(found.id) ?? 0) > TOUCH_EVERY_MS) {
       touched.set(found.id, now);

@@ -16,7 +16,7 @@ import { findProfile, parseProfileToolsets } from '../profiles/index.js';
 import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
 import { errorResponse, json } from './http-errors.js';
 import { SessionEventStore } from './session-event-store.js';
-import { actorFor } from './rest-routes.js';
+import { identityFor } from './rest-routes.js';
 
 export interface McpEndpointOptions {
   feed: ChangeFeed;
@@ -55,7 +55,7 @@ function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: s
   const profile = profileName === undefined ? undefined : findProfile(profileName);
   return {
     store: core.store,
-    actor: actorFor(p, q.get('as') ?? actorHeader),
+    ...identityFor(p, q.get('as') ?? actorHeader),
     toolsets: profile ? [] : parseToolsets(q.get('toolsets') ?? undefined),
     readOnly: p.scope === 'read' || truthy(q.get('readOnly') ?? q.get('read_only') ?? undefined),
     ...(project ? { defaultProject: project } : {}),

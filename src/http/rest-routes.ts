@@ -9,15 +9,47 @@ import { CairnError } from '../core/errors.js';
 
 export const API_PREFIX = '/api/v1';
 
-/** The actor recorded in history: X-Cairn-Actor when given, else the token's name, else "http". */
-export function actorFor(p: Principal, header: string | undefined): string {
-  const h = header?.trim();
-  if (h && h.length <= 100 && !/[\u0000-\u001f]/.test(h)) return h;
-  return p.token ? `token:${p.token.name}` : 'http';
+export const MAX_ACTOR_LENGTH = 100;
+
+/**
+ * Who the caller acts as (recorded in history, used for claims). A token's name is its actor. Naming
+ * another actor (X-Cairn-Actor or ?as=) needs a principal that may act as others: an admin token,
+ * recorded as `via` "token:NAME", or a loopback caller of a workspace without tokens (the same user
+ * could open the database with any --as). Naming oneself is always allowed. A name that is too long
+ * or holds control characters is refused rather than replaced, so two callers never share an identity.
+ */
+export function identityFor(p: Principal, requested: string | undefined): { actor: string; via?: string } {
+  const own = p.token ? p.token.name : 'http';
+  if (requested === undefined || requested.trim() === '') return { actor: own };
+  const name = requested.trim();
+  if (name.length > MAX_ACTOR_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
+    throw new CairnError(
+      'VALIDATION_ERROR',
+      `X-Cairn-Actor (or ?as=) must be 1-${MAX_ACTOR_LENGTH} characters without control characters; got ${name.length} characters. Nothing was done.`,
+      { suggestions: [`Use a shorter actor name, e.g. "agent:claude-1"`], details: { field: 'actor', maxLength: MAX_ACTOR_LENGTH } },
+    );
+  }
+  if (name === own) return { actor: own };
+  if (!p.actAs) {
+    throw new CairnError(
+      'FORBIDDEN',
+      `This token ("${p.token?.name}") acts as "${own}" and cannot act as "${name}": acting as another actor needs a token with scope "admin". Nothing was done.`,
+      {
+        suggestions: [`Leave out X-Cairn-Actor and ?as= to act as "${own}"`, `cairn token create --name ${name} --scope write (a token of its own for that agent)`, 'cairn token create --name NAME --scope admin'],
+        details: { requiredScope: 'admin' },
+      },
+    );
+  }
+  return p.token ? { actor: name, via: `token:${p.token.name}` } : { actor: name };
+}
+
+/** The actor alone (see identityFor). */
+export function actorFor(p: Principal, requested: string | undefined): string {
+  return identityFor(p, requested).actor;
 }
 
 export function opContext(core: CoreContext, p: Principal, actorHeader: string | undefined): OpContext {
-  return { store: core.store, clock: core.clock, actor: actorFor(p, actorHeader), ...(p.scope === 'read' ? { readOnly: true } : {}) };
+  return { store: core.store, clock: core.clock, ...identityFor(p, actorHeader), ...(p.scope === 'read' ? { readOnly: true } : {}) };
 }
 
 function restStatus(op: Op): number {
@@ -38,7 +70,9 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
         return json(restStatus(op), out);
       } catch (err) {
         if (err instanceof UnsupportedMediaType) return httpError('UNSUPPORTED_MEDIA_TYPE', err.message, ['Content-Type: application/json']);
-        return errorResponse(err, err instanceof CairnError && err.code === 'FORBIDDEN' ? INSUFFICIENT_SCOPE_HEADER : {});
+        if (!(err instanceof CairnError) || err.code !== 'FORBIDDEN') return errorResponse(err);
+        const scope = (err.details as { requiredScope?: string } | undefined)?.requiredScope;
+        return errorResponse(err, scope === 'admin' ? { 'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="admin"' } : INSUFFICIENT_SCOPE_HEADER);
       }
     });
   }

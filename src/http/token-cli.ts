@@ -31,11 +31,11 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .command('create')
     .description('Create a bearer token; its secret is shown once')
     .requiredOption('--name <name>', 'a label for the token (letters, digits, . _ : @ -)')
-    .option('--scope <scope>', 'read (read operations only) or write (everything)', 'read')
-    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write')
+    .option('--scope <scope>', 'read (read operations only), write (everything, acting as the token\'s name) or admin (write, and may act as any actor)', 'read')
+    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write\n  cairn token create --name ci --scope admin   # may send X-Cairn-Actor: agent:NAME')
     .action(async (_o: unknown, cmd: Command) => {
       const o = cmd.opts<{ name: string; scope: string }>();
-      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as 'read' | 'write' }));
+      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as 'read' | 'write' | 'admin' }));
       rt.print(out, rt.globals(cmd).json, (r) =>
         [`Created ${r.token.scope} token "${r.token.name}". Copy the secret now; it is not shown again:`, '', `  ${r.secret}`, '', 'Send it as: Authorization: Bearer <secret>'].join('\n'),
       );

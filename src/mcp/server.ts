@@ -35,6 +35,8 @@ export interface BuildMcpServerOptions {
   store: Store;
   /** Recorded in history and used for claims. */
   actor: string;
+  /** Who acts on the actor's behalf (an admin token over HTTP), recorded beside it in history. */
+  via?: string;
   toolsets: Toolset[];
   /** Write tools are neither listed nor callable. */
   readOnly: boolean;
@@ -120,7 +122,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
   const context = async (): Promise<OpContext> => {
     if (rootsPending) await rootsPending;
     const defaultProject = await scope.current();
-    return { store: opts.store, clock: systemClock, actor: opts.actor, readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}) };
+    return { store: opts.store, clock: systemClock, actor: opts.actor, ...(opts.via ? { via: opts.via } : {}), readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}) };
   };
   const onInternal = (err: unknown): void => {
     log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));

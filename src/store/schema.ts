@@ -114,12 +114,14 @@ export interface EventsTable {
   task_uid: string | null;
   type: string;
   changes: string; // JSON
+  /** Who acted on the actor's behalf (an admin token, "token:ci"); null when the actor acted itself. */
+  via: string | null;
 }
 
 export interface ApiTokensTable {
   id: string;
   name: string;
-  scope: string; // read | write
+  scope: string; // read | write | admin
   hash: string; // sha256 hex of the secret
   prefix: string; // first characters of the secret, for recognising it in lists
   created_at: string;

@@ -53,7 +53,7 @@ describe('bearer tokens', () => {
     expect(ok.status).toBe(201);
     expect(ok.body.task.id).toBe('API-1');
     const hist = await s.call('GET', '/api/v1/tasks/API-1/history', undefined, bearer(write.secret));
-    expect(hist.body.events[0].actor).toBe('token:writer');
+    expect(hist.body.events[0].actor).toBe('writer'); // a token's name is its actor
 
     await revokeToken(ctxOf(s), 'writer');
     expect((await s.call('GET', '/api/v1/projects', undefined, bearer(write.secret))).status).toBe(401);

@@ -11,5 +11,6 @@ export const ActivityEvent = z.object({
   taskId: z.string().nullable().describe('Display id of the task, when the event is about one'),
   type: z.string().describe('e.g. task.created, task.updated, task.moved, task.completed, dependency.added'),
   changes: z.record(z.string(), FieldChange),
+  via: z.string().optional().describe('Who acted on the actor\'s behalf, e.g. "token:ci"'),
 });
 export type ActivityEvent = z.infer<typeof ActivityEvent>;

@@ -25,7 +25,7 @@ export async function record(
   ctx: Context,
   e: { projectUid: string | null; taskUid: string | null; type: string; changes: Changes },
 ): Promise<number> {
-  return tx.appendEvent({ at: nowIso(ctx), actor: ctx.actor, ...e });
+  return tx.appendEvent({ at: nowIso(ctx), actor: ctx.actor, ...(ctx.via ? { via: ctx.via } : {}), ...e });
 }
 
 export const HistoryInput = z.object({

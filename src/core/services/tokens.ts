@@ -7,7 +7,7 @@ import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
 import type { TokenRow } from '../ports.js';
 
-export const TokenScope = z.enum(['read', 'write']).describe('read: read ops only; write: everything');
+export const TokenScope = z.enum(['read', 'write', 'admin']).describe('read: read ops only; write: everything, as the token\'s name; admin: write, and may act as any actor');
 export type TokenScope = z.infer<typeof TokenScope>;
 
 export const CreateTokenInput = z.object({

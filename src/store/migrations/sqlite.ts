@@ -469,6 +469,15 @@ ALTER TABLE tasks ADD COLUMN slug TEXT;
 CREATE UNIQUE INDEX tasks_slug ON tasks (project_uid, slug) WHERE slug IS NOT NULL;
 `,
   },
+  {
+    version: 15,
+    name: 'events record who acted through whom',
+    // An admin token acting as an agent: the event's actor is the agent, `via` the token
+    // ("token:ci"). NULL when the caller acted as itself, so existing rows are unchanged.
+    sql: `
+ALTER TABLE events ADD COLUMN via TEXT;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

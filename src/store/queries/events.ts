@@ -8,11 +8,11 @@ import { prepared } from './prepared.js';
 type Q = Kysely<DB>;
 
 const insertEvent = prepared((db, p) =>
-  db.insertInto('events').values({ at: p(0), actor: p(1), project_uid: p(2), task_uid: p(3), type: p(4), changes: p(5) }),
+  db.insertInto('events').values({ at: p(0), actor: p(1), project_uid: p(2), task_uid: p(3), type: p(4), changes: p(5), via: p(6) }),
 );
 
 export async function appendEvent(db: Q, e: NewEvent): Promise<number> {
-  const r = await insertEvent.run(db, [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes)]);
+  const r = await insertEvent.run(db, [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes), e.via ?? null]);
   return Number(r.insertId);
 }
 
@@ -25,7 +25,7 @@ export async function events(
     .leftJoin('projects as p', 'p.uid', 'e.project_uid')
     .leftJoin('tasks as t', 't.uid', 'e.task_uid')
     .leftJoin('projects as tp', 'tp.uid', 't.project_uid')
-    .select(['e.seq', 'e.at', 'e.actor', 'e.type', 'e.changes', 'p.key as project_key', 'tp.key as task_key', 't.seq as task_seq'])
+    .select(['e.seq', 'e.at', 'e.actor', 'e.type', 'e.changes', 'e.via', 'p.key as project_key', 'tp.key as task_key', 't.seq as task_seq'])
     .orderBy('e.seq', q.desc ? 'desc' : 'asc')
     .limit(q.limit);
   if (q.afterSeq !== undefined) s = s.where('e.seq', '>', q.afterSeq);
@@ -40,6 +40,7 @@ export async function events(
     taskId: r.task_key && r.task_seq !== null ? `${r.task_key}-${r.task_seq}` : null,
     type: r.type,
     changes: JSON.parse(r.changes),
+    ...(r.via ? { via: r.via } : {}),
   }));
 }
 
