@@ -22,7 +22,10 @@ const INSTALL = 'install Debian\'s Chromium with `sudo apt-get update && sudo ap
 
 /** describe() for browser suites: skipped with a message when Chromium is missing, failing instead under CI=true. */
 export function describeBrowser(name: string, fn: () => void): void {
-  if (chromiumPath()) return describe(name, fn);
+  if (chromiumPath()) {
+    describe(name, fn);
+    return;
+  }
   if (process.env.CI === 'true') {
     describe(name, () => {
       it('needs Chromium in CI', () => {
@@ -145,8 +148,9 @@ export async function axeSerious(page: Page): Promise<Array<{ id: string; impact
   // Evaluated over the devtools protocol: the page's CSP (script-src 'self') does not apply to it.
   await page.evaluate(source);
   const result = await page.evaluate(async () => {
-    const axe = (window as any).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'] });
+    // (This runs in the page; the test tsconfig has no DOM types.)
+    const g = globalThis as any;
+    const r = await g.axe.run(g.document, { resultTypes: ['violations'] });
     return r.violations.map((v: any) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n: any) => `${n.target.join(' ')}: ${n.failureSummary}`) }));
   });
   return (result as Array<{ id: string; impact: string; help: string; nodes: string[] }>).filter((v) => v.impact === 'serious' || v.impact === 'critical');

@@ -73,7 +73,7 @@ describeBrowser('web board', () => {
     expect(await order()).toEqual(['WEB-1', 'WEB-3']);
     await card('WEB-3').dragTo(lane('todo').locator('.lane-body'), { targetPosition: { x: 40, y: 5 } });
     await until('WEB-3 on top', async () => (await order())[0] === 'WEB-3');
-    expect(await lane('todo').locator('.card').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.card))).toEqual(['WEB-3', 'WEB-1']);
+    expect(await lane('todo').locator('.card').evaluateAll((els) => els.map((e) => (e as any).dataset.card))).toEqual(['WEB-3', 'WEB-1']);
   });
 
   it('moves a card with the keyboard (Alt + arrows)', async () => {
@@ -84,7 +84,7 @@ describeBrowser('web board', () => {
     await page.keyboard.press('Alt+ArrowRight');
     await until('WEB-3 in progress', async () => (await task('WEB-3')).status === 'in_progress');
     // Focus follows the card, and the move is announced.
-    expect(await page.evaluate(() => document.activeElement?.closest('[data-card]')?.getAttribute('data-card'))).toBe('WEB-3');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.closest('[data-card]')?.getAttribute('data-card'))).toBe('WEB-3');
     await page.locator('[aria-live="polite"]', { hasText: 'Moved WEB-3 to In progress' }).waitFor({ state: 'attached' });
   });
 
