@@ -18,9 +18,3 @@ export function painter(enabled: boolean): Paint {
   if (!enabled) return (_style, text) => text;
   return (style, text) => (text ? `\u001b[${CODES[style][0]}m${text}\u001b[${CODES[style][1]}m` : text);
 }
-
-/** Visible length, ignoring escape codes. */
-export function visibleLength(text: string): number {
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/\u001b\[[0-9;]*m/g, '').length;
-}

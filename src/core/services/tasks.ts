@@ -248,14 +248,3 @@ export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<
     return hydrate(tx, saved, now, ctx.actor);
   });
 }
-
-export const MoveTaskInput = z.object({
-  id: TaskRef,
-  status: z.string().min(1).describe('Target status (lane)'),
-  position: z.number().int().min(0).optional().describe('Index within the lane; default bottom'),
-  expectedVersion: z.number().int().min(1).optional(),
-});
-
-export async function moveTask(ctx: Context, input: z.infer<typeof MoveTaskInput>): Promise<Task> {
-  return updateTask(ctx, { id: input.id, status: input.status, position: input.position ?? Number.MAX_SAFE_INTEGER, expectedVersion: input.expectedVersion });
-}
