@@ -1,6 +1,6 @@
 /** Finding and opening a workspace: --db PATH, then CAIRN_DB, then the nearest ancestor `.cairn/cairn.db`. */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import type { Store } from './core/ports.js';
 import { SqliteStore } from './store/sqlite/store.js';
 
@@ -30,12 +30,18 @@ export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env
   return { path: join(cwd, WORKSPACE_DIR, DB_FILE), source: 'default' };
 }
 
-/** A database path, or a folder (a repository, a DevPlanner workspace) whose `.cairn/cairn.db` is meant. */
+/**
+ * A database path, or a folder (a repository, a DevPlanner workspace) whose `.cairn/cairn.db` is
+ * meant: an existing directory, or a path not there yet with no file extension.
+ */
 function databaseAt(path: string): string {
-  return existsSync(path) && statSync(path).isDirectory() ? join(path, WORKSPACE_DIR, DB_FILE) : path;
+  const folder = existsSync(path) ? statSync(path).isDirectory() : extname(path) === '';
+  return folder ? join(path, WORKSPACE_DIR, DB_FILE) : path;
 }
 
 /** Opens the store at a path; a missing file is created by the first write, never by a read. */
 export function openStore(path: string): Store {
   return new SqliteStore(path);
 }
+
+export { diagnoseWorkspace, type DoctorReport } from './store/sqlite/doctor.js';

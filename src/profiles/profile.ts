@@ -12,6 +12,8 @@ import type { AnyOp, OpContext } from '../ops/index.js';
 
 export const PROFILE_NAMES = ['castle', 'tx', 'devplanner', 'ade'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
+/** The MCP server name each seed's hosts know it by (serverInfo.name, and the key in their config files). */
+export const PROFILE_SERVER_NAMES: Record<ProfileName, string> = { castle: 'castle-tasks', tx: 'tx', devplanner: 'devplanner', ade: 'principal-ade' };
 
 export type OpName = AnyOp['name'];
 export type OpOutput<N extends OpName> = z.output<Extract<AnyOp, { name: N }>['output']>;
@@ -76,7 +78,7 @@ export interface ProfileResource {
 
 export interface Profile {
   name: ProfileName;
-  /** The MCP server name the seed's clients know (serverInfo.name). */
+  /** The MCP server name the seed's clients know (serverInfo.name): PROFILE_SERVER_NAMES[name]. */
   serverName: string;
   instructions?: string;
   /** The workflow template its projects are made from (also accepted by native create_project). */

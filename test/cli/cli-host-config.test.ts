@@ -48,7 +48,7 @@ describe('cairn mcp-config', () => {
   it('--project gives an absolute --db (the real path) and --profile is passed through', () => {
     const out = okJson(h.run(['mcp-config', '--client', 'cursor', '--project', 'repo/../repo', '--profile', 'tx']));
     const db = join(realpathSync(repo), '.cairn', 'cairn.db');
-    expect(out.mcpServers.cairn.args).toEqual([bin, 'mcp', '--profile', 'tx', '--db', db]);
+    expect(out.mcpServers.tx.args).toEqual([bin, 'mcp', '--profile', 'tx', '--db', db]); // listed under the name tx's hosts know
     expect(existsSync(db)).toBe(true);
   });
 
@@ -59,7 +59,7 @@ describe('cairn mcp-config', () => {
       [['--profile', 'castle'], ['--profile', 'tx'], ['--profile', 'devplanner'], ['--profile', 'ade'], []].map((p) => ['mcp-config', '--client', 'acp', '--project', 'repo', ...p, '--json']),
     );
     const entry = okJson(castle!, 'castle');
-    expect(entry).toEqual({ name: 'cairn', command: process.execPath, args: [bin, 'mcp', '--profile', 'castle'], env: [{ name: 'CASTLE_DB_PATH', value: db }, { name: 'CASTLE_PROJECT_PATH', value: root }] });
+    expect(entry).toEqual({ name: 'castle-tasks', command: process.execPath, args: [bin, 'mcp', '--profile', 'castle'], env: [{ name: 'CASTLE_DB_PATH', value: db }, { name: 'CASTLE_PROJECT_PATH', value: root }] });
     expect(Array.isArray(entry.env)).toBe(true);
     expect(okJson(tx!).env).toEqual([{ name: 'TX_DB', value: db }]);
     expect(okJson(devplanner!).env).toEqual([{ name: 'DEVPLANNER_WORKSPACE', value: db }]);
@@ -132,7 +132,7 @@ describe('cairn init --agent', () => {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.inputs).toEqual([{ id: 'token', type: 'promptString' }]);
     expect(doc.servers.other).toEqual(other);
-    expect(doc.servers.cairn).toEqual({ type: 'stdio', command: process.execPath, args: [bin, 'mcp', '--profile', 'castle', '--db', join(realpathSync(dir), '.cairn', 'cairn.db')] });
+    expect(doc.servers['castle-tasks']).toEqual({ type: 'stdio', command: process.execPath, args: [bin, 'mcp', '--profile', 'castle', '--db', join(realpathSync(dir), '.cairn', 'cairn.db')] });
     expect(readFileSync(file, 'utf8')).toMatch(/^ {4}"inputs"/m); // the file's own indentation is kept
     const bytes = readFileSync(file);
     expect(h.run(['init', '--agent', 'vscode', '--profile', 'castle'], { cwd: dir }).stdout).toContain('already configured');

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileS
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CairnError } from '../../core/errors.js';
+import { PROFILE_NAMES, PROFILE_SERVER_NAMES, type ProfileName } from '../../profiles/profile.js';
 import { DB_FILE, WORKSPACE_DIR } from '../../workspace.js';
 
 export const CLIENTS = ['claude-code', 'claude-desktop', 'vscode', 'cursor', 'acp'] as const;
@@ -16,16 +17,18 @@ export const AGENT_HOSTS = ['claude-code', 'vscode', 'cursor'] as const;
 export type AgentHost = (typeof AGENT_HOSTS)[number];
 
 /** The seed profiles `cairn mcp --profile` takes; none (or `native`) is Cairn's own tool surface. */
-export const PROFILES = ['castle', 'tx', 'devplanner', 'ade'] as const;
-export type Profile = (typeof PROFILES)[number];
+export const PROFILES = PROFILE_NAMES;
+export type Profile = ProfileName;
 
 export interface EnvVar {
   name: string;
   value: string;
 }
 
-/** What a host runs: `command args...` with `env` added to its environment. */
+/** What a host runs: `command args...` with `env` added to its environment, listed under `name`. */
 export interface ServerEntry {
+  /** The server's key in the host's config: `cairn`, or the name a seed's hosts know (`castle-tasks`, `tx`, `devplanner`). */
+  name: string;
   command: string;
   args: string[];
   env: EnvVar[];
@@ -43,8 +46,6 @@ export interface EntryOptions {
 
 /** The env variable each profile reads its database from (the seed's own name). */
 const DB_ENV: Record<Profile | 'native', string> = { castle: 'CASTLE_DB_PATH', tx: 'TX_DB', devplanner: 'DEVPLANNER_WORKSPACE', ade: 'CAIRN_DB', native: 'CAIRN_DB' };
-
-const SERVER_NAME = 'cairn';
 
 export function parseClient(value: string | undefined, valid: readonly string[] = CLIENTS, flag = '--client', command = 'cairn mcp-config'): Client {
   if (value && valid.includes(value)) return value as Client;
@@ -105,7 +106,7 @@ export function serverEntry(o: EntryOptions): ServerEntry {
     if (o.db) env.push({ name: DB_ENV[o.profile ?? 'native'], value: o.db });
     if (o.profile === 'castle' && o.projectPath) env.push({ name: 'CASTLE_PROJECT_PATH', value: o.projectPath });
   }
-  return { command: process.execPath, args, env };
+  return { name: o.profile ? PROFILE_SERVER_NAMES[o.profile] : 'cairn', command: process.execPath, args, env };
 }
 
 /** The entry as a host's config file spells it (env as an object, only when there is one). */
@@ -125,8 +126,8 @@ function hostEntry(client: Client, e: ServerEntry): Record<string, unknown> {
 
 /** The JSON a host takes: a whole config document, or for ACP the `mcpServers` item of `session/new` (env as [{name, value}]). */
 export function clientConfig(client: Client, e: ServerEntry): Record<string, unknown> {
-  if (client === 'acp') return { name: SERVER_NAME, command: e.command, args: e.args, env: e.env };
-  return { [serversKey(client)]: { [SERVER_NAME]: hostEntry(client, e) } };
+  if (client === 'acp') return { name: e.name, command: e.command, args: e.args, env: e.env };
+  return { [serversKey(client)]: { [e.name]: hostEntry(client, e) } };
 }
 
 /** Quotes a word for a POSIX shell (or cmd.exe on Windows) only when it needs it. */
@@ -139,7 +140,7 @@ function shellWord(word: string): string {
 /** `claude mcp add cairn -- <command> <args...>` (with `-e NAME=value` for env, which only ACP entries carry today). */
 export function claudeAddCommand(e: ServerEntry): string {
   const envFlags = e.env.flatMap((v) => ['-e', `${v.name}=${v.value}`]);
-  return ['claude', 'mcp', 'add', ...envFlags, SERVER_NAME, '--', e.command, ...e.args].map(shellWord).join(' ');
+  return ['claude', 'mcp', 'add', ...envFlags, e.name, '--', e.command, ...e.args].map(shellWord).join(' ');
 }
 
 /** The project config file of a host, relative to the repository root. */
@@ -222,9 +223,9 @@ export function writeProjectConfig(host: AgentHost, prepared: PreparedWrite, e: 
   const value = hostEntry(host, e);
   const doc: Record<string, unknown> = prepared.existing ?? {};
   const servers = (doc[key] as Record<string, unknown> | undefined) ?? {};
-  if (JSON.stringify(servers[SERVER_NAME]) === JSON.stringify(value)) return 'unchanged';
-  const status: WriteStatus = prepared.text === undefined ? 'created' : servers[SERVER_NAME] === undefined ? 'added' : 'updated';
-  servers[SERVER_NAME] = value;
+  if (JSON.stringify(servers[e.name]) === JSON.stringify(value)) return 'unchanged';
+  const status: WriteStatus = prepared.text === undefined ? 'created' : servers[e.name] === undefined ? 'added' : 'updated';
+  servers[e.name] = value;
   doc[key] = servers;
   mkdirSync(dirname(prepared.file), { recursive: true });
   writeFileSync(prepared.file, `${JSON.stringify(doc, null, indentOf(prepared.text))}\n`);

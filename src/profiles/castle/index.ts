@@ -4,13 +4,13 @@
  * kind = kind, research content = research comments, branch/worktree/PR/GitHub issue = links.
  */
 import { errorOutput } from '../error-text.js';
-import type { Profile } from '../profile.js';
+import { PROFILE_SERVER_NAMES, type Profile } from '../profile.js';
 import { castleReadTools } from './read-tools.js';
 import { castleWriteTools } from './write-tools.js';
 
 export const castleProfile: Profile = {
   name: 'castle',
-  serverName: 'castle-tasks',
+  serverName: PROFILE_SERVER_NAMES.castle,
   instructions:
     'Castle tasks for this project. Use castle_list_tasks, castle_get_task, castle_search_tasks or castle_task_summary when the user asks about tasks, project status or task details.',
   template: 'castle',

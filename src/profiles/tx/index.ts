@@ -5,12 +5,12 @@
  * tx_add when there is none). Errors are tx's `Error: …` text results.
  */
 import { errorText } from '../../ops/error-text.js';
-import type { Profile } from '../profile.js';
+import { PROFILE_SERVER_NAMES, type Profile } from '../profile.js';
 import { txTools } from './tools.js';
 
 export const txProfile: Profile = {
   name: 'tx',
-  serverName: 'tx',
+  serverName: PROFILE_SERVER_NAMES.tx,
   instructions: 'tx: dependency-aware tasks. tx_ready for what to work on, tx_show for details, tx_done when finished (it lists what became ready).',
   template: 'tx',
   defaultProject: { key: 'TX', name: 'tx tasks' },
