@@ -43,5 +43,3 @@ function databaseAt(path: string): string {
 export function openStore(path: string): Store {
   return new SqliteStore(path);
 }
-
-export { diagnoseWorkspace, type DoctorReport } from './store/sqlite/doctor.js';
