@@ -43,3 +43,5 @@ function databaseAt(path: string): string {
 export function openStore(path: string): Store {
   return new SqliteStore(path);
 }
+
+export { diagnoseWorkspace, type DoctorReport } from './store/sqlite/doctor.js';

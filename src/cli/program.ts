@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { findOp } from '../ops/index.js';
 import { BINDINGS, type Binding } from './bindings.js';
+import { addDoctorCommand } from './commands/doctor-command.js';
 import { addInitCommand } from './commands/init-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
 import { addMcpConfigCommand } from './commands/mcp-config-command.js';
@@ -57,6 +58,7 @@ export async function buildProgram(word: string | undefined): Promise<Command> {
   addMcpCommand(program);
   addMcpConfigCommand(program);
   addServeCommand(program);
+  addDoctorCommand(program);
   await addExtensions(program, word);
   program.addHelpText('after', examples(['cairn init --key API --name "API server"', 'cairn add "Add login" --priority high', 'cairn ready', 'cairn start API-1', 'cairn done API-1', 'cairn list --json']));
   return program;

@@ -21,8 +21,9 @@ export function reportError(thrown: unknown, json: boolean): number {
   const err = toCairnError(thrown);
   if (json) process.stdout.write(`${errorJson(err)}\n`);
   else process.stderr.write(`${humanError(err)}\n`);
-  // An INTERNAL error is a bug: keep the stack for the report.
-  if (err.kind === 'internal' && err.cause !== undefined) {
+  // An INTERNAL error is a bug: keep the stack for the report. Environment failures (CORRUPT,
+  // DISK_FULL) share its kind but are named and explained: no stack.
+  if (err.code === 'INTERNAL' && err.cause !== undefined) {
     process.stderr.write(`${err.cause instanceof Error ? (err.cause.stack ?? err.cause.message) : String(err.cause)}\n`);
   }
   return EXIT_CODES[err.kind];

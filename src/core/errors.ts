@@ -15,6 +15,8 @@ export const ERROR_KINDS = {
   PROJECT_NOT_FOUND: 'not_found',
   TOKEN_NOT_FOUND: 'not_found',
   NO_WORKSPACE: 'not_found',
+  /** The file exists but is not Cairn's (another application's database, or not SQLite at all): left untouched. */
+  NOT_A_WORKSPACE: 'invalid',
   PROJECT_EXISTS: 'conflict',
   SLUG_TAKEN: 'conflict',
   TOKEN_EXISTS: 'conflict',
@@ -26,6 +28,10 @@ export const ERROR_KINDS = {
   BUSY: 'conflict',
   READ_ONLY: 'forbidden',
   FORBIDDEN: 'forbidden',
+  /** The workspace file is damaged (truncated, overwritten): restore it from a backup. */
+  CORRUPT: 'internal',
+  /** The disk (or a size limit) is full: nothing was written. */
+  DISK_FULL: 'internal',
   INTERNAL: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

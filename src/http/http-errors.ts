@@ -4,8 +4,8 @@ import { CairnError, toCairnError, type ErrorKind } from '../core/errors.js';
 
 /** Status per CairnError kind; the codes below override where HTTP has a more precise answer. */
 const KIND_STATUS: Record<ErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, internal: 500 };
-/** A workspace locked by another writer is temporary: 503 tells clients to retry. */
-const CODE_STATUS: Partial<Record<string, number>> = { BUSY: 503 };
+/** A workspace locked by another writer is temporary: 503 tells clients to retry. A full disk is 507 (Insufficient Storage). */
+const CODE_STATUS: Partial<Record<string, number>> = { BUSY: 503, DISK_FULL: 507 };
 
 /** Codes that only the HTTP layer produces (authentication, limits, routing); never thrown by the core. */
 export const HTTP_ONLY_CODES = {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
 import { LATEST_SQLITE_VERSION, SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
-import { openSqliteFile, schemaVersion } from '../../src/store/sqlite/open.js';
+import { CAIRN_APPLICATION_ID, openSqliteFile, schemaVersion } from '../../src/store/sqlite/open.js';
 import { expectCode, integrityCheck } from '../helpers/core.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
 
@@ -261,6 +261,7 @@ describe('migrations', () => {
     ws = tempWorkspace();
     mkdirSync(dirname(ws.db), { recursive: true });
     const db = new Database(ws.db);
+    db.pragma(`application_id = ${CAIRN_APPLICATION_ID}`); // a newer Cairn marks its files too
     db.pragma(`user_version = ${LATEST_SQLITE_VERSION + 1}`);
     db.close();
     expect(() => openSqliteFile(ws.db)).toThrow(/newer than this Cairn understands/);

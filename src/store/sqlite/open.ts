@@ -1,9 +1,13 @@
 /** Opens a SQLite workspace file: pragmas, a backup copy before any migration, then migrations in one transaction. */
 import { Database, type SqliteDatabase } from './native.js';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CairnError } from '../../core/errors.js';
+import { CairnError, toCairnError } from '../../core/errors.js';
 import { LATEST_SQLITE_VERSION, SQLITE_MIGRATIONS } from '../migrations/sqlite.js';
+import { readOnlyError, readOnlyReason, translateSqliteError } from './sqlite-errors.js';
+
+/** PRAGMA application_id of every Cairn workspace ("CRN1"): what tells Cairn's files from any other SQLite file. */
+export const CAIRN_APPLICATION_ID = 0x43524e31;
 
 export interface OpenOptions {
   /** Apply migrations only up to this version (tests build files at earlier schema versions). */
@@ -50,7 +54,10 @@ export function migrate(db: SqliteDatabase, file: string | null, target = LATEST
       { suggestions: ['npm install -g cairn@latest'] },
     );
   }
-  if (current >= target) return null;
+  if (current >= target) {
+    markWorkspace(db);
+    return null;
+  }
   const backupPath = file && current > 0 ? backup(db, file, current) : null;
   db.exec('BEGIN IMMEDIATE');
   try {
@@ -61,6 +68,7 @@ export function migrate(db: SqliteDatabase, file: string | null, target = LATEST
       db.exec(m.sql);
       db.pragma(`user_version = ${m.version}`);
     }
+    if (applicationId(db) !== CAIRN_APPLICATION_ID) db.pragma(`application_id = ${CAIRN_APPLICATION_ID}`);
     db.exec('COMMIT');
   } catch (err) {
     db.exec('ROLLBACK');
@@ -115,17 +123,153 @@ function openDatabase(file: string): SqliteDatabase {
   }
 }
 
-/** Opens (creating if needed) a workspace database file and migrates it. */
+function applicationId(db: SqliteDatabase): number {
+  return db.pragma('application_id', { simple: true }) as number;
+}
+
+/** An up-to-date workspace made before the mark gets it now; a busy lock just leaves it for the next open. */
+function markWorkspace(db: SqliteDatabase): void {
+  if (db.readonly || applicationId(db) === CAIRN_APPLICATION_ID) return;
+  try {
+    db.pragma(`application_id = ${CAIRN_APPLICATION_ID}`);
+  } catch (err) {
+    if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err;
+  }
+}
+
+const CAIRN_TABLES = ['projects', 'tasks', 'events'];
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+/** A missing or 0-byte file is no workspace yet: reads answer from an empty schema and leave it as it is. */
+export function hasDatabaseFile(file: string): boolean {
+  try {
+    const st = statSync(file);
+    return st.isDirectory() || st.size > 0;
+  } catch {
+    return false;
+  }
+}
+
+function notAWorkspace(file: string, why: string): CairnError {
+  return new CairnError('NOT_A_WORKSPACE', `${file} is not a Cairn workspace: ${why}. Cairn left it untouched.`, {
+    suggestions: [
+      'Check --db and CAIRN_DB: they must name a Cairn workspace (usually .cairn/cairn.db in a project folder)',
+      'Run "cairn init" in your project folder to create a workspace there',
+    ],
+  });
+}
+
+/** Refuses a non-empty file that does not start with SQLite's header, before SQLite sees it. */
+export function assertSqliteHeader(file: string): void {
+  const fd = openSync(file, 'r');
+  const head = Buffer.alloc(16);
+  try {
+    readSync(fd, head, 0, 16, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (head.toString('latin1') !== SQLITE_HEADER) {
+    throw notAWorkspace(file, 'it is not a SQLite database (its first bytes are not SQLite\'s header); if it was a workspace, it is damaged: restore it from a backup');
+  }
+}
+
+/**
+ * Cairn's files carry PRAGMA application_id = CAIRN_APPLICATION_ID. A file without it is accepted
+ * only when it is empty (a new file) or has Cairn's schema (a workspace made before the mark, which
+ * migrate() then marks); anything else is another application's and is refused before any write.
+ */
+export function assertCairnFile(db: SqliteDatabase, file: string): void {
+  const id = applicationId(db);
+  if (id === CAIRN_APPLICATION_ID) return;
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  const version = schemaVersion(db);
+  if (id === 0) {
+    if (tables.length === 0 && version === 0) return;
+    if (version > 0 && CAIRN_TABLES.every((t) => tables.includes(t))) return;
+  }
+  const shown = tables.length > 6 ? `${tables.slice(0, 6).join(', ')}, …` : tables.join(', ');
+  throw notAWorkspace(file, `it is a SQLite database of another application (application_id ${id}, user_version ${version}${tables.length ? `, tables ${shown}` : ''})`);
+}
+
+function isWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A workspace this process cannot write (file, folder or mount read-only) opens read-only and is
+ * never migrated. Reading a WAL file needs its -shm index, which SQLite cannot create in a
+ * read-only folder: then the reads are answered from a copy of the file in memory.
+ */
+function openReadOnly(file: string, opts: OpenOptions): SqliteDatabase {
+  let db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+    try {
+      assertCairnFile(db, file);
+    } catch (err) {
+      const code = String((err as { code?: unknown }).code);
+      if (!code.startsWith('SQLITE_READONLY') && !code.startsWith('SQLITE_CANTOPEN')) throw err;
+      db.close();
+      db = inMemoryCopy(file);
+      assertCairnFile(db, file);
+    }
+    const version = schemaVersion(db);
+    if (version > LATEST_SQLITE_VERSION) migrate(db, file); // throws: newer than this Cairn
+    if (version < (opts.targetVersion ?? LATEST_SQLITE_VERSION)) {
+      throw readOnlyError(file, `it has schema version ${version} and this Cairn needs ${LATEST_SQLITE_VERSION}; upgrading it writes to the file, and ${readOnlyReason(file)}`);
+    }
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+/** A read-only copy in memory of a WAL file whose folder is read-only; refused when its log holds commits. */
+export function inMemoryCopy(file: string): SqliteDatabase {
+  let wal = 0;
+  try {
+    wal = statSync(`${file}-wal`).size;
+  } catch {
+    // no log: the file holds every commit
+  }
+  if (wal > 0) throw readOnlyError(file, `${readOnlyReason(file)}, and its log ${file}-wal holds commits that SQLite can read only with write access to that folder`);
+  const bytes = readFileSync(file);
+  // Header bytes 18–19 say "WAL"; a deserialized copy must say "rollback journal" to be readable.
+  if (bytes.length >= 20) bytes[18] = bytes[19] = 1;
+  return new Database(bytes, { readonly: true });
+}
+
+/** Opens (creating if needed) a workspace database file and migrates it; refuses files that are not Cairn's. */
 export function openSqliteFile(file: string, opts: OpenOptions = {}): SqliteDatabase {
+  try {
+    return openChecked(file, opts);
+  } catch (err) {
+    throw translateSqliteError(err, file) ?? toCairnError(err);
+  }
+}
+
+function openChecked(file: string, opts: OpenOptions): SqliteDatabase {
+  const existing = file !== ':memory:' && hasDatabaseFile(file);
   if (file !== ':memory:') {
-    const dir = dirname(file);
-    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
     if (existsSync(file) && statSync(file).isDirectory()) {
       throw new CairnError('VALIDATION_ERROR', `The database path ${file} is a directory; pass the path of a file such as ${file}/cairn.db.`);
     }
+    if (existing) assertSqliteHeader(file);
+    if (existing && (!isWritable(file) || !isWritable(dirname(file)))) return openReadOnly(file, opts);
+    const dir = dirname(file);
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
   }
   const db = openDatabase(file);
   try {
+    // Nothing is written (not even the journal mode) before the file is known to be Cairn's.
+    db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
+    withBusyRetry(() => assertCairnFile(db, file), opts.busyTimeoutMs ?? 10_000);
     withBusyRetry(() => applyPragmas(db, opts.busyTimeoutMs), opts.busyTimeoutMs ?? 10_000);
     migrate(db, file === ':memory:' ? null : file, opts.targetVersion);
   } catch (err) {

@@ -3,7 +3,6 @@
  * empty in-memory schema and creates the file on its first write, so reads never leave garbage.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import { existsSync } from 'node:fs';
 import { Kysely } from 'kysely';
 import { CairnError } from '../../core/errors.js';
 import type { Store, Tx } from '../../core/ports.js';
@@ -14,7 +13,8 @@ import { SummaryCache } from '../queries/summary-cache.js';
 import { ProjectCache } from '../queries/project-cache.js';
 import { cairnSqliteDialect, Connection } from './driver.js';
 import { runDirectly } from '../queries/prepared.js';
-import { openSqliteFile, type OpenOptions } from './open.js';
+import { hasDatabaseFile, openSqliteFile, type OpenOptions } from './open.js';
+import { readOnlyError, readOnlyReason, translateSqliteError } from './sqlite-errors.js';
 import { Checkpointer } from './checkpointer.js';
 import { CLOSING_STEPS, tidySearchIndex } from './search-upkeep.js';
 import { reindexTask, removeFromIndex, search } from './search.js';
@@ -58,12 +58,12 @@ export class SqliteStore implements Store {
   constructor(file: string, options: OpenOptions = {}) {
     this.location = file;
     this.#options = options;
-    if (file === ':memory:' || existsSync(file)) this.#file = handle(openSqliteFile(file, options));
+    if (file === ':memory:' || hasDatabaseFile(file)) this.#file = handle(openSqliteFile(file, options));
   }
 
   /** The open file, if the workspace exists (after any write, or if it existed at open). */
   #current(): Handle | undefined {
-    if (!this.#file && existsSync(this.location)) this.#file = handle(openSqliteFile(this.location, this.#options));
+    if (!this.#file && hasDatabaseFile(this.location)) this.#file = handle(openSqliteFile(this.location, this.#options));
     return this.#file;
   }
 
@@ -88,7 +88,14 @@ export class SqliteStore implements Store {
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
-    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h, true, fn));
+    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h, true, fn)).catch((err: unknown) => {
+      throw this.#translate(err);
+    });
+  }
+
+  /** A damaged file, a full disk or a read-only folder named as such (sqlite-errors.ts); anything else as it is. */
+  #translate(err: unknown): unknown {
+    return translateSqliteError(err, this.location) ?? err;
   }
 
   async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -106,6 +113,7 @@ export class SqliteStore implements Store {
       });
       h = this.#current() ?? (this.#file = handle(openSqliteFile(this.location, this.#options)));
     }
+    if (h.raw.readonly) throw readOnlyError(this.location, readOnlyReason(this.location));
     for (let attempt = 0; ; attempt++) {
       let result: T;
       try {
@@ -113,7 +121,7 @@ export class SqliteStore implements Store {
         file.checkpointer?.writing();
         result = await h.db.transaction().execute((trx) => this.#run(trx, file, false, fn));
       } catch (err) {
-        if (!isBusy(err)) throw err;
+        if (!isBusy(err)) throw this.#translate(err);
         if (attempt >= MAX_BUSY_RETRIES) {
           throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer; nothing was changed. Retry the command.`, {
             cause: err,

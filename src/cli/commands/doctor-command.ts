@@ -1,0 +1,33 @@
+/** `cairn doctor`: checks the workspace file (format, owner, schema, write access, SQLite integrity) and says how to fix what it finds. */
+import type { Command } from 'commander';
+import { CairnError } from '../../core/errors.js';
+import { diagnoseWorkspace, type DoctorReport } from '../../workspace.js';
+import { colorEnabled, painter } from '../render/color.js';
+import { locateWorkspace, type GlobalOptions } from '../session.js';
+
+function human(r: DoctorReport): string {
+  const paint = painter(colorEnabled(process.stdout));
+  const width = Math.max(...r.checks.map((c) => c.name.length));
+  const lines = [`Workspace ${r.workspace}`];
+  for (const c of r.checks) lines.push(`  ${c.ok ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.name.padEnd(width)}  ${c.detail}`);
+  lines.push(r.backups.length ? `Backups (newest first):\n${r.backups.map((b) => `  ${b}`).join('\n')}` : 'Backups: none (Cairn makes one before each migration)');
+  if (r.ok) lines.push(paint('green', 'No problems found.'));
+  return lines.join('\n');
+}
+
+export function addDoctorCommand(program: Command): void {
+  program
+    .command('doctor')
+    .description('Check the workspace file: format, owner, schema, write access, SQLite quick_check and integrity_check; never changes it')
+    .addHelpText('after', '\nExamples:\n  cairn doctor\n  cairn doctor --db other/.cairn/cairn.db --json\n\nExit code 0 when every check passes; otherwise the exit code of the problem found (its error is printed as usual).')
+    .action((_opts: unknown, cmd: Command) => {
+      const o = cmd.optsWithGlobals<GlobalOptions>();
+      const report = diagnoseWorkspace(locateWorkspace(o).path);
+      // --json: the report itself when healthy, else the problem as the usual error JSON with the report in details.
+      if (!o.json) process.stdout.write(`${human(report)}\n`);
+      else if (report.ok) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (report.problem) {
+        throw new CairnError(report.problem.code, report.problem.message, { suggestions: report.problem.suggestions, details: { report } });
+      }
+    });
+}
