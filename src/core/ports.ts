@@ -2,6 +2,7 @@
 import type { ActivityEvent } from './model/activity.js';
 import type { ChecklistItem, Comment, CommentKind, Kind, Links, Priority } from './model/task.js';
 import type { Category, Status } from './model/workflow.js';
+import type { TransferTx } from './transfer-port.js';
 
 export interface ProjectRow {
   uid: string;
@@ -219,6 +220,9 @@ export interface Tx {
   /** Marks a live token revoked; false when none matched. */
   revokeToken(id: string, at: string): Promise<boolean>;
   touchToken(id: string, at: string): Promise<void>;
+
+  /** Bulk reads and raw writes for export and import (core/transfer-port.ts). */
+  readonly transfer: TransferTx;
 }
 
 export interface Store {

@@ -8,6 +8,7 @@ import * as projects from './projects.js';
 import * as taskList from './task-list.js';
 import * as tasks from './tasks.js';
 import * as tokens from './tokens.js';
+import { KyselyTransfer } from './transfer.js';
 import type { SummaryCache } from './summary-cache.js';
 import type { ProjectCache } from './project-cache.js';
 import type { Status } from '../../core/model/workflow.js';
@@ -117,4 +118,8 @@ export class KyselyTx implements Tx {
   listTokens: Tx['listTokens'] = (r) => tokens.listTokens(this.db, r);
   revokeToken: Tx['revokeToken'] = (i, a) => tokens.revokeToken(this.db, i, a);
   touchToken: Tx['touchToken'] = (i, a) => tokens.touchToken(this.db, i, a);
+
+  get transfer(): Tx['transfer'] {
+    return new KyselyTransfer(this.db);
+  }
 }

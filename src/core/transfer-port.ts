@@ -1,0 +1,60 @@
+/**
+ * What export and import need from the store beyond the row-level Tx: pages of whole tasks with
+ * their relations and history in a few queries (so an export stays flat in memory and fast), and
+ * the few writes a lossless import must make that no service makes (events with their seq, a
+ * project's sequence raised). Engines implement it next to Tx.
+ */
+import type { ChecklistItem, Comment } from './model/task.js';
+import type { TaskRow } from './ports.js';
+
+/** One activity event as stored: raw uids, so history survives a task's purge or a project's rename. */
+export interface StoredEvent {
+  seq: number;
+  at: string;
+  actor: string;
+  via: string | null;
+  projectUid: string | null;
+  taskUid: string | null;
+  type: string;
+  /** The JSON text as stored; parsed only by those who need it. */
+  changes: string;
+}
+
+/** A task with everything an export writes about it. */
+export interface TaskDump {
+  row: TaskRow;
+  checklist: ChecklistItem[];
+  comments: Comment[];
+  /** Blocking edges, by blocker uid, sorted by (createdAt, blockerUid). */
+  blockers: Array<{ blockerUid: string; blockerId: string; createdAt: string }>;
+  events: StoredEvent[];
+}
+
+export interface DumpQuery {
+  projectUid: string;
+  /** Tasks with a larger per-project number than this, in number order. */
+  afterSeq: number;
+  limit: number;
+  includeArchived: boolean;
+  /** Only tasks with an event after this seq, and only those events. */
+  sinceSeq?: number;
+}
+
+export interface TransferTx {
+  /** The next page of a project's tasks (deleted ones included), with relations and history. */
+  dumpTasks(q: DumpQuery): Promise<TaskDump[]>;
+  /** A project's events that belong to no task still present (project changes, purged tasks), by seq. */
+  projectEvents(projectUid: string, sinceSeq?: number): Promise<StoredEvent[]>;
+  /** The project's next task number, as stored. */
+  nextSeq(projectUid: string): Promise<number>;
+  /** Raises the project's next task number to at least `nextSeq` (never lowers it). */
+  raiseNextSeq(projectUid: string, nextSeq: number): Promise<void>;
+  /** Appends an event, under its own seq when `keepSeq` (a restore into an empty log), else a new one; returns the seq. */
+  insertEvent(e: StoredEvent, keepSeq: boolean): Promise<number>;
+  /** Events of one task, by seq (to skip those a merge already has). */
+  taskEvents(taskUid: string): Promise<StoredEvent[]>;
+  /** A project's events of one type, by seq (imports find the tasks they made from their task.imported events). */
+  eventsOfType(projectUid: string, type: string): Promise<StoredEvent[]>;
+  /** Removes one comment by id (a merge replacing a comment that changed). */
+  deleteComment(id: string): Promise<void>;
+}
