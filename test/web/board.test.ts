@@ -99,4 +99,71 @@ describeBrowser('web board', () => {
     expect(server.cli(['move', 'WEB-4', 'review'], 'agent:cli-bot').code).toBe(0);
     await lane('review').locator('[data-card="WEB-4"]').waitFor();
   });
+
+  it('toggles a checklist item in the card panel', async () => {
+    const { page } = browser;
+    await card('WEB-1').locator('.card-title').click();
+    const panel = page.getByRole('dialog', { name: /WEB-1/ });
+    await panel.getByRole('checkbox', { name: 'one' }).check();
+    await until('item 0 checked', async () => (await task('WEB-1')).checklist[0].checked === true);
+    await card('WEB-1').getByText('☑ 1/2').waitFor();
+    // Add, edit and remove go through the same checklist call.
+    await panel.getByLabel('New checklist item').fill('three');
+    await panel.getByRole('button', { name: 'Add', exact: true }).click();
+    await until('three added', async () => (await task('WEB-1')).checklist.length === 3);
+    await panel.getByRole('button', { name: 'Remove “two”' }).click();
+    await until('two removed', async () => (await task('WEB-1')).checklist.map((i: { text: string }) => i.text).join() === 'one,three');
+  });
+
+  it('adds a dependency by searching, and the card shows the blocked badge', async () => {
+    const { page } = browser;
+    await server.call('POST', '/api/v1/tasks', { project: 'WEB', title: 'Migrate the payments database' });
+    await card('WEB-5').waitFor();
+    const panel = page.getByRole('dialog', { name: /WEB-1/ });
+    await panel.getByLabel('Add a blocker (search or type an id)').fill('payments');
+    await panel.getByRole('button', { name: /WEB-5 Migrate the payments database/ }).click();
+    await until('WEB-1 blocked by WEB-5', async () => (await task('WEB-1')).blockedBy.includes('WEB-5'));
+    await card('WEB-1').locator('.blocked', { hasText: 'Blocked by WEB-5' }).waitFor();
+    expect(await card('WEB-1').locator('.ready').count()).toBe(0);
+    await panel.getByRole('button', { name: 'Remove blocker WEB-5' }).waitFor();
+  });
+
+  it('shows a conflict and the fresh card when someone else changed it meanwhile', async () => {
+    const { page } = browser;
+    const panel = page.getByRole('dialog', { name: /WEB-1/ });
+    const title = panel.getByLabel('Title');
+    await title.fill('My title from the board');
+    // An agent renames it while the edit is open (the panel re-reads the card; the draft stays).
+    const v = (await task('WEB-1')).version;
+    expect((await server.call('PATCH', '/api/v1/tasks/WEB-1', { title: 'Agent title', expectedVersion: v })).status).toBe(200);
+    await page.locator('.panel-head', { hasText: `version ${v + 1}` }).waitFor();
+    await title.press('Enter');
+    const alert = panel.getByRole('alert');
+    await alert.getByText(/Not saved: WEB-1 was changed by agent:test/).waitFor();
+    expect(await alert.innerText()).toContain('Agent title');
+    expect((await task('WEB-1')).title).toBe('Agent title');
+    expect(await title.inputValue()).toBe('Agent title');
+    await page.keyboard.press('Escape');
+  });
+
+  it('reconnects after a dropped connection with Last-Event-ID and loses no event', async () => {
+    const { page } = browser;
+    const resumes: string[] = [];
+    await page.route('**/api/v1/events', (route) => {
+      const h = route.request().headers()['last-event-id'];
+      if (h) resumes.push(h);
+      return route.abort();
+    });
+    await page.evaluate(() => (globalThis as any).cairnBoard.dropConnection());
+    await page.locator('.feed', { hasText: 'Reconnecting' }).waitFor();
+    // Changes while the board is cut off.
+    expect(server.cli(['add', 'Made while offline', '--project', 'WEB'], 'agent:offline').code).toBe(0);
+    expect(server.cli(['update', 'WEB-2', '--title', 'Renamed while offline'], 'agent:offline').code).toBe(0);
+    await until('a refused resume attempt', () => resumes.length > 0);
+    await page.unroute('**/api/v1/events');
+    await page.locator('.feed', { hasText: 'Live' }).waitFor();
+    await card('WEB-6').waitFor();
+    await card('WEB-2').getByText('Renamed while offline').waitFor();
+    expect(Number(resumes[0])).toBeGreaterThan(0);
+  });
 });

@@ -43,6 +43,8 @@ export interface TaskSummary {
   position: number;
   version: number;
   blockedBy: string[];
+  /** The blockedBy ids not yet finished, as the server last saw them. */
+  openBlockers: string[];
   blocks: string[];
   children: string[];
   isReady: boolean;

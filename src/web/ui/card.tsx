@@ -15,9 +15,9 @@ export interface CardProps {
   onKeyMove(card: TaskSummary, dx: number, dy: number): void;
 }
 
-/** Blockers not known to be finished (a blocker on screen in a done lane is finished). */
+/** The server's open blockers, less any seen finishing since (a blocker on screen in a done lane is finished). */
 export function openBlockers(model: BoardModel, t: TaskSummary): string[] {
-  return t.blockedBy.filter((b) => {
+  return (t.openBlockers ?? t.blockedBy).filter((b) => {
     const c = model.findCard(b)?.card;
     return !c || (c.statusCategory !== 'done' && c.statusCategory !== 'canceled');
   });
