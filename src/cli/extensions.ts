@@ -13,6 +13,7 @@
  *   });
  * }
  */
+import { visibleStrings } from './render/visible-text.js';
 import type { Command } from 'commander';
 import { locateWorkspace, openSession, resolveActor, type GlobalOptions } from './session.js';
 
@@ -45,5 +46,5 @@ export const cliRuntime: CliRuntime = {
   locateWorkspace,
   openSession,
   resolveActor,
-  print: (out, json, human) => process.stdout.write(`${json ? JSON.stringify(out, null, 2) : human(out)}\n`),
+  print: (out, json, human) => process.stdout.write(`${json ? JSON.stringify(out, null, 2) : human(visibleStrings(out))}\n`),
 };

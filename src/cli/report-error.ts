@@ -3,6 +3,7 @@ import { toCairnError, type CairnError } from '../core/errors.js';
 import { cliSuggestion } from './cli-suggestions.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { colorEnabled, painter } from './render/color.js';
+import { visibleText } from './render/visible-text.js';
 
 /** The `--json` error shape: `{"error": {code, message, suggestions, details?}}`. */
 export function errorJson(err: CairnError): string {
@@ -11,9 +12,10 @@ export function errorJson(err: CairnError): string {
 
 function humanError(err: CairnError): string {
   const paint = painter(colorEnabled(process.stderr));
-  const lines = [`${paint('red', 'error')} ${paint('bold', err.code)}: ${err.message}`];
+  // Messages quote workspace text (titles in suggestions): escaped like any view (visible-text.ts).
+  const lines = [`${paint('red', 'error')} ${paint('bold', err.code)}: ${visibleText(err.message)}`];
   // The ops phrase suggestions as tool calls; at a terminal, show the commands instead (JSON keeps them as is).
-  for (const s of err.suggestions) lines.push(`  ${paint('dim', '→')} ${cliSuggestion(s)}`);
+  for (const s of err.suggestions) lines.push(`  ${paint('dim', '→')} ${visibleText(cliSuggestion(s))}`);
   return lines.join('\n');
 }
 

@@ -2,6 +2,7 @@
 import { boardView } from './board-view.js';
 import { changesView, historyView, labelsView, projectsView, projectView, purgedView } from './misc-views.js';
 import type { RenderEnv } from './render-env.js';
+import { visibleStrings } from './visible-text.js';
 import { checklistView, commentedView, completedView, taskChangedView, taskCreatedView, taskDetailView } from './task-detail-view.js';
 import { readyView, searchView, taskListView } from './task-list-view.js';
 
@@ -29,6 +30,7 @@ export const VIEWS = {
 
 export type ViewName = keyof typeof VIEWS;
 
+/** The one way op output reaches the terminal: every string in it is made visible first (visible-text.ts). */
 export function renderView(name: ViewName, out: unknown, env: RenderEnv): string {
-  return (VIEWS[name] as (o: unknown, e: RenderEnv) => string)(out, env);
+  return (VIEWS[name] as (o: unknown, e: RenderEnv) => string)(visibleStrings(out), env);
 }
