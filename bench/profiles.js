@@ -38,6 +38,9 @@ export const section = {
     const native = createTools({ db, project, actor: 'agent:bench' });
     const tx = createTools({ profile: 'tx', db, project, actor: 'agent:bench' });
     const castle = createTools({ profile: 'castle', db, project, actor: 'agent:bench', toolsets: ['write'] });
+    const devplanner = createTools({ profile: 'devplanner', db, project, actor: 'agent:bench' });
+    // DevPlanner names a project by slug (a project without one by its lower-cased key) and a card without a slug by its lower-cased id.
+    const slug = project.toLowerCase();
     const fn = (set, name) => set.tools.find((t) => t.name === name).call;
     const pairs = [
       ['get', 'get_task', (i) => fn(native, 'get_task')({ id: ids[i % ids.length] }), 'tx_show', (i) => fn(tx, 'tx_show')({ id: ids[i % ids.length] })],
@@ -46,6 +49,8 @@ export const section = {
       ['list', 'list_tasks (limit 20, all statuses)', () => fn(native, 'list_tasks')({ limit: 20, includeDone: true, sort: 'created' }), 'tx_list (limit 20)', () => fn(tx, 'tx_list')({ limit: 20 })],
       ['listCastle', 'list_tasks (limit 50, by update)', () => fn(native, 'list_tasks')({ limit: 50, sort: 'updated' }), 'castle_list_tasks', () => fn(castle, 'castle_list_tasks')({})],
       ['search', 'search_tasks (limit 20)', () => fn(native, 'search_tasks')({ query: 'token refresh', limit: 20 }), 'castle_search_tasks', () => fn(castle, 'castle_search_tasks')({ query: 'token refresh' })],
+      ['getCard', 'get_task', (i) => fn(native, 'get_task')({ id: ids[i % ids.length] }), 'get_card', (i) => fn(devplanner, 'get_card')({ projectSlug: slug, cardSlug: ids[i % ids.length].toLowerCase() })],
+      ['toggle', 'update_checklist (add)', (i) => fn(native, 'update_checklist')({ id: ids[i % ids.length], ops: [{ op: 'add', text: `step ${i}` }] }), 'add_task', (i) => fn(devplanner, 'add_task')({ projectSlug: slug, cardSlug: ids[i % ids.length].toLowerCase(), text: `step ${i}` })],
       ['create', 'create_task', () => fn(native, 'create_task')({ title: `${r.pick(VERBS)} ${r.pick(NOUNS)}` }), 'tx_add', () => fn(tx, 'tx_add')({ title: `${r.pick(VERBS)} ${r.pick(NOUNS)}` })],
     ];
     const metrics = [];
@@ -65,9 +70,9 @@ export const section = {
       metrics.push({ key: `${key}Native`, label: nativeLabel, ...n });
       metrics.push({ key, label: `${profileLabel} (adds ${(p.p50 - n.p50).toFixed(3)} ms)`, ...p, target: { p50: Math.round((n.p50 + 0.1) * 1000) / 1000 } });
     }
-    await Promise.all([native.close(), tx.close(), castle.close()]);
+    await Promise.all([native.close(), tx.close(), castle.close(), devplanner.close()]);
     const values = [];
-    for (const [name, args] of [['native (default toolsets)', []], ['castle', ['--profile', 'castle']], ['castle + write', ['--profile', 'castle', '--toolsets', 'write']], ['tx', ['--profile', 'tx']]]) {
+    for (const [name, args] of [['native (default toolsets)', []], ['castle', ['--profile', 'castle']], ['castle + write', ['--profile', 'castle', '--toolsets', 'write']], ['tx', ['--profile', 'tx']], ['devplanner', ['--profile', 'devplanner']]]) {
       values.push({ key: `tokens-${name}`, label: `tool list: ${name} (tokens ≈ bytes/4)`, value: Math.round((await listBytes(db, args)) / 4), unit: 'tokens' });
     }
     notes.push('target per profile row: the native p50 beside it + 0.1 ms');

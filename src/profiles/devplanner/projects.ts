@@ -93,14 +93,17 @@ export async function createProject(call: ProfileCall, name: string, description
 }
 
 /** The card (task summary) a cardSlug names in a project: by slug, else by its lower-cased id ("mm-3"). */
-export async function findCard(call: ProfileCall, p: Project, cardSlug: string): Promise<TaskSummary> {
+export async function findCard(call: ProfileCall, p: Project, cardSlug: string): Promise<TaskSummary | Task> {
   const wanted = cardSlug.trim().toLowerCase().replace(/\.md$/, '');
+  // A slug that reads as an id ("mm-3") is looked up by id first: one indexed read, where a slug
+  // filter is a list query. A task of this project whose own slug differs is not that card.
+  const idLike = /^[a-z]{2,10}-[1-9][0-9]*$/.test(wanted);
+  if (idLike) {
+    const byId = await call.op('get_task', { id: wanted }).catch(() => undefined);
+    if (byId && byId.task.project === p.key && byId.task.deletedAt === null && (byId.task.slug ?? wanted) === wanted) return byId.task;
+  }
   const { tasks } = await call.op('list_tasks', { project: p.key, slug: wanted, includeDone: true, includeArchived: true, limit: 1 });
   if (tasks[0]) return tasks[0];
-  if (/^[a-z]{2,10}-[1-9][0-9]*$/.test(wanted)) {
-    const byId = await call.op('get_task', { id: wanted }).catch(() => undefined);
-    if (byId && byId.task.project === p.key && byId.task.deletedAt === null) return byId.task;
-  }
   return cardNotFound(call, p, cardSlug);
 }
 
@@ -123,7 +126,7 @@ async function cardNotFound(call: ProfileCall, p: Project, cardSlug: string): Pr
 /** The full task behind a card slug. */
 export async function getCardTask(call: ProfileCall, p: Project, cardSlug: string): Promise<Task> {
   const t = await findCard(call, p, cardSlug);
-  return (await call.op('get_task', { id: t.id })).task;
+  return 'description' in t ? t : (await call.op('get_task', { id: t.id })).task;
 }
 
 /** Every card of a project matching `filter` (list_tasks arguments), in lane order then position. */
