@@ -89,7 +89,7 @@ export async function startServer(opts: { env?: Record<string, string>; setup?: 
     async call(method, path, body) {
       const res = await fetch(url + path, {
         method,
-        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(server.token ? { authorization: `Bearer ${server.token}` } : {}), 'x-cairn-actor': 'agent:test' },
+        headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(server.token ? { authorization: `Bearer ${server.token}` } : { 'x-cairn-actor': 'agent:test' }) },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       const text = await res.text();

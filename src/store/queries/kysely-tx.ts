@@ -68,7 +68,15 @@ export class KyselyTx implements Tx {
     return row && cache && this.#projects === cache ? cache.rememberProject(row) : row;
   }
   allocateSeq: Tx['allocateSeq'] = (u) => projects.allocateSeq(this.db, u);
-  taskCounts: Tx['taskCounts'] = (u) => projects.taskCounts(this.db, u);
+  // A project's task count (get_project, list_projects, every profile call that names a project) is
+  // remembered like a list total: exact for the workspace state the read sees.
+  taskCounts: Tx['taskCounts'] = async (u) => {
+    const counts = this.counts;
+    if (!counts) return projects.taskCounts(this.db, u);
+    const out = new Map<string, number>();
+    for (const uid of u) out.set(uid, await counts.get(this.db, `project-tasks:${uid}`, async () => (await projects.taskCounts(this.db, [uid])).get(uid) ?? 0));
+    return out;
+  };
 
   getTask: Tx['getTask'] = (u) => tasks.getTask(this.db, u);
   getTaskBySeq: Tx['getTaskBySeq'] = (p, s) => tasks.getTaskBySeq(this.db, p, s);
