@@ -113,8 +113,9 @@ function build(size, file) {
   db.exec(RELATIONS_BACKFILL_SQL);
   for (const t of triggers) db.exec(t.sql);
   // What commitTaskChange keeps current on every write, derived once here for the whole set.
-  db.exec(`UPDATE tasks SET open_blockers = (
-      SELECT count(*) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid
+  db.exec(`UPDATE tasks SET (open_blockers, rel_open_blocked_by) = (
+      SELECT count(*), json_group_array(bp.key || '-' || b.seq ORDER BY d.created_at, b.num)
+      FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects bp ON bp.uid = b.project_uid
       WHERE d.task_uid = tasks.uid AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)
     WHERE uid IN (SELECT task_uid FROM dependencies)`);
   db.exec(`${SEARCH_INSERT_SQL} ${SEARCH_ROW_SQL}`);

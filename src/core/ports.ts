@@ -46,6 +46,8 @@ export interface TaskRow {
   /** Kept by the store whenever labels, edges, parents or deletions change; display ids, in answer order. */
   labels: string[];
   blockedBy: string[];
+  /** The blockedBy entries still open (neither done, canceled nor deleted): `openBlockers` of them. */
+  openBlockerIds: string[];
   /** Undeleted dependents. */
   blocks: string[];
   /** Undeleted children. */
@@ -68,7 +70,7 @@ export type TaskSummaryRow = Omit<TaskRow, 'description' | 'links' | 'anchors' |
 
 /** Fields a service may change on a task; the store bumps nothing by itself. */
 export type TaskPatch = Partial<
-  Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId' | 'openBlockers' | 'checklistDone' | 'checklistTotal' | 'labels' | 'blockedBy' | 'blocks' | 'children'>
+  Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId' | 'openBlockers' | 'openBlockerIds' | 'checklistDone' | 'checklistTotal' | 'labels' | 'blockedBy' | 'blocks' | 'children'>
 >;
 export type ProjectPatch = Partial<Omit<ProjectRow, 'uid' | 'key' | 'createdAt'>>;
 

@@ -3,7 +3,7 @@
  * that wants more names the fields to add (`fields`) instead of calling get_task per row.
  *
  * A row always has what an agent picks, orders and unblocks work by (id, title, status, priority,
- * labels, blockedBy, blocks, children, isReady) and, only when they say something, assignee, claim,
+ * labels, blockedBy, openBlockers, blocks, children, isReady) and, only when they say something, assignee, claim,
  * parentId, kind (not "task"), checklistProgress (has items), substatus and slug. The full summary was ~480 bytes a
  * row, half of it ids, timestamps, ordering keys and nulls no agent reads from a list; a row is
  * ~200. The CLI's --json and REST keep the full TaskSummary.
@@ -29,7 +29,7 @@ export const FieldsArg = z
   .describe('More fields per row (default: compact rows; assignee, claim, parentId, kind, checklistProgress, substatus, slug appear when set)');
 
 /** The row as the tool's outputSchema states it. */
-export const TaskRow = TaskSummary.pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, blocks: true, children: true, isReady: true })
+export const TaskRow = TaskSummary.pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, openBlockers: true, blocks: true, children: true, isReady: true })
   .extend({
     assignee: z.string().optional().describe('Omitted when unassigned'),
     claim: Claim.optional().describe('Omitted when not claimed'),
@@ -45,7 +45,7 @@ export type TaskRow = z.infer<typeof TaskRow>;
 
 /** A summary (with any detail fields added) as a list row with the extra fields asked for. */
 export function toRow(t: TaskSummary & Partial<Task>, fields: readonly FieldName[]): TaskRow {
-  const row: TaskRow = { id: t.id, title: t.title, status: t.status, priority: t.priority, labels: t.labels, blockedBy: t.blockedBy, blocks: t.blocks, children: t.children, isReady: t.isReady };
+  const row: TaskRow = { id: t.id, title: t.title, status: t.status, priority: t.priority, labels: t.labels, blockedBy: t.blockedBy, openBlockers: t.openBlockers, blocks: t.blocks, children: t.children, isReady: t.isReady };
   if (t.assignee !== null) row.assignee = t.assignee;
   if (t.claim) row.claim = t.claim;
   if (t.parentId !== null) row.parentId = t.parentId;

@@ -26,7 +26,7 @@ const list = (ids: readonly string[]): string => (ids.length ? ids.join(', ') : 
 export function taskLine(t: TaskRow): string {
   const bits = [`${t.id} [${t.status}${t.priority !== 'none' ? `, ${t.priority}` : ''}] ${t.title}`];
   if (t.assignee) bits.push(`@${t.assignee}`);
-  if (t.blockedBy.length) bits.push(`blocked by ${t.blockedBy.join(', ')}`);
+  if (t.openBlockers.length) bits.push(`blocked by ${t.openBlockers.join(', ')}`);
   if (t.blocks.length) bits.push(`blocks ${t.blocks.join(', ')}`);
   if (t.isReady) bits.push('ready');
   if (t.checklistProgress?.total) bits.push(`checklist ${t.checklistProgress.done}/${t.checklistProgress.total}`);
@@ -51,7 +51,7 @@ function taskBlock(t: Task): string {
   const out = [
     `## ${t.id}: ${t.title}`,
     `status ${t.status} (${t.statusCategory}) · priority ${t.priority} · kind ${t.kind} · assignee ${t.assignee ?? '–'} · version ${t.version} · ${t.isReady ? 'ready' : 'not ready'}`,
-    `blockedBy ${list(t.blockedBy)} · blocks ${list(t.blocks)} · children ${list(t.children)}${t.parentId ? ` · parent ${t.parentId}` : ''}`,
+    `blockedBy ${list(t.blockedBy)}${t.openBlockers.length < t.blockedBy.length ? ` (open: ${list(t.openBlockers)})` : ''} · blocks ${list(t.blocks)} · children ${list(t.children)}${t.parentId ? ` · parent ${t.parentId}` : ''}`,
   ];
   if (t.claim) out.push(`claimed by ${t.claim.actor} until ${t.claim.expiresAt}`);
   if (t.labels.length) out.push(`labels ${t.labels.join(', ')}`);
@@ -142,7 +142,7 @@ function renderResults(r: RenderContext, o: Rec): string {
 }
 
 function renderBoard(o: Rec): string {
-  const lanes = o.lanes as Array<{ status: string; count: number; cards: Array<{ id: string; title: string; priority: string; assignee: string | null; blockedBy: string[] }> }>;
+  const lanes = o.lanes as Array<{ status: string; count: number; cards: Array<{ id: string; title: string; priority: string; assignee: string | null; openBlockers: string[] }> }>;
   const s = o.summary as { totalTasks: number; doneTasks: number; readyTasks: number; doneRate: number; checklistDone: number; checklistTotal: number };
   if (s.totalTasks === 0) return `The board${o.project ? ` of ${String(o.project)}` : ''} is empty: create_task to add work${o.project ? '' : ' (list_projects shows the projects; create_project makes one)'}.`;
   const out = [
@@ -150,10 +150,10 @@ function renderBoard(o: Rec): string {
   ];
   for (const l of lanes) {
     out.push(`${l.status} (${l.count})`);
-    for (const c of l.cards) out.push(`  - ${c.id} [${c.priority}] ${c.title}${c.assignee ? ` @${c.assignee}` : ''}${c.blockedBy.length ? ` · blocked by ${c.blockedBy.join(', ')}` : ''}`);
+    for (const c of l.cards) out.push(`  - ${c.id} [${c.priority}] ${c.title}${c.assignee ? ` @${c.assignee}` : ''}${c.openBlockers.length ? ` · blocked by ${c.openBlockers.join(', ')}` : ''}`);
   }
-  const blocked = o.blocked as Array<{ id: string; blockedBy: string[] }>;
-  if (blocked.length) out.push(`Blocked: ${blocked.slice(0, 10).map((b) => `${b.id} by ${b.blockedBy.join('+')}`).join('; ')}`);
+  const blocked = o.blocked as Array<{ id: string; openBlockers: string[] }>;
+  if (blocked.length) out.push(`Blocked: ${blocked.slice(0, 10).map((b) => (b.openBlockers.length ? `${b.id} by ${b.openBlockers.join('+')}` : b.id)).join('; ')}`);
   const wip = Object.entries(o.inProgressByAssignee as Record<string, string[]>);
   if (wip.length) out.push(`In progress: ${wip.map(([a, ids]) => `${a}: ${ids.join(', ')}`).join('; ')}`);
   return out.join('\n');

@@ -111,14 +111,14 @@ export const BoardOut = z.object({
       category: z.string(),
       color: z.string(),
       priorityBreakdown: z.record(z.string(), z.number()),
-      cards: z.array(z.object({ id: z.string(), title: z.string(), priority: z.string(), assignee: z.string().nullable(), isReady: z.boolean(), blockedBy: z.array(z.string()), checklistProgress: z.object({ done: z.number(), total: z.number() }) })),
+      cards: z.array(z.object({ id: z.string(), title: z.string(), priority: z.string(), assignee: z.string().nullable(), isReady: z.boolean(), blockedBy: z.array(z.string()), openBlockers: z.array(z.string()), checklistProgress: z.object({ done: z.number(), total: z.number() }) })),
     }),
   ),
   byCategory: z.record(z.string(), Bucket),
   byPriority: z.record(z.string(), Bucket.extend({ done: z.number(), doneRate: z.number() })),
   byAssignee: z.record(z.string(), Bucket),
   summary: z.object({ totalTasks: z.number(), doneTasks: z.number(), doneRate: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number(), readyTasks: z.number() }),
-  blocked: z.array(z.object({ id: z.string(), title: z.string(), blockedBy: z.array(z.string()) })),
+  blocked: z.array(z.object({ id: z.string(), title: z.string(), blockedBy: z.array(z.string()), openBlockers: z.array(z.string()) })),
   inProgressByAssignee: z.record(z.string(), z.array(z.string())),
 });
 

@@ -60,6 +60,8 @@ export interface TasksTable {
   rel_blocked_by: Generated<string>;
   rel_blocks: Generated<string>;
   rel_children: Generated<string>;
+  // Migration 16: display ids of the blockers neither done, canceled nor deleted (kept with open_blockers).
+  rel_open_blocked_by: Generated<string>;
   // Changes with every UPDATE of the row (migration 11): what a cached summary row is checked against.
   rev: Generated<number>;
   // Migration 14: a sub-state within the lane, and a name unique within the project (tasks_slug).

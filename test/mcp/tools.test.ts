@@ -236,7 +236,7 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
 
     it('rows carry the fields to pick work by, the rest only when set or asked for', async () => {
       await given('pages');
-      const always = ['id', 'title', 'status', 'priority', 'labels', 'blockedBy', 'blocks', 'children', 'isReady'];
+      const always = ['id', 'title', 'status', 'priority', 'labels', 'blockedBy', 'openBlockers', 'blocks', 'children', 'isReady'];
       const rows = (await must('list_tasks', { project: 'API', sort: 'id' })).data.tasks as Array<Record<string, unknown>>;
       const plain = rows.find((r) => r.title === 'Page 0')!;
       expect(Object.keys(plain).sort()).toEqual([...always].sort());

@@ -53,6 +53,7 @@ const bin = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 interface RawTask {
   uid: string; seq: number; category: string; priority: number; score: number; position: number; created_at: string;
   claimed_by: string | null; claim_expires_at: string | null; archived_at: string | null; deleted_at: string | null; open_blockers: number;
+  rel_open_blocked_by: string;
 }
 
 /** DESIGN §2 readiness, written out naively from raw rows (not from open_blockers). */
@@ -75,7 +76,9 @@ function reference(file: string, now: string, actor: string, includeBacklog: boo
       .sort((a, b) => b.priority - a.priority || b.score - a.score || a.position - b.position || bin(a.created_at, b.created_at) || bin(a.uid, b.uid))
       .map((t) => `API-${t.seq}`);
     const readyIds = new Set(tasks.filter(ready).map((t) => `API-${t.seq}`));
-    const storedCountsOk = tasks.every((t) => t.open_blockers === openBlockers.get(t.uid));
+    // The stored ids (rel_open_blocked_by) name exactly the open blockers the count counts.
+    const openIds = (t: RawTask) => deps.filter((d) => d.task_uid === t.uid && open(byUid.get(d.blocker_uid)!)).map((d) => `API-${byUid.get(d.blocker_uid)!.seq}`).sort();
+    const storedCountsOk = tasks.every((t) => t.open_blockers === openBlockers.get(t.uid) && JSON.stringify((JSON.parse(t.rel_open_blocked_by) as string[]).sort()) === JSON.stringify(openIds(t)));
     return { queue, readyIds, storedCountsOk };
   } finally {
     db.close();

@@ -16,7 +16,7 @@ function laneLines(lane: Lane, env: RenderEnv): string[] {
   const titleWidth = Math.min(60, Math.max(0, ...lane.cards.map((c) => c.title.length)));
   const cards = lane.cards.map((c) => {
     const pri = priorityCell(c.priority);
-    const tags = [c.assignee ? env.paint('cyan', `@${c.assignee}`) : '', c.isReady ? env.paint('green', 'ready') : c.blockedBy.length && lane.category !== 'done' && lane.category !== 'canceled' ? env.paint('red', `blocked by ${c.blockedBy.join(',')}`) : ''];
+    const tags = [c.assignee ? env.paint('cyan', `@${c.assignee}`) : '', c.isReady ? env.paint('green', 'ready') : c.openBlockers.length && lane.category !== 'done' && lane.category !== 'canceled' ? env.paint('red', `blocked by ${c.openBlockers.join(',')}`) : ''];
     const progress = c.checklistProgress.total ? `${c.checklistProgress.done}/${c.checklistProgress.total}` : '';
     const title = c.title.length > titleWidth ? `${c.title.slice(0, titleWidth - 1)}…` : c.title.padEnd(titleWidth);
     return `  ${c.id.padEnd(idWidth)}  ${env.paint(pri.style ?? 'dim', pri.text.padEnd(6))}  ${title}  ${env.paint('dim', progress.padEnd(5))}  ${tags.filter(Boolean).join('  ')}`.trimEnd();
@@ -32,7 +32,7 @@ export function boardView(out: Board, env: RenderEnv): string {
   const blocks = [env.paint('bold', title), ...out.lanes.map((l) => laneLines(l, env).join('\n'))];
   const summary = `${s.totalTasks} tasks · ${s.doneTasks} done (${pct(s.doneRate)}) · ${s.readyTasks} ready${s.checklistTotal ? ` · checklist ${s.checklistDone}/${s.checklistTotal} (${pct(s.completionRate)})` : ''}`;
   const tail = [summary];
-  if (out.blocked.length) tail.push(`blocked: ${out.blocked.map((b) => `${b.id} (by ${b.blockedBy.join(',')})`).join(', ')}`);
+  if (out.blocked.length) tail.push(`blocked: ${out.blocked.map((b) => (b.openBlockers.length ? `${b.id} (by ${b.openBlockers.join(',')})` : b.id)).join(', ')}`);
   const working = Object.entries(out.inProgressByAssignee);
   if (working.length) tail.push(`in progress: ${working.map(([who, ids]) => `${who}: ${ids.join(',')}`).join('; ')}`);
   blocks.push(tail.join('\n'));

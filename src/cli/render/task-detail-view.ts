@@ -23,6 +23,8 @@ function relations(t: Task, env: RenderEnv): string[] {
   const out: string[] = [];
   const marker = markerCell(t);
   out.push(field(env, 'state', marker.text ? env.paint(marker.style ?? 'dim', marker.text) : t.isReady ? 'ready' : 'not ready'));
+  const finished = t.blockedBy.filter((b) => !t.openBlockers.includes(b));
+  if (finished.length) out.push(field(env, 'waited on', `${finished.join(', ')} (finished)`));
   if (t.blocks.length) out.push(field(env, 'blocks', t.blocks.join(', ')));
   if (t.parentId) out.push(field(env, 'parent', t.parentId));
   if (t.children.length) out.push(field(env, 'children', `${t.children.join(', ')}${t.childProgress ? ` (${t.childProgress.done}/${t.childProgress.total} done)` : ''}`));

@@ -12,6 +12,8 @@ export interface TaskLike {
   assignee: string | null;
   isReady: boolean;
   blockedBy: string[];
+  /** The blockers not yet finished: the only ones that make a task look blocked. */
+  openBlockers: string[];
   claim: { actor: string; expiresAt: string } | null;
   version: number;
   checklistProgress: { done: number; total: number };
@@ -29,8 +31,8 @@ export function markerCell(t: TaskLike): Cell {
   if (['done', 'canceled', 'backlog'].includes(t.statusCategory)) return { text: '' };
   if (t.claim) return { text: `claimed by ${t.claim.actor}`, style: 'yellow' };
   if (t.isReady) return { text: 'ready', style: 'green' };
-  // Summaries list every blocker edge; a task that is not ready and has some is waiting on them.
-  if (t.blockedBy.length) return { text: `blocked by ${t.blockedBy.join(',')}`, style: 'red' };
+  // Only unfinished blockers block: blockedBy keeps every edge, finished ones included.
+  if (t.openBlockers.length) return { text: `blocked by ${t.openBlockers.join(',')}`, style: 'red' };
   return { text: '' };
 }
 

@@ -111,6 +111,7 @@ export const TaskSummary = z.object({
   position: z.number(),
   version: z.number().int(),
   blockedBy: z.array(z.string()).describe('Ids of tasks that block this one'),
+  openBlockers: z.array(z.string()).describe('The blockedBy ids not yet done or canceled: what this task still waits for'),
   blocks: z.array(z.string()).describe('Ids of tasks this one blocks'),
   children: z.array(z.string()),
   isReady: z.boolean(),

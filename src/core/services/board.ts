@@ -30,7 +30,7 @@ export interface Lane extends Bucket {
   category: Category;
   color: string;
   priorityBreakdown: Partial<Record<Priority, number>>;
-  cards: Array<Pick<TaskSummary, 'id' | 'title' | 'priority' | 'assignee' | 'isReady' | 'blockedBy' | 'checklistProgress'>>;
+  cards: Array<Pick<TaskSummary, 'id' | 'title' | 'priority' | 'assignee' | 'isReady' | 'blockedBy' | 'openBlockers' | 'checklistProgress'>>;
 }
 
 export interface BoardOverview {
@@ -40,7 +40,7 @@ export interface BoardOverview {
   byPriority: Record<string, Bucket & { done: number; doneRate: number }>;
   byAssignee: Record<string, Bucket>;
   summary: { totalTasks: number; doneTasks: number; doneRate: number; checklistDone: number; checklistTotal: number; completionRate: number; readyTasks: number };
-  blocked: Array<{ id: string; title: string; blockedBy: string[] }>;
+  blocked: Array<{ id: string; title: string; blockedBy: string[]; openBlockers: string[] }>;
   inProgressByAssignee: Record<string, string[]>;
 }
 
@@ -86,15 +86,15 @@ export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInp
       for (const lane of lanes.values()) {
         if (lane.count === 0) continue;
         const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, 'position', input.cardsPerLane, 0);
-        lane.cards = (summarize(top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, checklistProgress }));
+        lane.cards = (summarize(top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }));
       }
     }
     const blockedRows = await tx.listTasks({ projectUids: uids, categories: ['todo', 'backlog', 'blocked', 'in_progress'] }, 'priority', 500, 0);
     const open = summarize(blockedRows.rows, now, ctx.actor);
     const blocked = open
-      .filter((t) => t.statusCategory === 'blocked' || (t.blockedBy.length > 0 && !t.isReady && t.statusCategory !== 'in_progress'))
+      .filter((t) => t.statusCategory === 'blocked' || (t.openBlockers.length > 0 && t.statusCategory !== 'in_progress'))
       .slice(0, 20)
-      .map((t) => ({ id: t.id, title: t.title, blockedBy: t.blockedBy }));
+      .map((t) => ({ id: t.id, title: t.title, blockedBy: t.blockedBy, openBlockers: t.openBlockers }));
     const inProgressByAssignee: Record<string, string[]> = {};
     for (const t of open) if (t.statusCategory === 'in_progress') (inProgressByAssignee[t.assignee ?? 'unassigned'] ??= []).push(t.id);
     const ready = await tx.listTasks({ projectUids: uids, ready: { now, actor: ctx.actor } }, 'priority', 1, 0);

@@ -29,6 +29,7 @@ export function summarize(rows: TaskSummaryRow[], now: string, actor?: string): 
       position: r.position,
       version: r.version,
       blockedBy: r.blockedBy,
+      openBlockers: r.openBlockerIds,
       blocks: r.blocks,
       children: r.children,
       isReady: isReady(

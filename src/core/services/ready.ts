@@ -38,9 +38,9 @@ export async function nextTasks(ctx: Context, input: z.infer<typeof NextTasksInp
     // Empty queue: explain what blocks the todo work.
     const todo = await tx.listTasks({ ...base, categories: ['todo'] }, 'priority', 200, 0);
     const sums = summarize(todo.rows, now, ctx.actor);
-    const blockedTasks = sums.filter((t) => t.blockedBy.length > 0);
+    const blockedTasks = sums.filter((t) => t.openBlockers.length > 0);
     const counts = new Map<string, number>();
-    for (const t of blockedTasks) for (const b of t.blockedBy) counts.set(b, (counts.get(b) ?? 0) + 1);
+    for (const t of blockedTasks) for (const b of t.openBlockers) counts.set(b, (counts.get(b) ?? 0) + 1);
     const topBlockers = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([id]) => id);
     return { tasks, blocked: { count: blockedTasks.length, topBlockers } };
   });

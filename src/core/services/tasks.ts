@@ -72,7 +72,7 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
       completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
       // Derived; the store keeps them. The labels are written with the row, which spares the
       // store rewriting it once per label as they are added.
-      openBlockers: 0, checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
+      openBlockers: 0, openBlockerIds: [], checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
     };
     await tx.insertTask(row, checklist);
     for (const b of blockers) await linkBlocker(tx, row, b, now);

@@ -14,6 +14,8 @@ const rel = {
   labels: (uid: string) => `(SELECT json_group_array(label ORDER BY label) FROM task_labels WHERE task_uid = ${uid})`,
   blockedBy: (uid: string) =>
     `(SELECT json_group_array(p.key || '-' || b.seq ORDER BY d.created_at, b.num) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid})`,
+  openBlockedBy: (uid: string) =>
+    `(SELECT json_group_array(p.key || '-' || b.seq ORDER BY d.created_at, b.num) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid} AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)`,
   blocks: (uid: string) =>
     `(SELECT json_group_array(p.key || '-' || t.seq ORDER BY d.created_at, t.num) FROM dependencies d JOIN tasks t ON t.uid = d.task_uid JOIN projects p ON p.uid = t.project_uid WHERE d.blocker_uid = ${uid} AND t.deleted_at IS NULL)`,
   children: (uid: string) =>
@@ -476,6 +478,17 @@ CREATE UNIQUE INDEX tasks_slug ON tasks (project_uid, slug) WHERE slug IS NOT NU
     // ("token:ci"). NULL when the caller acted as itself, so existing rows are unchanged.
     sql: `
 ALTER TABLE events ADD COLUMN via TEXT;
+`,
+  },
+  {
+    version: 16,
+    name: 'open blocker ids stored',
+    // Beside the open_blockers count, the display ids of those blockers (JSON array, blockedBy's
+    // order), kept by the same refresh (store/queries/tasks.ts refreshOpenBlockers): every view
+    // says "blocked by" from it and none recomputes which blockers are still open.
+    sql: `
+ALTER TABLE tasks ADD COLUMN rel_open_blocked_by TEXT NOT NULL DEFAULT '[]';
+UPDATE tasks SET rel_open_blocked_by = ${rel.openBlockedBy('tasks.uid')} WHERE open_blockers > 0;
 `,
   },
 ];

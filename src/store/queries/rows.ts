@@ -15,7 +15,7 @@ export const SUMMARY_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'status', 'category', 'kind', 'priority', 'score', 'position', 'assignee',
   'claimed_by', 'claim_expires_at', 'parent_uid', 'parent_id', 'open_blockers', 'checklist_done', 'checklist_total',
   'rel_labels', 'rel_blocked_by', 'rel_blocks', 'rel_children', 'version', 'created_at', 'updated_at', 'archived_at', 'deleted_at',
-  'substatus', 'slug',
+  'substatus', 'slug', 'rel_open_blocked_by',
 ] as const;
 export type SummaryRecord = Pick<TaskRecord, (typeof SUMMARY_COLUMNS)[number] | 'project_key'>;
 
@@ -43,7 +43,7 @@ type Packed = [
   score: number, position: number, assignee: string | null, claimedBy: string | null, claimExpiresAt: string | null,
   parentUid: string | null, parentId: string | null, openBlockers: number, checklistDone: number, checklistTotal: number,
   labels: string, blockedBy: string, blocks: string, children: string, version: number, createdAt: string, updatedAt: string,
-  archivedAt: string | null, deletedAt: string | null, substatus: string | null, slug: string | null, projectKey: string,
+  archivedAt: string | null, deletedAt: string | null, substatus: string | null, slug: string | null, openBlockedBy: string, projectKey: string,
 ];
 
 /** The summary row from PACKED_SUMMARY's text. */
@@ -52,7 +52,7 @@ export function unpackSummary(json: string): TaskSummaryRow {
   return {
     uid: v[0],
     projectUid: v[1],
-    projectKey: v[29],
+    projectKey: v[30],
     seq: v[2],
     title: v[3],
     status: v[4],
@@ -71,6 +71,7 @@ export function unpackSummary(json: string): TaskSummaryRow {
     checklistTotal: v[17],
     labels: list(v[18]),
     blockedBy: list(v[19]),
+    openBlockerIds: list(v[29]),
     blocks: list(v[20]),
     children: list(v[21]),
     version: v[22],
@@ -106,6 +107,7 @@ export function toSummaryRow(r: SummaryRecord): TaskSummaryRow {
     checklistTotal: r.checklist_total,
     labels: list(r.rel_labels),
     blockedBy: list(r.rel_blocked_by),
+    openBlockerIds: list(r.rel_open_blocked_by),
     blocks: list(r.rel_blocks),
     children: list(r.rel_children),
     version: r.version,
@@ -151,7 +153,7 @@ const COLUMN: Record<string, string> = {
 };
 
 /** Derived fields a patch may carry that are not stored columns. */
-const DERIVED = new Set(['parentId', 'labels', 'blockedBy', 'blocks', 'children', 'openBlockers', 'checklistDone', 'checklistTotal']);
+const DERIVED = new Set(['parentId', 'labels', 'blockedBy', 'blocks', 'children', 'openBlockers', 'openBlockerIds', 'checklistDone', 'checklistTotal']);
 
 /** Converts a camelCase patch to stored columns, encoding JSON and priority ranks. */
 export function toColumns(patch: Record<string, unknown>): Record<string, unknown> {

@@ -61,6 +61,7 @@ export class SummaryCache {
 function frozen(row: TaskSummaryRow): TaskSummaryRow {
   Object.freeze(row.labels);
   Object.freeze(row.blockedBy);
+  Object.freeze(row.openBlockerIds);
   Object.freeze(row.blocks);
   Object.freeze(row.children);
   return Object.freeze(row);

@@ -210,12 +210,16 @@ export async function purgeTask(db: Q, uid: string): Promise<void> {
   await db.deleteFrom('tasks').where('uid', '=', uid).execute();
 }
 
-/** Keeps tasks.open_blockers equal to the number of unresolved, undeleted blockers. */
+/**
+ * Keeps tasks.open_blockers equal to the number of unresolved, undeleted blockers, and
+ * rel_open_blocked_by to their display ids (in blockedBy's order).
+ */
 // One shape for any number of tasks (completing a task refreshes all its dependents): the uids
 // arrive as one JSON array.
 const refreshBlockers = prepared(
-  (_db, p) => sql`UPDATE tasks SET rev = rev + 1, open_blockers = (
-      SELECT count(*) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid
+  (_db, p) => sql`UPDATE tasks SET rev = rev + 1, (open_blockers, rel_open_blocked_by) = (
+      SELECT count(*), json_group_array(bp.key || '-' || b.seq ORDER BY d.created_at, b.num)
+      FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects bp ON bp.uid = b.project_uid
       WHERE d.task_uid = tasks.uid AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)
     WHERE uid IN (SELECT value FROM json_each(${p(0)}))`,
 );
