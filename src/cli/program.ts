@@ -3,6 +3,8 @@ import type { Command } from 'commander';
 import { findOp } from '../ops/index.js';
 import { BINDINGS, type Binding } from './bindings.js';
 import { addDoctorCommand } from './commands/doctor-command.js';
+import { addExportCommand } from './commands/export-command.js';
+import { addImportCommand } from './commands/import-command.js';
 import { addInitCommand } from './commands/init-command.js';
 import { addMcpCommand } from './commands/mcp-command.js';
 import { addMcpConfigCommand } from './commands/mcp-config-command.js';
@@ -58,6 +60,8 @@ export async function buildProgram(word: string | undefined): Promise<Command> {
   addMcpCommand(program);
   addMcpConfigCommand(program);
   addServeCommand(program);
+  addExportCommand(program);
+  addImportCommand(program);
   addDoctorCommand(program);
   await addExtensions(program, word);
   program.addHelpText('after', examples(['cairn init --key API --name "API server"', 'cairn add "Add login" --priority high', 'cairn ready', 'cairn start API-1', 'cairn done API-1', 'cairn list --json']));

@@ -99,6 +99,19 @@ export interface TaskFilter {
 export const TASK_SORTS = ['ready', 'created', 'updated', 'priority', 'position', 'id'] as const;
 export type TaskSort = (typeof TASK_SORTS)[number];
 
+/**
+ * Where a list page starts: the sort key of the previous page's last row (see sortKeyOf in
+ * services/cursor.ts); the page holds the rows strictly after it in the sort order.
+ */
+export type ListAfter = ReadonlyArray<string | number>;
+
+/**
+ * Where a search page starts. `seen`: the store numbers of the hits already shown; the page is the
+ * best-ranked matches not among them, so ranks that shift between pages (bm25 moves with every write)
+ * neither repeat nor skip a hit. `rank`/`num`: strictly after that (rank, number), for long walks.
+ */
+export type SearchAfter = { seen: number[] } | { rank: number; num: number };
+
 export interface Page<T> {
   items: T[];
   total: number;
@@ -108,6 +121,8 @@ export interface Page<T> {
 export interface SearchHit {
   /** The hit's summary row, read with the page (no second lookup by id). */
   task: TaskSummaryRow;
+  /** The store's number for the task (stable for its life): what search cursors remember. */
+  num: number;
   rank: number;
   matchedFields: string[];
   excerpt: string;
@@ -173,8 +188,11 @@ export interface Tx {
   /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired; `patch` is written in the same UPDATE. */
   tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean>;
   purgeTask(uid: string): Promise<void>;
-  /** `total` counts every match; pass `{ count: false }` when it is not needed (it is then a lower bound). */
-  listTasks(filter: TaskFilter, sort: TaskSort, limit: number, offset: number, opts?: { count?: boolean }): Promise<{ rows: TaskSummaryRow[]; total: number }>;
+  /**
+   * A page of `limit` rows after `after` (keyset; from the start when undefined); `more` says whether
+   * rows follow. `total` counts every match; pass `{ count: false }` when it is not needed (it is then a lower bound).
+   */
+  listTasks(filter: TaskFilter, sort: TaskSort, limit: number, after?: ListAfter, opts?: { count?: boolean }): Promise<{ rows: TaskSummaryRow[]; total: number; more: boolean }>;
   lanePositions(projectUid: string, status: string, excludeUid: string): Promise<number[]>;
   maxLanePosition(projectUid: string, status: string): Promise<number>;
   renumberLane(projectUid: string, status: string): Promise<void>;
@@ -203,8 +221,11 @@ export interface Tx {
   // search (engine-specific index)
   /** Rewrites a task's search entry; `isNew` when the task has none yet (just created). */
   reindexTask(uid: string, isNew?: boolean): Promise<void>;
-  /** `consumed`: index rows the page used, hits plus any skipped (an index row whose task is gone); the next page starts after them. */
-  search(query: string, filter: TaskFilter, limit: number, offset: number): Promise<{ hits: SearchHit[]; total: number; consumed: number }>;
+  /**
+   * The best-ranked `limit` matches after `after`. `consumed`: the numbers and ranks of the index rows the
+   * page used, hits plus any skipped (an index row whose task is gone), in rank order; `more` whether matches follow.
+   */
+  search(query: string, filter: TaskFilter, limit: number, after?: SearchAfter): Promise<{ hits: SearchHit[]; total: number; consumed: Array<{ num: number; rank: number }>; more: boolean }>;
 
   // board
   boardRows(projectUids: string[], includeArchived: boolean): Promise<BoardRow[]>;

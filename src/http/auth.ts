@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
 import { CairnError } from '../core/errors.js';
 import { hashSecret, liveTokensByHash, touchToken, type TokenInfo } from '../core/services/tokens.js';
+import { AuthFailureLimiter, clientAddress } from './auth-failures.js';
 import { httpError } from './http-errors.js';
 
 export interface Principal {
@@ -62,7 +63,13 @@ function presentedSecret(req: Request, allowQuery: boolean): string | undefined 
  */
 export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequire = false): MiddlewareHandler<AuthEnv> {
   const touched = new Map<string, number>();
+  const failures = new AuthFailureLimiter();
   return async (c, next) => {
+    const addr = clientAddress(c);
+    const wait = failures.retryAfter(addr);
+    if (wait > 0) {
+      return httpError('RATE_LIMITED', `Too many failed token attempts from ${addr}. Retry in ${wait} s.`, ['Check the token (cairn token list); a valid one works again once the wait is over'], { 'retry-after': String(wait) });
+    }
     const secret = presentedSecret(c.req.raw, c.req.path === '/api/v1/events');
     const tokens = await cache.get();
     if (secret === undefined) {
@@ -76,6 +83,7 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
     }
     const found = secret ? tokens.get(hashSecret(secret)) : undefined;
     if (!found) {
+      failures.fail(addr);
       return httpError('UNAUTHORIZED', 'The bearer token is not valid (unknown, revoked or malformed).', ['cairn token list shows live tokens; create a new one with cairn token create'], {
         'www-authenticate': 'Bearer realm="cairn", error="invalid_token"',
       });

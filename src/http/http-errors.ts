@@ -35,7 +35,10 @@ export function errorResponse(err: unknown, headers: Record<string, string> = {}
 
 /** A transport-level refusal (401, 413, 429 …) in the same body shape as core errors. */
 export function httpError(code: HttpOnlyCode, message: string, suggestions: string[] = [], headers: Record<string, string> = {}): Response {
-  return json(HTTP_ONLY_CODES[code], { error: { code, message, suggestions } }, headers);
+  // After a 413 the rest of the body is still on its way and was never read: that socket cannot carry
+  // another request, so say so (the server closes it) rather than advertise keep-alive.
+  const close: Record<string, string> = code === 'PAYLOAD_TOO_LARGE' ? { connection: 'close' } : {};
+  return json(HTTP_ONLY_CODES[code], { error: { code, message, suggestions } }, { ...close, ...headers });
 }
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -11,6 +11,7 @@ import type { Context as HonoContext, Hono } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
 import { findOp } from '../ops/index.js';
+import { protoArgumentRefusal } from '../mcp/proto-arguments.js';
 import { buildMcpServer, forwardChanges, parseToolsets, stdioSink, type BuildMcpServerOptions } from '../mcp/server.js';
 import { findProfile, parseProfileToolsets } from '../profiles/index.js';
 import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
@@ -180,6 +181,8 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
       }
       const refused = scopeRefusal(p, body, options);
       if (refused) return refused;
+      const proto = text.includes('__proto__') ? protoArgumentRefusal(body) : undefined;
+      if (proto) return json(200, proto);
     }
     const req = c.req.raw;
     if (sessionsMode && (await isLegacyRequest(req, body))) return legacySession(req, body, p, options);

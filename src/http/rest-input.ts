@@ -73,7 +73,8 @@ export function queryInput(op: Op, url: URL): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of new Set(url.searchParams.keys())) {
     if (key === 'access_token') continue;
-    out[key] = coerceQueryValue(url.searchParams.getAll(key), props[key]);
+    // Defined, not assigned: `out.__proto__ = …` would set the prototype and the key would vanish unrefused.
+    Object.defineProperty(out, key, { value: coerceQueryValue(url.searchParams.getAll(key), props[key]), enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -84,6 +85,9 @@ export async function bodyInput(op: Op, req: Request): Promise<Record<string, un
   if (text.trim() === '') return {};
   const type = req.headers.get('content-type') ?? '';
   if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) throw new UnsupportedMediaType(type);
+  // The body is read as UTF-8 whatever it says; one declared in another charset would be misread.
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(type)?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) throw new UnsupportedMediaType(type, `charset "${charset}" is not supported; send the JSON as UTF-8 (charset=utf-8 or none).`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -99,8 +103,8 @@ export async function bodyInput(op: Op, req: Request): Promise<Record<string, un
 }
 
 export class UnsupportedMediaType extends Error {
-  constructor(readonly type: string) {
-    super(`Content-Type "${type}" is not supported; send application/json.`);
+  constructor(readonly type: string, why = 'send application/json.') {
+    super(`Content-Type "${type}" is not supported; ${why}`);
   }
 }
 

@@ -21,7 +21,10 @@ export function validationError(op: Pick<Op, 'name'>, error: z.ZodError): CairnE
 /** Unknown fields are refused rather than silently ignored, with the nearest known name. */
 function rejectUnknownKeys(op: Op, raw: Record<string, unknown>): void {
   const known = Object.keys(op.input.shape);
-  for (const key of Object.keys(raw)) {
+  // A "__proto__" key that some parser assigned rather than defined left no own key, only a prototype.
+  const proto = Object.getPrototypeOf(raw) as unknown;
+  const inherited = proto !== Object.prototype && proto !== null ? ['__proto__'] : [];
+  for (const key of [...Object.keys(raw), ...inherited]) {
     if (known.includes(key)) continue;
     const near = closest(key, known, 1);
     throw new CairnError(

@@ -85,11 +85,11 @@ export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInp
     if (input.cardsPerLane > 0) {
       for (const lane of lanes.values()) {
         if (lane.count === 0) continue;
-        const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, 'position', input.cardsPerLane, 0);
+        const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, 'position', input.cardsPerLane, undefined);
         lane.cards = (summarize(top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }));
       }
     }
-    const blockedRows = await tx.listTasks({ projectUids: uids, categories: ['todo', 'backlog', 'blocked', 'in_progress'] }, 'priority', 500, 0);
+    const blockedRows = await tx.listTasks({ projectUids: uids, categories: ['todo', 'backlog', 'blocked', 'in_progress'] }, 'priority', 500, undefined);
     const open = summarize(blockedRows.rows, now, ctx.actor);
     const blocked = open
       .filter((t) => t.statusCategory === 'blocked' || (t.openBlockers.length > 0 && t.statusCategory !== 'in_progress'))
@@ -97,7 +97,7 @@ export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInp
       .map((t) => ({ id: t.id, title: t.title, blockedBy: t.blockedBy, openBlockers: t.openBlockers }));
     const inProgressByAssignee: Record<string, string[]> = {};
     for (const t of open) if (t.statusCategory === 'in_progress') (inProgressByAssignee[t.assignee ?? 'unassigned'] ??= []).push(t.id);
-    const ready = await tx.listTasks({ projectUids: uids, ready: { now, actor: ctx.actor } }, 'priority', 1, 0);
+    const ready = await tx.listTasks({ projectUids: uids, ready: { now, actor: ctx.actor } }, 'priority', 1, undefined);
     return {
       project: input.project ? projects[0]!.key : null,
       lanes: [...lanes.values()],

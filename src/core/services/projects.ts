@@ -162,12 +162,12 @@ async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[], now: strin
 }
 
 async function renameStatusOfTasks(tx: Tx, projectUid: string, from: string, to: string): Promise<void> {
-  const { rows } = await tx.listTasks({ projectUids: [projectUid], statuses: [from], includeArchived: true, includeDeleted: true, includeDone: true }, 'id', 1_000_000, 0);
+  const { rows } = await tx.listTasks({ projectUids: [projectUid], statuses: [from], includeArchived: true, includeDeleted: true, includeDone: true }, 'id', 1_000_000, undefined);
   for (const r of rows) await tx.updateTask(r.uid, { status: to });
 }
 
 async function refreshProjectBlockers(tx: Tx, projectUid: string): Promise<void> {
-  const { rows } = await tx.listTasks({ projectUids: [projectUid], includeArchived: true, includeDeleted: true, includeDone: true }, 'id', 1_000_000, 0);
+  const { rows } = await tx.listTasks({ projectUids: [projectUid], includeArchived: true, includeDeleted: true, includeDone: true }, 'id', 1_000_000, undefined);
   const dependents = new Set<string>();
   for (const r of rows) for (const d of await tx.dependentUids(r.uid)) dependents.add(d);
   await tx.refreshOpenBlockers([...dependents]);

@@ -32,11 +32,11 @@ export async function nextTasks(ctx: Context, input: z.infer<typeof NextTasksInp
       ...(input.labels?.length ? { labelsAny: input.labels } : {}),
       ...(input.assignee !== undefined ? { assignee: input.assignee === 'none' ? null : input.assignee } : {}),
     };
-    const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, 0, { count: false });
+    const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, undefined, { count: false });
     const tasks = summarize(rows, now, ctx.actor);
     if (tasks.length > 0) return { tasks };
     // Empty queue: explain what blocks the todo work.
-    const todo = await tx.listTasks({ ...base, categories: ['todo'] }, 'priority', 200, 0);
+    const todo = await tx.listTasks({ ...base, categories: ['todo'] }, 'priority', 200, undefined);
     const sums = summarize(todo.rows, now, ctx.actor);
     const blockedTasks = sums.filter((t) => t.openBlockers.length > 0);
     const counts = new Map<string, number>();

@@ -4,7 +4,8 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { Category } from '../model/workflow.js';
 import { Kind, Labels, type TaskSummary } from '../model/task.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeSearchCursor, encodeSearchCursor, SEARCH_SEEN_CAP } from './cursor.js';
+import type { SearchAfter } from '../ports.js';
 import { summarize } from './hydrate.js';
 import { buildFilter } from './tasks.js';
 
@@ -20,7 +21,7 @@ export const SearchTasksInput = z.object({
   includeDone: z.boolean().default(true).describe('Search finished tasks too (default true)'),
   includeArchived: z.boolean().default(false),
   limit: z.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(500).optional(),
+  cursor: z.string().max(4000).optional(),
 });
 
 export interface SearchResult {
@@ -29,15 +30,28 @@ export interface SearchResult {
   nextCursor: string | null;
 }
 
+/**
+ * bm25 ranks move with every write anywhere in the workspace, so (rank, number) would let a hit
+ * cross the page boundary between two calls. The cursor instead names the hits shown so far and the
+ * next page is the best of the rest: none repeats, none that matched throughout is skipped. Past
+ * SEARCH_SEEN_CAP hits (a walk agents rarely take) it falls back to (rank, number) to stay small.
+ */
+function nextAfter(after: SearchAfter | undefined, consumed: Array<{ num: number; rank: number }>): SearchAfter {
+  const seen = [...(after && 'seen' in after ? after.seen : []), ...consumed.map((c) => c.num)];
+  if ((!after || 'seen' in after) && seen.length <= SEARCH_SEEN_CAP) return { seen };
+  const last = consumed[consumed.length - 1]!;
+  return { rank: last.rank, num: last.num };
+}
+
 export async function searchTasks(ctx: Context, input: z.infer<typeof SearchTasksInput>): Promise<SearchResult> {
   return ctx.store.read(async (tx) => {
     const { query, limit, cursor, ...rest } = input;
     const filter = await buildFilter(tx, ctx, { ...rest, deleted: false });
     const key = { query, filter };
-    const offset = cursor ? decodeCursor(cursor, key) : 0;
-    const { hits, total, consumed } = await tx.search(query, filter, limit, offset);
+    const after = cursor ? decodeSearchCursor(cursor, key) : undefined;
+    const { hits, total, consumed, more } = await tx.search(query, filter, limit, after);
     const tasks = summarize(hits.map((h) => h.task), nowIso(ctx), ctx.actor);
     const results = hits.map((h, i) => ({ task: tasks[i]!, matchedFields: h.matchedFields, excerpt: h.excerpt, rank: h.rank }));
-    return { results, total, nextCursor: offset + consumed < total ? encodeCursor(offset + consumed, key) : null };
+    return { results, total, nextCursor: more && consumed.length ? encodeSearchCursor(nextAfter(after, consumed), key) : null };
   });
 }

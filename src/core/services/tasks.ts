@@ -12,7 +12,7 @@ import { Category } from '../model/workflow.js';
 import type { TaskFilter, TaskRow, Tx } from '../ports.js';
 import { TASK_SORTS } from '../ports.js';
 import { record } from './activity.js';
-import { decodeCursor, encodeCursor } from './cursor.js';
+import { decodeCursor, encodeCursor, sortKeyOf } from './cursor.js';
 import { linkBlocker, setParent } from './dependencies.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
@@ -171,10 +171,11 @@ export async function listTasks(ctx: Context, input: ListTasksInput): Promise<{ 
     const filter = await buildFilter(tx, ctx, rest);
     // The cursor is bound to the query, not to the moment it ran.
     const query = { filter: { ...filter, ready: filter.ready && { ...filter.ready, now: undefined } }, sort };
-    const offset = cursor ? decodeCursor(cursor, query) : 0;
-    const { rows, total } = await tx.listTasks(filter, sort, limit, offset);
+    // Keyset: the next page starts after the last row's sort key, so writes between pages shift nothing.
+    const after = cursor ? decodeCursor(cursor, query, sort) : undefined;
+    const { rows, total, more } = await tx.listTasks(filter, sort, limit, after);
     const tasks = summarize(rows, nowIso(ctx), ctx.actor);
-    const next = offset + rows.length < total ? encodeCursor(offset + rows.length, query) : null;
+    const next = more && rows.length ? encodeCursor(sortKeyOf(rows[rows.length - 1]!, sort), query) : null;
     return { tasks, total, nextCursor: next };
   });
 }

@@ -1,6 +1,6 @@
 /** The Tx port over any Kysely database: shared queries plus the engine's own search index functions. */
 import type { Kysely } from 'kysely';
-import type { ProjectRow, Tx, TaskFilter, SearchHit } from '../../core/ports.js';
+import type { ProjectRow, Tx, TaskFilter, SearchAfter } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import * as events from './events.js';
 import * as graph from './graph.js';
@@ -17,7 +17,7 @@ import type { Status } from '../../core/model/workflow.js';
 export interface SearchEngine {
   reindexTask(db: Kysely<DB>, uid: string, isNew?: boolean): Promise<void>;
   removeFromIndex(db: Kysely<DB>, num: number): Promise<void>;
-  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, offset: number, counts?: taskList.CountCache): Promise<{ hits: SearchHit[]; total: number; consumed: number }>;
+  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: taskList.CountCache): ReturnType<Tx['search']>;
 }
 
 export class KyselyTx implements Tx {
@@ -86,7 +86,7 @@ export class KyselyTx implements Tx {
   insertTask: Tx['insertTask'] = (r, c) => tasks.insertTask(this.db, r, c);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
   tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
-  listTasks: Tx['listTasks'] = (f, s, l, o, opts) => taskList.listTasks(this.db, f, s, l, o, opts, this.counts, this.summaries);
+  listTasks: Tx['listTasks'] = (f, s, l, a, opts) => taskList.listTasks(this.db, f, s, l, a, opts, this.counts, this.summaries);
   lanePositions: Tx['lanePositions'] = (p, s, e) => tasks.lanePositions(this.db, p, s, e);
   maxLanePosition: Tx['maxLanePosition'] = (p, s) => tasks.maxLanePosition(this.db, p, s);
   renumberLane: Tx['renumberLane'] = (p, s) => tasks.renumberLane(this.db, p, s);
@@ -115,7 +115,7 @@ export class KyselyTx implements Tx {
   addComment: Tx['addComment'] = (u, c) => graph.addComment(this.db, u, c);
 
   reindexTask: Tx['reindexTask'] = (u, n) => this.engine.reindexTask(this.db, u, n);
-  search: Tx['search'] = (q, f, l, o) => this.engine.search(this.db, q, f, l, o, this.counts);
+  search: Tx['search'] = (q, f, l, a) => this.engine.search(this.db, q, f, l, a, this.counts);
 
   appendEvent: Tx['appendEvent'] = (e) => events.appendEvent(this.db, e);
   events: Tx['events'] = (q) => events.events(this.db, q);

@@ -1,9 +1,9 @@
 /**
- * Filtered task listing: the filter and sort as SQL, exact totals, pages that rank on index
+ * Filtered task listing: the filter and sort as SQL, exact totals, keyset pages that rank on index
  * entries and read only the page's rows, and the ready queue's two halves in one statement.
  */
 import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { TaskFilter, TaskSort, TaskSummaryRow } from '../../core/ports.js';
+import type { ListAfter, TaskFilter, TaskSort, TaskSummaryRow } from '../../core/ports.js';
 import { priorityRank } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
@@ -87,25 +87,45 @@ const lit = <T extends string | number>(v: T) => sql.lit(v) as unknown as T;
 
 type EB = ExpressionBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p'>;
 
+type Dir = 'asc' | 'desc';
+const READY_KEY: ReadonlyArray<readonly [string, Dir]> = [['priority', 'desc'], ['score', 'desc'], ['position', 'asc'], ['created_at', 'asc'], ['uid', 'asc']];
+/**
+ * Each sort's columns, ending in a unique one so the order is total: the ORDER BY, and the key a
+ * page starts after (core/services/cursor.ts sortKeyOf gives the same values from a row).
+ */
+const SORT_KEYS: Record<TaskSort, ReadonlyArray<readonly [string, Dir]>> = {
+  created: [['created_at', 'desc'], ['uid', 'desc']],
+  updated: [['updated_at', 'desc'], ['uid', 'desc']],
+  position: [['project_uid', 'asc'], ['status', 'asc'], ['position', 'asc'], ['uid', 'asc']],
+  id: [['project_uid', 'asc'], ['seq', 'asc']],
+  priority: READY_KEY, // DESIGN §2 ready order
+  ready: READY_KEY,
+};
+
 function applySort<O>(q: TaskQuery<O>, sort: TaskSort): TaskQuery<O> {
-  switch (sort) {
-    case 'created':
-      return q.orderBy('tasks.created_at', 'desc').orderBy('tasks.uid', 'desc');
-    case 'updated':
-      return q.orderBy('tasks.updated_at', 'desc').orderBy('tasks.uid', 'desc');
-    case 'position':
-      return q.orderBy('tasks.project_uid').orderBy('tasks.status').orderBy('tasks.position').orderBy('tasks.uid');
-    case 'id':
-      return q.orderBy('tasks.project_uid').orderBy('tasks.seq');
-    default: // ready / priority: DESIGN §2 ready order
-      return q
-        .orderBy('tasks.priority', 'desc')
-        .orderBy('tasks.score', 'desc')
-        .orderBy('tasks.position')
-        .orderBy('tasks.created_at')
-        .orderBy('tasks.uid');
-  }
+  for (const [column, dir] of SORT_KEYS[sort]) q = q.orderBy(`tasks.${column}` as never, dir);
+  return q;
 }
+
+/**
+ * "Strictly after the key in `sort` order" over `table`'s sort columns, the key's values being
+ * arguments `at`, `at + 1`, …: (c0 past v0) OR (c0 = v0 AND ((c1 past v1) OR …)). Written out
+ * rather than as a row value because the directions mix; the leading column is also bounded on its
+ * own, so an index ordered by it starts its range at the key instead of testing every entry before.
+ */
+function afterKey(table: string, sort: TaskSort, p: Slots, at = 0) {
+  const cols = SORT_KEYS[sort];
+  return (eb: ExpressionBuilder<any, any>) => {
+    const ref = (i: number) => eb.ref(`${table}.${cols[i]![0]}`);
+    const past = (i: number) => eb(ref(i), cols[i]![1] === 'desc' ? '<' : '>', p(at + i));
+    let e = past(cols.length - 1);
+    for (let i = cols.length - 2; i >= 0; i--) e = eb.or([past(i), eb.and([eb(ref(i), '=', p(at + i)), e])]);
+    return eb.and([eb(ref(0), cols[0]![1] === 'desc' ? '<=' : '>=', p(at)), e]);
+  };
+}
+
+/** How many arguments a keyset takes for `sort` (0 on a first page). */
+const keyLength = (sort: TaskSort, keyed: boolean) => (keyed ? SORT_KEYS[sort].length : 0);
 
 // No join to projects: every task has one (foreign key), and the filter never reads it.
 const countQuery = prepared((db, p, shape: FilterShape) =>
@@ -162,7 +182,7 @@ function byLabel(f: StoreFilter, sort: TaskSort): { project: string; label: stri
 }
 
 /** Keys from label_order for (project, label) = arguments 0 and 1, the other filters' values after them. */
-function labelKeys(db: Q, p: Slots, shape: FilterShape & { joined: boolean }) {
+function labelKeys(db: Q, p: Slots, shape: LabelShape) {
   const keys = db.selectFrom('label_order as lo').where('lo.project_uid', '=', p(0)).where('lo.label', '=', p(1));
   if (!shape.joined) return keys;
   // CROSS JOIN keeps label_order first, so the walk stays in ready order and stops at the page.
@@ -170,26 +190,24 @@ function labelKeys(db: Q, p: Slots, shape: FilterShape & { joined: boolean }) {
   return applyFilter(joined as unknown as TaskQuery<object>, shape.make((i) => p(i + 2))) as unknown as typeof keys;
 }
 
-const labelCountQuery = prepared((db, p, shape: FilterShape & { joined: boolean }) =>
+type LabelShape = FilterShape & { joined: boolean; keyed?: boolean };
+
+const labelCountQuery = prepared((db, p, shape: LabelShape) =>
   labelKeys(db, p, shape).select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
-const labelPageQuery = prepared((db, p, shape: FilterShape & { joined: boolean }) => {
-  const n = shape.args.length + 2;
-  const keys = labelKeys(db, p, shape)
-    .select('lo.num as num')
-    .orderBy('lo.priority', 'desc')
-    .orderBy('lo.score', 'desc')
-    .orderBy('lo.position')
-    .orderBy('lo.created_at')
-    .orderBy('lo.uid')
-    .limit(p(n))
-    .offset(p(n + 1));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, 'priority');
+// Arguments: the keyset (when keyed), project, label, the other filters' values, limit.
+const labelPageQuery = prepared((db, p, shape: LabelShape) => {
+  const k = keyLength('priority', shape.keyed === true);
+  const n = k + shape.args.length + 2;
+  let keys = labelKeys(db, (i) => p(k + i), shape).select('lo.num as num');
+  if (k) keys = keys.where(afterKey('lo', 'priority', p) as never);
+  for (const [column, dir] of READY_KEY) keys = keys.orderBy(`lo.${column}` as never, dir);
+  return applySort(rowsOf(db, keys.limit(p(n)) as never) as unknown as TaskQuery<Packed>, 'priority');
 });
 
 /** The filter left after project and label, as a shape; joined when any of it needs the task row. */
-function labelShape(rest: StoreFilter): FilterShape & { joined: boolean } {
+function labelShape(rest: StoreFilter): LabelShape {
   // Without other filters the open conditions are what label_order already means: no join.
   const { includeDone: _d, includeArchived: _a, ...others } = rest;
   const joined = Object.values(others).some((v) => v !== undefined && !(Array.isArray(v) && v.length === 0));
@@ -202,7 +220,7 @@ async function countFiltered(db: Q, f: TaskFilter, cache?: CountCache): Promise<
   const shape = label ? labelShape(label.rest) : filterShape(f);
   const count = async () => {
     const [c] = label
-      ? await labelCountQuery.all(db, [label.project, label.label, ...shape.args], shape as FilterShape & { joined: boolean })
+      ? await labelCountQuery.all(db, [label.project, label.label, ...shape.args], shape as LabelShape)
       : await countQuery.all(db, shape.args, shape);
     return Number((c as { n: number }).n);
   };
@@ -212,42 +230,49 @@ async function countFiltered(db: Q, f: TaskFilter, cache?: CountCache): Promise<
 
 // Keys first, rows later: the filter and order run on index entries alone (the ordered indexes end
 // in uid and tasks_open repeats its WHERE columns), and only the page's rows are read and joined.
-// Shape: the filter's shape and the sort; the limit and offset follow the filter's values.
-const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort }) => {
-  const n = shape.args.length;
-  const keys = applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make(p)), shape.sort)
-    .limit(p(n))
-    .offset(p(n + 1));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
+// Shape: the filter's shape, the sort and whether a keyset starts the page. Arguments: the keyset
+// (when keyed), the filter's values, the limit.
+const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort; keyed: boolean }) => {
+  const k = keyLength(shape.sort, shape.keyed);
+  let keys = applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make((i) => p(k + i))), shape.sort);
+  if (k) keys = keys.where(afterKey('tasks', shape.sort, p) as never);
+  return applySort(rowsOf(db, keys.limit(p(k + shape.args.length)) as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
 
-async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<Packed[]> {
+async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after: ListAfter | undefined): Promise<Packed[]> {
   const label = byLabel(f, sort);
+  const keyed = after !== undefined;
   if (label) {
-    const shape = labelShape(label.rest);
-    return (await labelPageQuery.all(db, [label.project, label.label, ...shape.args, limit, offset], shape)) as Packed[];
+    const base = labelShape(label.rest);
+    const key = `${base}|after:${keyed}`;
+    const shape = Object.assign(base, { keyed, toString: () => key });
+    return (await labelPageQuery.all(db, [...(after ?? []), label.project, label.label, ...shape.args, limit], shape)) as Packed[];
   }
-  const shape = Object.assign(filterShape(f, sort), { sort });
-  return (await pageQuery.all(db, [...shape.args, limit, offset], shape)) as Packed[];
+  const base = filterShape(f, sort);
+  const key = `${base.key}|after:${keyed}`;
+  const shape = Object.assign(base, { sort, keyed, toString: () => key });
+  return (await pageQuery.all(db, [...(after ?? []), ...shape.args, limit], shape)) as Packed[];
 }
 
-type ReadyShape = { fresh: FilterShape; abandoned: FilterShape; sort: TaskSort; toString(): string };
+type ReadyShape = { fresh: FilterShape; abandoned: FilterShape; sort: TaskSort; keyed: boolean; toString(): string };
 const ORDER_COLUMNS = ['tasks.num', 'tasks.priority', 'tasks.score', 'tasks.position', 'tasks.created_at', 'tasks.uid'] as const;
 type OrderKeys = { num: number; priority: number; score: number; position: number; created_at: string; uid: string };
 
-// The ready queue's two halves in one statement: the best `n` todo tasks (partial ready indexes)
-// and the best `n` abandoned claims (tasks_abandoned*), each ranked on its index, merged in ready
-// order on their index entries, and only the page's rows read. Arguments: fresh values, n,
-// abandoned values, n, limit, offset (n = limit + offset).
+// The ready queue's two halves in one statement: the best `limit` todo tasks (partial ready indexes)
+// and the best `limit` abandoned claims (tasks_abandoned*), each ranked on its index from the
+// keyset, merged in ready order on their index entries, and only the page's rows read. Arguments:
+// the keyset (when keyed), fresh values, limit, abandoned values, limit, limit.
 const readyQuery = prepared((db, p, shape: ReadyShape) => {
-  const nf = shape.fresh.args.length;
+  const k = keyLength(shape.sort, shape.keyed);
+  const nf = shape.fresh.args.length + k;
   const na = shape.abandoned.args.length;
-  const half = (s: FilterShape, at: number) =>
-    applySort(applyFilter(db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, s.make((i) => p(at + i))), shape.sort)
-      .limit(p(at + s.args.length))
-      .as(at === 0 ? 'f' : 'a');
+  const half = (s: FilterShape, at: number) => {
+    let q = applySort(applyFilter(db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, s.make((i) => p(at + i))), shape.sort);
+    if (k) q = q.where(afterKey('tasks', shape.sort, p) as never);
+    return q.limit(p(at + s.args.length)).as(at === k ? 'f' : 'a');
+  };
   const both = db
-    .selectFrom(half(shape.fresh, 0))
+    .selectFrom(half(shape.fresh, k))
     .selectAll('f')
     .unionAll(db.selectFrom(half(shape.abandoned, nf + 1)).selectAll('a'))
     .as('u');
@@ -259,17 +284,16 @@ const readyQuery = prepared((db, p, shape: ReadyShape) => {
     .orderBy('u.position')
     .orderBy('u.created_at')
     .orderBy('u.uid')
-    .limit(p(nf + na + 2))
-    .offset(p(nf + na + 3));
+    .limit(p(nf + na + 2));
   return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
 
-async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, offset: number): Promise<Packed[]> {
+async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after: ListAfter | undefined): Promise<Packed[]> {
   const fresh = filterShape({ ...f, readyPart: 'fresh' }, sort);
   const abandoned = filterShape({ ...f, readyPart: 'abandoned' }, sort);
-  const shape: ReadyShape = { fresh, abandoned, sort, toString: () => `${fresh.key}/${abandoned.key}` };
-  const n = offset + limit;
-  return (await readyQuery.all(db, [...fresh.args, n, ...abandoned.args, n, limit, offset], shape)) as Packed[];
+  const keyed = after !== undefined;
+  const shape: ReadyShape = { fresh, abandoned, sort, keyed, toString: () => `${fresh.key}/${abandoned.key}|after:${keyed}` };
+  return (await readyQuery.all(db, [...(after ?? []), ...fresh.args, limit, ...abandoned.args, limit, limit], shape)) as Packed[];
 }
 
 export async function listTasks(
@@ -277,22 +301,19 @@ export async function listTasks(
   f: TaskFilter,
   sort: TaskSort,
   limit: number,
-  offset: number,
+  after: ListAfter | undefined,
   opts: { count?: boolean } = {},
   cache?: CountCache,
   summaries?: SummaryCache,
-): Promise<{ rows: TaskSummaryRow[]; total: number }> {
-  let rows: Packed[];
-  let counted: number | undefined;
-  if (f.ready && (sort === 'priority' || sort === 'ready')) {
-    // Two index-friendly halves merged in ready order beat one OR that no index can serve.
-    rows = await readyPage(db, f, sort, limit, offset);
-    // A short page means both halves ran dry before offset + limit: the total is exact.
-    if (rows.length < limit && (rows.length > 0 || offset === 0)) counted = offset + rows.length;
-  } else {
-    rows = await page(db, f, sort, limit, offset);
-  }
-  let total = counted ?? offset + rows.length;
-  if (opts.count !== false && counted === undefined && (rows.length === limit || (offset > 0 && rows.length === 0))) total = await countFiltered(db, f, cache);
-  return { rows: await summaryRows(db, rows, summaries), total };
+): Promise<{ rows: TaskSummaryRow[]; total: number; more: boolean }> {
+  // One row past the page says whether another follows; only the page's rows are read.
+  const ready = f.ready && (sort === 'priority' || sort === 'ready');
+  // Two index-friendly halves merged in ready order beat one OR that no index can serve.
+  let rows = ready ? await readyPage(db, f, sort, limit + 1, after) : await page(db, f, sort, limit + 1, after);
+  const more = rows.length > limit;
+  if (more) rows = rows.slice(0, limit);
+  // A first page with nothing after it holds every match: the total is exact without counting.
+  let total = rows.length;
+  if (opts.count !== false && (more || after !== undefined)) total = await countFiltered(db, f, cache);
+  return { rows: await summaryRows(db, rows, summaries), total, more };
 }

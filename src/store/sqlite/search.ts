@@ -5,7 +5,7 @@
  * a broad query neither reads a task row per match nor sorts every match in JavaScript.
  */
 import { sql, type Kysely } from 'kysely';
-import type { SearchHit, TaskFilter } from '../../core/ports.js';
+import type { SearchAfter, SearchHit, TaskFilter } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { prepared } from '../queries/prepared.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
@@ -105,12 +105,20 @@ type Ranked = { num: number; rowid: number; rank: number };
 /** An exact count, remembered for this state of the workspace when the caller reads (see CountCache). */
 const remembered = (db: Q, counts: CountCache | undefined, key: string, count: () => Promise<number>) => (counts ? counts.get(db, key, count) : count());
 
+/** The hits a search cursor has shown, as a condition on task numbers (`num`, an expression). */
+const unseen = (num: ReturnType<typeof sql.raw>, after: SearchAfter | undefined) =>
+  after && 'seen' in after && after.seen.length ? sql`AND ${num} NOT IN (SELECT value FROM json_each(${JSON.stringify(after.seen)}))` : sql``;
+/** Strictly after (rank, number), for cursors past the seen list's cap; applied to the ranked rows. */
+const pastRank = (rank: ReturnType<typeof sql.raw>, num: ReturnType<typeof sql.raw>, after: SearchAfter | undefined) =>
+  after && 'rank' in after ? sql`AND (${rank} > ${after.rank} OR (${rank} = ${after.rank} AND ${num} > ${after.num}))` : sql``;
+
 /** Default filter (visible tasks, done ones included): rank, page and count inside FTS5, over rowids above zero. */
-async function searchIndexOnly(db: Q, match: string, limit: number, offset: number, counts?: CountCache): Promise<{ page: Ranked[]; total: number }> {
-  const ranked = await sql<Ranked>`SELECT rowid AS num, rowid, bm25(task_search, ${WEIGHTS}) AS rank
-    FROM task_search WHERE task_search MATCH ${match} AND rowid > 0 ORDER BY rank, rowid LIMIT ${limit} OFFSET ${offset}`.execute(db);
-  let total = offset + ranked.rows.length;
-  if (ranked.rows.length === limit || (offset > 0 && ranked.rows.length === 0)) {
+async function searchIndexOnly(db: Q, match: string, limit: number, after: SearchAfter | undefined, counts?: CountCache): Promise<{ page: Ranked[]; total: number }> {
+  const ranked = await sql<Ranked>`SELECT num, rowid, rank FROM (SELECT rowid AS num, rowid, bm25(task_search, ${WEIGHTS}) AS rank
+    FROM task_search WHERE task_search MATCH ${match} AND rowid > 0 ${unseen(sql.raw('rowid'), after)})
+    WHERE 1 ${pastRank(sql.raw('rank'), sql.raw('num'), after)} ORDER BY rank, num LIMIT ${limit}`.execute(db);
+  let total = ranked.rows.length;
+  if (ranked.rows.length === limit || after) {
     total = await remembered(db, counts, `search:${match}`, async () => {
       const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match} AND rowid > 0`.execute(db);
       return Number(c.rows[0]!.n);
@@ -120,15 +128,15 @@ async function searchIndexOnly(db: Q, match: string, limit: number, offset: numb
 }
 
 /** Other filters: take the best `depth` matches from FTS5, filter them by row, and deepen until the page fills. */
-async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: number, offset: number, counts?: CountCache): Promise<{ page: Ranked[]; total: number }> {
-  const want = offset + limit;
+async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: CountCache): Promise<{ page: Ranked[]; total: number }> {
+  const want = limit + (after && 'seen' in after ? after.seen.length : 0);
   // Hidden tasks are below zero: a filter that cannot show them skips them in the index.
   const visible = !filter.includeArchived && !filter.includeDeleted && !filter.onlyDeleted ? sql`AND rowid > 0` : sql``;
   // `depth` null: every match; `rank` false: no scoring (counting needs none).
   const from = (depth: number | null, rank = true) => {
     const top = depth === null ? sql`` : sql`ORDER BY rank, num LIMIT ${depth}`;
     const score = rank ? sql`bm25(task_search, ${WEIGHTS})` : sql`0`;
-    const ranked = sql<{ num: number; rowid: number; rank: number }>`(SELECT abs(rowid) AS num, rowid, ${score} AS rank FROM task_search WHERE task_search MATCH ${match} ${visible} ${top})`.as('s');
+    const ranked = sql<{ num: number; rowid: number; rank: number }>`(SELECT abs(rowid) AS num, rowid, ${score} AS rank FROM task_search WHERE task_search MATCH ${match} ${visible} ${unseen(sql.raw('abs(rowid)'), after)} ${top})`.as('s');
     // CROSS JOIN fixes SQLite's join order: ranked matches drive, tasks are looked up by rowid. A
     // plain join lets the planner scan every task of a filtered project and probe the matches.
     return db.selectFrom(ranked).crossJoin('tasks').whereRef('tasks.num', '=', 's.num');
@@ -138,14 +146,16 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   const filtered = (depth: number | null, rank = true) => applyFilter(from(depth, rank) as never, filter) as unknown as From;
   let page: Ranked[] = [];
   for (let depth: number | null = Math.max(4 * want, 64); ; depth = depth * 8 > 20_000 ? null : depth * 8) {
-    page = await filtered(depth).select(['tasks.num', 's.rowid', 's.rank']).orderBy('s.rank').orderBy('tasks.num').limit(limit).offset(offset).execute();
+    let q = filtered(depth).select(['tasks.num', 's.rowid', 's.rank']);
+    if (after && 'rank' in after) q = q.where(sql<boolean>`1 ${pastRank(sql.raw('s.rank'), sql.raw('tasks.num'), after)}`);
+    page = await q.orderBy('s.rank').orderBy('tasks.num').limit(limit).execute();
     if (page.length === limit || depth === null) break;
     // Fewer than `depth` matches in all: the page is complete already.
     const c = await sql<{ n: number }>`SELECT count(*) AS n FROM task_search WHERE task_search MATCH ${match} ${visible}`.execute(db);
     if (Number(c.rows[0]!.n) <= depth) break;
   }
-  let total = offset + page.length;
-  if (page.length === limit || (offset > 0 && page.length === 0)) {
+  let total = page.length;
+  if (page.length === limit || after) {
     total = await remembered(db, counts, `search:${match}:${JSON.stringify(filter)}`, async () => {
       const c = await filtered(null, false).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       return Number(c.n);
@@ -154,11 +164,18 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   return { page, total };
 }
 
-export async function search(db: Q, query: string, filter: TaskFilter, limit: number, offset: number, counts?: CountCache): Promise<{ hits: SearchHit[]; total: number; consumed: number }> {
+export async function search(
+  db: Q, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: CountCache,
+): Promise<{ hits: SearchHit[]; total: number; consumed: Array<{ num: number; rank: number }>; more: boolean }> {
   const match = toFtsQuery(query);
-  if (!match) return { hits: [], total: 0, consumed: 0 };
-  const { page, total } = needsRows(filter) ? await searchFiltered(db, match, filter, limit, offset, counts) : await searchIndexOnly(db, match, limit, offset, counts);
-  if (page.length === 0) return { hits: [], total, consumed: 0 };
+  if (!match) return { hits: [], total: 0, consumed: [], more: false };
+  // One match past the page says whether another follows.
+  const found = needsRows(filter) ? await searchFiltered(db, match, filter, limit + 1, after, counts) : await searchIndexOnly(db, match, limit + 1, after, counts);
+  const more = found.page.length > limit;
+  const page = more ? found.page.slice(0, limit) : found.page;
+  const total = more || after ? found.total : page.length;
+  const consumed = page.map((r) => ({ num: Number(r.num), rank: Number(r.rank) }));
+  if (page.length === 0) return { hits: [], total, consumed, more: false };
   // Matched fields and excerpts only for the page, from its stored text (read by rowid, without a
   // MATCH): found in JavaScript for plain Latin text (excerpts.ts), by FTS5 on a page-sized copy
   // otherwise. Both stay off the main index, where highlight() walks every match between the
@@ -174,7 +191,7 @@ export async function search(db: Q, query: string, filter: TaskFilter, limit: nu
     // An index row without its task (outside damage): skipped rather than failing the search.
     if (!task) return [];
     const m = marks.get(r.rowid) ?? { matchedFields: [], excerpt: '' };
-    return [{ task, rank: r.rank, matchedFields: m.matchedFields, excerpt: m.excerpt.replace(/\s+/g, ' ').trim() }];
+    return [{ task, num: Number(r.num), rank: r.rank, matchedFields: m.matchedFields, excerpt: m.excerpt.replace(/\s+/g, ' ').trim() }];
   });
-  return { hits, total, consumed: page.length };
+  return { hits, total, consumed, more };
 }

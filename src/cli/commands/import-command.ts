@@ -1,0 +1,85 @@
+/** `cairn import PATH`: Cairn exports and other tools' task files into the workspace, in one transaction; a progress bar on a terminal. */
+import type { Command } from 'commander';
+import { CairnError } from '../../core/errors.js';
+import { runImport, SOURCES, type ImportReport, type SourceName } from '../../core/services/import/index.js';
+import { openForeignSqlite } from '../../foreign-sqlite.js';
+import { colorEnabled, painter } from '../render/color.js';
+import { openSession, type GlobalOptions } from '../session.js';
+
+interface ImportFlags extends GlobalOptions {
+  from?: string;
+  project?: string;
+  dryRun?: boolean;
+}
+
+/** A bar on stderr, redrawn at most every 100 ms; nothing when stderr is not a terminal (piped, CI). */
+function progressBar(enabled: boolean) {
+  let last = 0;
+  let shown = false;
+  return {
+    update(done: number) {
+      if (!enabled) return;
+      const now = performance.now();
+      if (now - last < 100 && done < 1) return;
+      last = now;
+      const width = 30;
+      const full = Math.round(done * width);
+      process.stderr.write(`\r[${'#'.repeat(full)}${'-'.repeat(width - full)}] ${Math.round(done * 100)}%`);
+      shown = true;
+    },
+    end() {
+      if (shown) process.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+function human(r: ImportReport): string {
+  const paint = painter(colorEnabled(process.stdout));
+  const verb = r.dryRun ? 'Would import' : 'Imported';
+  const lines = [
+    `${paint('green', verb)} from ${r.source}: ${r.tasks.created} task(s) ${r.dryRun ? 'to create' : 'created'}, ${r.tasks.updated} ${r.dryRun ? 'to update' : 'updated'}, ${r.tasks.unchanged} left alone`,
+  ];
+  if (r.projects.created.length) lines.push(`Projects ${r.dryRun ? 'to create' : 'created'}: ${r.projects.created.join(', ')}`);
+  if (r.projects.existing.length) lines.push(`Into existing projects: ${r.projects.existing.join(', ')}`);
+  if (r.renumbered.length) {
+    lines.push(`${r.renumbered.length} display id(s) were taken here and got new numbers (recorded in each task's history):`);
+    for (const m of r.renumbered) lines.push(`  ${m.from} → ${m.to}`);
+  }
+  for (const w of r.warnings) lines.push(paint('yellow', `warning: ${w}`));
+  if (r.dryRun) lines.push(paint('dim', 'Dry run: nothing was written.'));
+  return lines.join('\n');
+}
+
+export function addImportCommand(program: Command): void {
+  program
+    .command('import')
+    .argument('<path>', 'a Cairn export (.jsonl), castle.db, a DevPlanner workspace, or a folder with .taskmaster/, backlog/ or .beads/')
+    .description('Import tasks from a Cairn export or another tool; importing the same source again updates what changed and duplicates nothing')
+    .option('--from <format>', `${SOURCES.join('|')} (default: detected)`)
+    .option('--project <KEY>', 'put every task in this project (created when missing)')
+    .option('--dry-run', 'print what would be created, updated and left alone; write nothing')
+    .addHelpText('after', '\nExamples:\n  cairn import backup.jsonl\n  cairn import . --from taskmaster --project APP\n  cairn import ~/castle.db --dry-run\n  cairn import .beads/issues.jsonl --json')
+    .action(async (path: string, _opts: unknown, cmd: Command) => {
+      const o = cmd.optsWithGlobals<ImportFlags>();
+      if (o.from !== undefined && !SOURCES.includes(o.from as SourceName)) {
+        throw new CairnError('VALIDATION_ERROR', `--from ${o.from}: expected one of ${SOURCES.join(', ')}. Nothing was imported.`, { suggestions: ['Leave --from out to detect the format'] });
+      }
+      const session = openSession(o, { write: !o.dryRun });
+      const bar = progressBar(process.stderr.isTTY === true && !o.json);
+      try {
+        const report = await runImport(session.ctx, {
+          path,
+          ...(o.from ? { from: o.from as SourceName } : {}),
+          ...(o.project ? { project: o.project } : {}),
+          dryRun: o.dryRun ?? false,
+          onProgress: (d) => bar.update(d),
+          openSqlite: openForeignSqlite,
+        });
+        bar.end();
+        process.stdout.write(`${o.json ? JSON.stringify(report, null, 2) : human(report)}\n`);
+      } finally {
+        bar.end();
+        await session.close();
+      }
+    });
+}

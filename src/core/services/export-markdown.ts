@@ -1,0 +1,154 @@
+/**
+ * The markdown export's file per task: YAML front matter (every value written as JSON, which YAML
+ * reads as it is), the description as the body, the checklist as `- [ ]` lines, then comments and
+ * history. `parseMarkdownTask` reads the fields back (the round trip the property test checks).
+ */
+import type { Status } from '../model/workflow.js';
+import type { ProjectRow } from '../ports.js';
+import type { TaskDump } from '../transfer-port.js';
+
+const MARK = { checklist: '<!-- cairn:checklist -->', comments: '<!-- cairn:comments -->', history: '<!-- cairn:history -->' } as const;
+
+/** Checklist text on one line: backslashes and line breaks escaped. */
+const escapeItem = (s: string) => s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+const unescapeItem = (s: string) => s.replace(/\\(\\|n|r)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : '\\'));
+
+/** The fields the front matter holds, in order. */
+export interface MarkdownTaskFields {
+  id: string;
+  uid: string;
+  title: string;
+  status: string;
+  kind: string;
+  priority: string;
+  score: number;
+  labels: string[];
+  assignee: string | null;
+  substatus: string | null;
+  slug: string | null;
+  claim: { actor: string; expiresAt: string | null } | null;
+  parent: string | null;
+  blockedBy: string[];
+  links: Record<string, unknown>;
+  anchors: string[];
+  closeReason: string | null;
+  origin: string | null;
+  documentPath: string | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  archivedAt: string | null;
+  deletedAt: string | null;
+}
+
+export interface ParsedMarkdownTask {
+  fields: MarkdownTaskFields;
+  description: string;
+  checklist: Array<{ text: string; checked: boolean }>;
+}
+
+export function frontMatterOf(d: TaskDump): MarkdownTaskFields {
+  const t = d.row;
+  return {
+    id: `${t.projectKey}-${t.seq}`,
+    uid: t.uid,
+    title: t.title,
+    status: t.status,
+    kind: t.kind,
+    priority: t.priority,
+    score: t.score,
+    labels: t.labels,
+    assignee: t.assignee,
+    substatus: t.substatus,
+    slug: t.slug,
+    claim: t.claimedBy !== null ? { actor: t.claimedBy, expiresAt: t.claimExpiresAt } : null,
+    parent: t.parentId,
+    blockedBy: d.blockers.map((b) => b.blockerId),
+    links: t.links,
+    anchors: t.anchors,
+    closeReason: t.closeReason,
+    origin: t.origin,
+    documentPath: t.documentPath,
+    version: t.version,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    completedAt: t.completedAt,
+    archivedAt: t.archivedAt,
+    deletedAt: t.deletedAt,
+  };
+}
+
+/** A one-line summary of an event's changes: the fields it touched. */
+function changedFields(changes: string): string {
+  try {
+    return Object.keys(JSON.parse(changes) as Record<string, unknown>).join(', ');
+  } catch {
+    return '';
+  }
+}
+
+export function markdownFile(d: TaskDump): string {
+  const fm = frontMatterOf(d);
+  const head = Object.entries(fm).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  const out = ['---', ...head, '---', '', d.row.description];
+  if (d.checklist.length) {
+    out.push('', MARK.checklist, '## Checklist', '', ...d.checklist.map((i) => `- [${i.checked ? 'x' : ' '}] ${escapeItem(i.text)}`));
+  }
+  if (d.comments.length) {
+    out.push('', MARK.comments, '## Comments');
+    for (const c of d.comments) out.push('', `### ${c.author} · ${c.kind} · ${c.createdAt}`, '', c.body);
+  }
+  if (d.events.length) {
+    out.push('', MARK.history, '## History', '');
+    for (const e of d.events) out.push(`- ${e.at} · ${e.actor}${e.via ? ` (via ${e.via})` : ''} · ${e.type}${changedFields(e.changes) ? ` · ${changedFields(e.changes)}` : ''}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+export function projectReadme(p: ProjectRow, statuses: Status[]): string {
+  const lines = [
+    `# ${p.key}: ${p.name}`,
+    '',
+    ...(p.description ? [p.description, ''] : []),
+    `- uid: ${p.uid}`,
+    ...(p.root ? [`- root: ${p.root}`] : []),
+    ...(p.aliases.length ? [`- aliases: ${p.aliases.join(', ')}`] : []),
+    ...(p.archivedAt ? [`- archived: ${p.archivedAt}`] : []),
+    '',
+    '## Workflow',
+    '',
+    ...statuses.map((s) => `- ${s.name} (${s.category}): ${s.displayName}`),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+/** Reads a task file written by `markdownFile` back into its fields, description and checklist. */
+export function parseMarkdownTask(text: string): ParsedMarkdownTask {
+  if (!text.startsWith('---\n')) throw new Error('no front matter: the file must start with a "---" line');
+  const end = text.indexOf('\n---\n', 3);
+  if (end < 0) throw new Error('front matter is not closed by a "---" line');
+  const fields: Record<string, unknown> = {};
+  for (const line of text.slice(4, end).split('\n')) {
+    const colon = line.indexOf(': ');
+    if (colon < 0) throw new Error(`front matter line "${line}" is not "key: value"`);
+    fields[line.slice(0, colon)] = JSON.parse(line.slice(colon + 2));
+  }
+  // Body: a blank line, the description, then the sections (each after a blank line and its marker).
+  let body = text.slice(end + 5, text.length - 1).slice(1);
+  for (const mark of [MARK.history, MARK.comments]) {
+    const at = body.lastIndexOf(`\n\n${mark}\n`);
+    if (at >= 0) body = body.slice(0, at);
+  }
+  const checklist: ParsedMarkdownTask['checklist'] = [];
+  const at = body.lastIndexOf(`\n\n${MARK.checklist}\n`);
+  if (at >= 0) {
+    const section = body.slice(at + MARK.checklist.length + 3).split('\n');
+    for (const line of section.slice(2)) {
+      const m = /^- \[([ x])\] (.*)$/.exec(line);
+      if (m) checklist.push({ checked: m[1] === 'x', text: unescapeItem(m[2]!) });
+    }
+    body = body.slice(0, at);
+  }
+  return { fields: fields as unknown as MarkdownTaskFields, description: body, checklist };
+}

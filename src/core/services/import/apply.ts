@@ -1,0 +1,292 @@
+/**
+ * The import engine: takes projects and tasks from any source reader and writes them inside the
+ * caller's one transaction, so everything is imported or nothing. Idempotent: Cairn exports merge by
+ * internal id (a newer version wins), other sources by the source id each task's `task.imported`
+ * event remembers. Parents and blocking edges are linked once every task exists. With `dryRun` it
+ * only counts what it would do, reading through the same code path.
+ */
+import type { Context } from '../../context.js';
+import { nowIso } from '../../context.js';
+import { newUlid as ulid } from '../../model/ids.js';
+import { templateStatuses, type Status } from '../../model/workflow.js';
+import type { ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
+import type { StoredEvent } from '../../transfer-port.js';
+import { record } from '../activity.js';
+import { importError, type IncomingProject, type IncomingTask, type SourceName } from './model.js';
+
+export const IMPORTED_EVENT = 'task.imported';
+
+export interface ImportReport {
+  source: SourceName;
+  dryRun: boolean;
+  projects: { created: string[]; existing: string[] };
+  tasks: { created: number; updated: number; unchanged: number };
+  /** Display keys that were taken in the target: the id the task had and the one it got. */
+  renumbered: Array<{ from: string; to: string }>;
+  warnings: string[];
+}
+
+interface TargetProject {
+  row: ProjectRow;
+  statuses: Status[];
+  isNew: boolean;
+  /** Source id → task uid, from the project's task.imported events (other sources), loaded on first use. */
+  bySource?: Map<string, string>;
+  maxSeq: number;
+}
+
+/** What a task still needs once every task exists: its parent and blockers, by source id. */
+interface Pending {
+  uid: string;
+  projectRef: string;
+  parent: string | null;
+  blockedBy: Array<{ ref: string; at?: string }>;
+  /** Edges and parent are replaced (an update), not only added (a new task). */
+  replace: boolean;
+  at: IncomingTask['at'];
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+const eventKey = (e: Pick<StoredEvent, 'at' | 'type' | 'actor'>) => `${e.at}\u0000${e.type}\u0000${e.actor}`;
+const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+export class Importer {
+  readonly report: ImportReport;
+  readonly #projects = new Map<string, TargetProject>();
+  readonly #pending: Pending[] = [];
+  /** Tasks an update changed: their dependents' blocker counts are refreshed at the end. */
+  readonly #updated: string[] = [];
+  /** Cairn exports: uids this import wrote (a dry run's stand in for the store). */
+  readonly #seen = new Map<string, string>();
+  #keepSeq = false;
+  readonly #now: string;
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly ctx: Context,
+    private readonly opts: { source: SourceName; dryRun: boolean; project?: string },
+  ) {
+    this.report = { source: opts.source, dryRun: opts.dryRun, projects: { created: [], existing: [] }, tasks: { created: 0, updated: 0, unchanged: 0 }, renumbered: [], warnings: [] };
+    this.#now = nowIso(ctx);
+  }
+
+  get #write(): boolean {
+    return !this.opts.dryRun;
+  }
+
+  /** An empty history keeps the file's event numbers (a restore); otherwise events are appended. */
+  async start(): Promise<void> {
+    this.#keepSeq = this.opts.source === 'cairn' && (await this.tx.lastSeq()) === 0;
+  }
+
+  async project(p: IncomingProject): Promise<void> {
+    const { tx } = this;
+    const key = this.opts.project ?? p.key;
+    let row = this.opts.project ? await tx.getProjectByKey(key) : ((p.uid ? await tx.getProjectByUid(p.uid) : undefined) ?? (await tx.getProjectByKey(key)));
+    row ??= this.#projects.get(p.ref)?.row;
+    if (row) {
+      if (!this.report.projects.existing.includes(row.key) && !this.report.projects.created.includes(row.key)) this.report.projects.existing.push(row.key);
+      const statuses = await tx.getStatuses(row.uid);
+      this.#projects.set(p.ref, { row, statuses, isNew: false, maxSeq: 0 });
+      if (p.events?.length) {
+        const have = new Set((await tx.transfer.projectEvents(row.uid)).map(eventKey));
+        await this.#events(p.events.filter((e) => !have.has(eventKey(e))), row.uid, null);
+      }
+      return;
+    }
+    const statuses = p.statuses ?? templateStatuses(p.template);
+    row = {
+      uid: (!this.opts.project && p.uid) || ulid(),
+      key,
+      name: p.name,
+      description: p.description,
+      root: p.root,
+      aliases: p.aliases,
+      archivedAt: p.archivedAt,
+      createdAt: p.createdAt ?? this.#now,
+      updatedAt: p.updatedAt ?? this.#now,
+    };
+    this.report.projects.created.push(key);
+    this.#projects.set(p.ref, { row, statuses, isNew: true, maxSeq: 0 });
+    if (!this.#write) return;
+    await tx.insertProject(row, statuses.map((s, position) => ({ ...s, position })));
+    if (p.nextSeq) await tx.transfer.raiseNextSeq(row.uid, p.nextSeq);
+    if (p.events) await this.#events(p.events, row.uid, null);
+    else await record(tx, this.ctx, { projectUid: row.uid, taskUid: null, type: 'project.created', changes: { key: { before: null, after: key }, name: { before: null, after: p.name }, importedFrom: { before: null, after: this.opts.source } } });
+  }
+
+  #target(t: IncomingTask): TargetProject {
+    const p = this.#projects.get(t.projectRef);
+    if (!p) throw importError(t.at, 'project', `names project "${t.projectRef}", which the input does not define before it`);
+    return p;
+  }
+
+  async task(t: IncomingTask): Promise<void> {
+    const p = this.#target(t);
+    const existingUid = await this.#existingUid(p, t);
+    const existing = existingUid ? await this.tx.getTask(existingUid) : undefined;
+    if (existing) await this.#update(p, t, existing);
+    else if (existingUid && this.opts.dryRun) this.report.tasks.unchanged++;
+    else await this.#create(p, t);
+  }
+
+  async #existingUid(p: TargetProject, t: IncomingTask): Promise<string | undefined> {
+    if (this.opts.source === 'cairn') return this.#seen.get(t.sourceId) ?? ((await this.tx.getTask(t.uid ?? t.sourceId)) ? (t.uid ?? t.sourceId) : undefined);
+    if (!p.bySource) {
+      p.bySource = new Map();
+      if (!p.isNew) {
+        for (const e of await this.tx.transfer.eventsOfType(p.row.uid, IMPORTED_EVENT)) {
+          const c = JSON.parse(e.changes) as Record<string, { after: unknown }>;
+          if (c.source?.after === this.opts.source && typeof c.sourceId?.after === 'string' && e.taskUid) p.bySource.set(c.sourceId.after, e.taskUid);
+        }
+      }
+    }
+    return p.bySource.get(t.sourceId);
+  }
+
+  #status(p: TargetProject, t: IncomingTask): Status {
+    const s = p.statuses.find((x) => x.name === t.status);
+    if (!s) throw importError(t.at, 'status', `"${t.status}" is not a status of project ${p.row.key} (${p.statuses.map((x) => x.name).join(', ')})`);
+    return s;
+  }
+
+  async #create(p: TargetProject, t: IncomingTask): Promise<void> {
+    const { tx } = this;
+    const status = this.#status(p, t);
+    const uid = t.uid ?? ulid();
+    this.report.tasks.created++;
+    this.#seen.set(t.sourceId, uid);
+    p.bySource?.set(t.sourceId, uid);
+    this.#pending.push({ uid, projectRef: t.projectRef, parent: t.parent, blockedBy: t.blockedBy, replace: false, at: t.at });
+    let seq = t.seq;
+    const wanted = t.seq !== undefined ? `${p.row.key}-${t.seq}` : undefined;
+    if (seq !== undefined && (p.isNew && seq > p.maxSeq ? false : (await tx.getTaskBySeq(p.row.uid, seq)) !== undefined)) seq = undefined;
+    if (!this.#write) return;
+    if (seq === undefined) seq = await tx.allocateSeq(p.row.uid);
+    p.maxSeq = Math.max(p.maxSeq, seq);
+    const now = this.#now;
+    const checklist = t.checklist.map((i, index) => ({ index, text: i.text, checked: i.checked }));
+    const labels = [...new Set(t.labels)].sort(byBytes);
+    const updatedAt = t.updatedAt ?? t.createdAt ?? now;
+    const row = {
+      uid, projectUid: p.row.uid, projectKey: p.row.key, seq,
+      title: t.title, description: t.description, status: status.name, category: status.category,
+      kind: t.kind, priority: t.priority, score: t.score,
+      position: t.position ?? (await tx.maxLanePosition(p.row.uid, status.name)) + 1,
+      assignee: t.assignee, substatus: t.substatus, slug: t.slug,
+      claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null,
+      parentUid: null, parentId: null,
+      links: t.links, anchors: t.anchors, closeReason: t.closeReason, origin: t.origin, documentPath: t.documentPath,
+      version: t.version ?? 1, createdAt: t.createdAt ?? now, updatedAt,
+      completedAt: t.completedAt !== undefined ? t.completedAt : status.category === 'done' ? updatedAt : null,
+      archivedAt: t.archivedAt ?? null, deletedAt: t.deletedAt ?? null,
+      openBlockers: 0, openBlockerIds: [], checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
+    } as TaskRow;
+    await tx.insertTask(row, checklist);
+    for (const c of t.comments) await tx.addComment(uid, c);
+    await tx.reindexTask(uid, true);
+    if (wanted && wanted !== `${p.row.key}-${seq}`) this.report.renumbered.push({ from: wanted, to: `${p.row.key}-${seq}` });
+    if (t.events) await this.#events(t.events, p.row.uid, uid);
+    if (this.opts.source !== 'cairn') {
+      await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: uid, type: IMPORTED_EVENT, changes: { source: { before: null, after: this.opts.source }, sourceId: { before: null, after: t.sourceId }, title: { before: null, after: t.title }, status: { before: null, after: status.name } } });
+    } else if (wanted && wanted !== `${p.row.key}-${seq}`) {
+      await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: uid, type: 'task.renumbered', changes: { id: { before: wanted, after: `${p.row.key}-${seq}` }, source: { before: null, after: 'cairn' } } });
+    }
+  }
+
+  /** A task the target has: Cairn exports replace it when newer; other sources patch what changed. */
+  async #update(p: TargetProject, t: IncomingTask, row: TaskRow): Promise<void> {
+    if (this.opts.source === 'cairn' && (t.version ?? 0) <= row.version) {
+      if ((t.version ?? 0) === row.version && t.updatedAt !== row.updatedAt) this.report.warnings.push(`${row.projectKey}-${row.seq}: both sides changed it to version ${row.version}; kept this workspace's`);
+      this.report.tasks.unchanged++;
+      return;
+    }
+    const status = this.#status(p, t);
+    const patch: TaskPatch = {};
+    const fields = ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'substatus', 'slug', 'links', 'anchors', 'closeReason', 'origin', 'documentPath'] as const;
+    for (const k of fields) if (!same(row[k], t[k])) (patch as Record<string, unknown>)[k] = t[k];
+    if (row.status !== status.name) Object.assign(patch, { status: status.name, category: status.category });
+    const cairn = this.opts.source === 'cairn';
+    if (cairn) {
+      Object.assign(patch, {
+        position: t.position ?? row.position, claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null,
+        version: t.version, updatedAt: t.updatedAt ?? row.updatedAt, completedAt: t.completedAt ?? null, archivedAt: t.archivedAt ?? null, deletedAt: t.deletedAt ?? null,
+      });
+    } else if (patch.status) {
+      patch.completedAt = status.category === 'done' ? (row.completedAt ?? t.updatedAt ?? this.#now) : null;
+    }
+    const labels = [...new Set(t.labels)].sort(byBytes);
+    const checklist = t.checklist.map((i, index) => ({ index, text: i.text, checked: i.checked }));
+    const oldChecklist = await this.tx.getChecklist(row.uid);
+    const checklistChanged = !same(oldChecklist.map((i) => [i.text, i.checked]), checklist.map((i) => [i.text, i.checked]));
+    const labelsChanged = !same(row.labels, labels);
+    const known = new Set((await this.tx.getComments(row.uid)).map((c) => c.id));
+    const newComments = t.comments.filter((c) => !known.has(c.id));
+    this.#pending.push({ uid: row.uid, projectRef: t.projectRef, parent: t.parent, blockedBy: t.blockedBy, replace: true, at: t.at });
+    const changed = Object.keys(patch).some((k) => !['version', 'updatedAt', 'position', 'claimedBy', 'claimExpiresAt', 'completedAt', 'archivedAt', 'deletedAt'].includes(k) || !same((row as unknown as Record<string, unknown>)[k], (patch as Record<string, unknown>)[k]));
+    if (!changed && !checklistChanged && !labelsChanged && newComments.length === 0 && !cairn) {
+      this.report.tasks.unchanged++;
+      return;
+    }
+    this.report.tasks.updated++;
+    this.#updated.push(row.uid);
+    if (!this.#write) return;
+    const { tx } = this;
+    if (labelsChanged) await tx.setLabels(row.uid, labels);
+    if (checklistChanged) await tx.replaceChecklist(row.uid, checklist);
+    for (const c of newComments) await tx.addComment(row.uid, c);
+    if (cairn) {
+      await tx.updateTask(row.uid, patch);
+      const have = new Set((await tx.transfer.taskEvents(row.uid)).map(eventKey));
+      await this.#events((t.events ?? []).filter((e) => !have.has(eventKey(e))), p.row.uid, row.uid);
+    } else {
+      const changes: Record<string, { before: unknown; after: unknown }> = {};
+      for (const [k, v] of Object.entries(patch)) changes[k] = { before: (row as unknown as Record<string, unknown>)[k] ?? null, after: v };
+      if (labelsChanged) changes.labels = { before: row.labels, after: labels };
+      if (checklistChanged) changes.checklist = { before: oldChecklist.length, after: checklist.length };
+      if (newComments.length) changes.comments = { before: null, after: newComments.length };
+      await tx.updateTask(row.uid, { ...patch, version: row.version + 1, updatedAt: this.#now });
+      await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: row.uid, type: 'task.updated', changes: { ...changes, source: { before: null, after: this.opts.source } } });
+    }
+    await tx.reindexTask(row.uid);
+  }
+
+  async #events(events: StoredEvent[], projectUid: string, taskUid: string | null): Promise<void> {
+    if (!this.#write) return;
+    for (const e of events) await this.tx.transfer.insertEvent({ ...e, projectUid, taskUid: taskUid ?? e.taskUid }, this.#keepSeq);
+  }
+
+  /** Links parents and blockers now that every task exists, refreshes blocker counts and project numbers. */
+  async finish(): Promise<ImportReport> {
+    const { tx } = this;
+    const touched: string[] = [];
+    for (const pend of this.#pending) {
+      const p = this.#projects.get(pend.projectRef)!;
+      const resolve = async (ref: string, field: string): Promise<string | undefined> => {
+        const uid = this.opts.source === 'cairn' ? (this.#seen.get(ref) ?? ((await tx.getTask(ref)) ? ref : undefined)) : p.bySource?.get(ref);
+        if (!uid) this.report.warnings.push(`${pend.at.file}${pend.at.line ? `:${pend.at.line}` : ''}: ${field} "${ref}" is not in the input or the workspace; left out`);
+        return uid;
+      };
+      const parent = pend.parent ? await resolve(pend.parent, 'parent') : undefined;
+      const blockers: Array<{ uid: string; at?: string }> = [];
+      for (const b of pend.blockedBy) {
+        const uid = await resolve(b.ref, 'blocker');
+        if (uid && uid !== pend.uid && !blockers.some((x) => x.uid === uid)) blockers.push({ uid, ...(b.at ? { at: b.at } : {}) });
+      }
+      if (!this.#write) continue;
+      const row = pend.replace ? await tx.getTask(pend.uid) : undefined;
+      if ((parent ?? null) !== (row?.parentUid ?? null) && (parent || pend.replace)) await tx.updateTask(pend.uid, { parentUid: parent ?? null });
+      const have = pend.replace ? await tx.blockerUids(pend.uid) : [];
+      let edges = false;
+      for (const b of blockers) if (!have.includes(b.uid)) edges = (await tx.addDependency(pend.uid, b.uid, b.at ?? this.#now)) || edges;
+      if (pend.replace) for (const h of have) if (!blockers.some((b) => b.uid === h)) edges = (await tx.removeDependency(pend.uid, h)) || edges;
+      if (edges) touched.push(pend.uid);
+    }
+    if (this.#write) {
+      for (const uid of this.#updated) touched.push(...(await tx.dependentUids(uid)));
+      for (let i = 0; i < touched.length; i += 500) await tx.refreshOpenBlockers(touched.slice(i, i + 500));
+      for (const p of this.#projects.values()) if (p.maxSeq) await tx.transfer.raiseNextSeq(p.row.uid, p.maxSeq + 1);
+    }
+    return this.report;
+  }
+}

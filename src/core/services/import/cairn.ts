@@ -1,0 +1,135 @@
+/**
+ * Reads a Cairn JSONL export (core/services/export-lines.ts) line by line: a project line, then each
+ * task line followed by its comments and events. A task is handed on when the next entity starts,
+ * so memory holds one task at a time however long the file.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { CATEGORIES, type Status } from '../../model/workflow.js';
+import { COMMENT_KINDS, KINDS, PRIORITIES, PrState } from '../../model/task.js';
+import type { StoredEvent } from '../../transfer-port.js';
+import { importError, reader, type ImportItem, type IncomingProject, type IncomingTask, type ProgressFn, type SourceAt } from './model.js';
+
+function project(at: SourceAt, o: unknown): IncomingProject {
+  const r = reader(at, o);
+  const statuses: Status[] = r.arr('statuses').map((s, i) => {
+    const f = reader(at, s, `statuses[${i}]`);
+    return { name: f.str('name'), displayName: f.str('displayName'), color: f.str('color'), category: f.oneOf('category', CATEGORIES), position: i };
+  });
+  if (statuses.length === 0) throw importError(at, 'statuses', 'a project needs at least one status');
+  const key = r.str('key');
+  return {
+    type: 'project', at, ref: key, uid: r.str('uid'), key, name: r.str('name'), description: r.strOr('description', ''),
+    root: r.strOr('root', null), aliases: r.strs('aliases'), statuses, template: 'default', nextSeq: r.numOr('nextSeq', undefined),
+    archivedAt: r.strOr('archivedAt', null), createdAt: r.str('createdAt'), updatedAt: r.str('updatedAt'), events: [],
+  };
+}
+
+function task(at: SourceAt, o: unknown, projectRef: string): IncomingTask {
+  const r = reader(at, o);
+  const id = r.str('id');
+  const seq = Number(id.slice(id.lastIndexOf('-') + 1));
+  if (!Number.isInteger(seq) || seq < 1) throw importError(at, 'id', `"${id}" is not a display id like API-12`);
+  const uid = r.str('uid');
+  const claim = r.has('claim') ? r.field('claim') : undefined;
+  const links = r.has('links') ? r.field('links').obj : {};
+  if (links.prState !== undefined && !PrState.safeParse(links.prState).success) throw importError(at, 'links.prState', `expected one of ${PrState.options.join(', ')}`);
+  return {
+    type: 'task', at, projectRef, sourceId: uid, uid, seq, version: r.num('version'),
+    title: r.str('title'), description: r.strOr('description', ''), status: r.str('status'),
+    kind: r.oneOf('kind', KINDS, 'task'), priority: r.oneOf('priority', PRIORITIES, 'none'), score: r.numOr('score', 0), position: r.numOr('position', undefined),
+    labels: r.strs('labels'), assignee: r.strOr('assignee', null), substatus: r.strOr('substatus', null), slug: r.strOr('slug', null),
+    claim: claim ? { actor: claim.str('actor'), expiresAt: claim.strOr('expiresAt', null) } : null,
+    parent: r.has('parent') ? r.field('parent').str('uid') : null,
+    blockedBy: r.arr('blockedBy').map((b, i) => {
+      const f = reader(at, b, `blockedBy[${i}]`);
+      return { ref: f.str('uid'), ...(f.has('at') ? { at: f.str('at') } : {}) };
+    }),
+    checklist: r.arr('checklist').map((c, i) => {
+      const f = reader(at, c, `checklist[${i}]`);
+      return { text: f.str('text'), checked: f.bool('checked', false) };
+    }),
+    comments: [],
+    links: links as IncomingTask['links'], anchors: r.strs('anchors'),
+    closeReason: r.strOr('closeReason', null), origin: r.strOr('origin', null), documentPath: r.strOr('documentPath', null),
+    createdAt: r.str('createdAt'), updatedAt: r.str('updatedAt'),
+    completedAt: r.strOr('completedAt', null), archivedAt: r.strOr('archivedAt', null), deletedAt: r.strOr('deletedAt', null),
+    events: [],
+  };
+}
+
+function event(at: SourceAt, o: unknown): StoredEvent {
+  const r = reader(at, o);
+  const changes = r.field('changes').obj;
+  return {
+    seq: r.num('seq'), at: r.str('at'), actor: r.str('actor'), via: r.strOr('via', null),
+    projectUid: null, taskUid: r.strOr('taskUid', null), type: r.str('type'), changes: JSON.stringify(changes),
+  };
+}
+
+/** The items of a Cairn export, in file order. */
+export async function* readCairnExport(file: string, progress?: ProgressFn): AsyncGenerator<ImportItem> {
+  const size = statSync(file).size || 1;
+  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  let bytes = 0;
+  let currentProject: IncomingProject | undefined;
+  let currentTask: IncomingTask | undefined;
+  let projectYielded = true;
+  try {
+    for await (const text of lines) {
+      n++;
+      bytes += Buffer.byteLength(text) + 1;
+      if (n % 5000 === 0) progress?.(Math.min(1, bytes / size));
+      if (text.trim() === '') continue;
+      const at = { file, line: n };
+      let o: unknown;
+      try {
+        o = JSON.parse(text);
+      } catch (err) {
+        throw importError(at, null, `not valid JSON (${(err as Error).message})`);
+      }
+      const entity = (o as { entity?: unknown } | null)?.entity;
+      if (n === 1 || entity === 'cairn-export') {
+        if (entity !== 'cairn-export') throw importError(at, 'entity', 'the first line of a Cairn export is {"entity":"cairn-export",…}');
+        const format = reader(at, o).num('format');
+        if (format !== 1) throw importError(at, 'format', `format ${format} is newer than this Cairn reads (1)`);
+        continue;
+      }
+      if (entity === 'project' || entity === 'task') {
+        if (currentTask) yield currentTask;
+        currentTask = undefined;
+      }
+      if (entity === 'project') {
+        if (currentProject && !projectYielded) yield currentProject;
+        currentProject = project(at, o);
+        projectYielded = false;
+      } else if (entity === 'task') {
+        if (!currentProject) throw importError(at, 'entity', 'a task line comes before any project line');
+        if (!projectYielded) {
+          yield currentProject;
+          projectYielded = true;
+        }
+        currentTask = task(at, o, currentProject.ref);
+      } else if (entity === 'comment') {
+        if (!currentTask) throw importError(at, 'entity', 'a comment line must follow its task line');
+        const r = reader(at, o);
+        if (r.str('taskUid') !== currentTask.uid) throw importError(at, 'taskUid', `belongs to task ${r.str('taskUid')}, not to the task line before it`);
+        currentTask.comments.push({ id: r.str('id'), author: r.str('author'), kind: r.oneOf('kind', COMMENT_KINDS), body: r.str('body'), createdAt: r.str('createdAt') });
+      } else if (entity === 'event') {
+        const e = event(at, o);
+        if (currentTask) currentTask.events!.push(e);
+        else if (currentProject) currentProject.events!.push(e);
+        else throw importError(at, 'entity', 'an event line comes before any project line');
+      } else {
+        throw importError(at, 'entity', `unknown entity ${JSON.stringify(entity)} (expected project, task, comment or event)`);
+      }
+    }
+  } finally {
+    input.destroy();
+  }
+  if (currentTask) yield currentTask;
+  if (currentProject && !projectYielded) yield currentProject;
+  progress?.(1);
+}

@@ -1,0 +1,165 @@
+/**
+ * What every source reader produces for the import engine (projects and tasks in Cairn's terms,
+ * with the source's own ids), and the error an unreadable input gets: file, line and field named.
+ */
+import { CairnError } from '../../errors.js';
+import type { ChecklistItem, CommentKind, Kind, Links, Priority } from '../../model/task.js';
+import type { Status, TemplateName } from '../../model/workflow.js';
+import type { StoredEvent } from '../../transfer-port.js';
+
+export const SOURCES = ['cairn', 'castle', 'devplanner', 'taskmaster', 'backlog', 'beads'] as const;
+export type SourceName = (typeof SOURCES)[number];
+
+/** Where an item came from, for errors and reports: a file and, when it has them, a line. */
+export interface SourceAt {
+  file: string;
+  line?: number;
+}
+
+export interface IncomingProject {
+  type: 'project';
+  at: SourceAt;
+  /** The source's name for the project; tasks name their project by it. */
+  ref: string;
+  /** Cairn exports carry the project's uid and key; other sources suggest a key. */
+  uid?: string;
+  key: string;
+  name: string;
+  description: string;
+  root: string | null;
+  aliases: string[];
+  /** The workflow; else the template's. */
+  statuses?: Status[];
+  template: TemplateName;
+  nextSeq?: number;
+  archivedAt: string | null;
+  createdAt?: string;
+  updatedAt?: string;
+  /** Project-level history (Cairn exports). */
+  events?: StoredEvent[];
+}
+
+export interface IncomingComment {
+  /** Stable across imports of one source (so a second import adds nothing). */
+  id: string;
+  author: string;
+  kind: CommentKind;
+  body: string;
+  createdAt: string;
+}
+
+export interface IncomingTask {
+  type: 'task';
+  at: SourceAt;
+  projectRef: string;
+  /** The task's id in the source (a Cairn export: its uid). */
+  sourceId: string;
+  /** Cairn exports: the internal id, display number and version to keep. */
+  uid?: string;
+  seq?: number;
+  version?: number;
+  title: string;
+  description: string;
+  status: string;
+  kind: Kind;
+  priority: Priority;
+  score: number;
+  position?: number;
+  labels: string[];
+  assignee: string | null;
+  substatus: string | null;
+  slug: string | null;
+  claim: { actor: string; expiresAt: string | null } | null;
+  /** The parent's source id (a uid for Cairn exports). */
+  parent: string | null;
+  /** Blockers by source id, with when the edge was made when known. */
+  blockedBy: Array<{ ref: string; at?: string }>;
+  checklist: Array<Pick<ChecklistItem, 'text' | 'checked'>>;
+  comments: IncomingComment[];
+  links: Links;
+  anchors: string[];
+  closeReason: string | null;
+  origin: string | null;
+  documentPath: string | null;
+  createdAt?: string;
+  updatedAt?: string;
+  completedAt?: string | null;
+  archivedAt?: string | null;
+  deletedAt?: string | null;
+  /** The task's history (Cairn exports); other sources get one task.imported event. */
+  events?: StoredEvent[];
+}
+
+export type ImportItem = IncomingProject | IncomingTask;
+
+/** Reports how far a reader got (0..1 of its input), for a progress bar. */
+export type ProgressFn = (done: number) => void;
+
+/** Bad input: names the file, the line when there is one, and the field. Nothing is imported. */
+export function importError(at: SourceAt, field: string | null, problem: string): CairnError {
+  const where = `${at.file}${at.line !== undefined ? `:${at.line}` : ''}`;
+  return new CairnError('VALIDATION_ERROR', `${where}${field ? `: field "${field}"` : ''}: ${problem}. Nothing was imported.`, {
+    suggestions: ['Fix the input and run the import again; --dry-run checks it without writing'],
+    details: { file: at.file, ...(at.line !== undefined ? { line: at.line } : {}), ...(field ? { field } : {}) },
+  });
+}
+
+type Obj = Record<string, unknown>;
+
+/** Field readers that fail with the file, line and field named. */
+export function reader(at: SourceAt, o: unknown, path = '') {
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw importError(at, path || null, 'expected an object');
+  const obj = o as Obj;
+  const name = (k: string) => (path ? `${path}.${k}` : k);
+  const fail = (k: string, what: string): never => {
+    throw importError(at, name(k), `expected ${what}, got ${JSON.stringify(obj[k]) ?? 'nothing'}`);
+  };
+  return {
+    obj,
+    has: (k: string) => obj[k] !== undefined && obj[k] !== null,
+    str: (k: string): string => (typeof obj[k] === 'string' ? (obj[k] as string) : fail(k, 'a string')),
+    strOr: <D>(k: string, d: D): string | D => (obj[k] === undefined || obj[k] === null ? d : typeof obj[k] === 'string' ? (obj[k] as string) : fail(k, 'a string')),
+    num: (k: string): number => (typeof obj[k] === 'number' && Number.isFinite(obj[k]) ? (obj[k] as number) : fail(k, 'a number')),
+    numOr: <D>(k: string, d: D): number | D => (obj[k] === undefined || obj[k] === null ? d : typeof obj[k] === 'number' && Number.isFinite(obj[k]) ? (obj[k] as number) : fail(k, 'a number')),
+    bool: (k: string, d: boolean): boolean => (obj[k] === undefined || obj[k] === null ? d : typeof obj[k] === 'boolean' ? (obj[k] as boolean) : fail(k, 'true or false')),
+    arr: (k: string): unknown[] => (obj[k] === undefined || obj[k] === null ? [] : Array.isArray(obj[k]) ? (obj[k] as unknown[]) : fail(k, 'a list')),
+    strs: (k: string): string[] => {
+      const v = obj[k] === undefined || obj[k] === null ? [] : obj[k];
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return fail(k, 'a list of strings');
+      return v as string[];
+    },
+    oneOf: <T extends string>(k: string, values: readonly T[], d?: T): T => {
+      const v = obj[k];
+      if ((v === undefined || v === null) && d !== undefined) return d;
+      return values.includes(v as T) ? (v as T) : fail(k, `one of ${values.join(', ')}`);
+    },
+    field: (k: string) => reader(at, obj[k], name(k)),
+  };
+}
+
+/** A title Cairn accepts (1–200 characters): longer ones are cut with an ellipsis, empty ones named. */
+export function fitTitle(title: string, fallback: string): string {
+  const t = title.trim().replace(/\s+/g, ' ');
+  if (!t) return fallback;
+  return t.length <= 200 ? t : `${t.slice(0, 199)}…`;
+}
+
+/** A label Cairn accepts: trimmed, no commas, at most 50 characters; empty ones dropped. */
+export function fitLabels(labels: string[]): string[] {
+  const out = labels.map((l) => l.trim().replace(/,/g, ' ').replace(/\s+/g, ' ').slice(0, 50).trim()).filter((l) => l.length > 0);
+  return [...new Set(out)].slice(0, 50);
+}
+
+/** A checklist item text Cairn accepts (1–500 characters). */
+export const fitItem = (text: string): string => {
+  const t = text.trim();
+  return t.length <= 500 ? t : `${t.slice(0, 499)}…`;
+};
+
+/** Timestamps normalised to ISO-8601 UTC, as Cairn stores them; unparseable ones are an error. */
+export function isoTime(at: SourceAt, field: string, value: unknown): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const d = typeof value === 'number' ? new Date(value) : typeof value === 'string' ? new Date(value.includes('T') || !/^\d{4}-\d\d-\d\d \d/.test(value) ? value : `${value.replace(' ', 'T')}Z`) : undefined;
+  if (!d || Number.isNaN(d.getTime())) throw importError(at, field, `expected a date and time, got ${JSON.stringify(value)}`);
+  return d.toISOString();
+}
