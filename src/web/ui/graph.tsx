@@ -108,13 +108,13 @@ export function Graph({ model, onOpen }: { model: BoardModel; onOpen(id: string)
           <ul class="graph-nodes" aria-label="Tasks with dependencies">
             {g.nodes.map(({ t, x, y }) => (
               <li key={t.id} style={{ transform: `translate(${x}px, ${y}px)`, borderLeftColor: color(t.status) }} class={`node cat-${t.statusCategory}`}>
-                <button
-                  class="node-btn"
-                  onClick={() => onOpen(t.id)}
-                  aria-label={`${t.id} ${t.title}, ${t.status}${t.blockedBy.length ? `, blocked by ${t.blockedBy.join(', ')}` : ''}${t.blocks.length ? `, blocks ${t.blocks.join(', ')}` : ''}`}
-                >
+                <button class="node-btn" onClick={() => onOpen(t.id)}>
                   <span class="card-id">{t.id}</span> <span class="muted">{t.status}</span>
                   <span class="node-title">{t.title}</span>
+                  <span class="sr-only">
+                    {t.blockedBy.length ? `, blocked by ${t.blockedBy.join(', ')}` : ''}
+                    {t.blocks.length ? `, blocks ${t.blocks.join(', ')}` : ''}
+                  </span>
                 </button>
               </li>
             ))}

@@ -1,0 +1,132 @@
+/**
+ * The board's accessibility (axe-core in Chromium, light and dark, wide and phone-sized) and the
+ * README's screenshots (CAIRN_SCREENSHOTS=1 writes them to docs/img; otherwise to a temp folder).
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { axeSerious, describeBrowser, openBrowser, screenshotDir, startServer, until, type Server } from './board-harness.js';
+
+/** A project that looks like a day of agents at work. */
+async function seed(server: Server): Promise<void> {
+  const as = async (actor: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(server.url + path, { method, headers: { 'content-type': 'application/json', 'x-cairn-actor': actor }, ...(body ? { body: JSON.stringify(body) } : {}) });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<any>;
+  };
+  await as('user', 'POST', '/api/v1/projects', { key: 'API', name: 'Payments API' });
+  const add = async (title: string, extra: Record<string, unknown> = {}) => (await as('user', 'POST', '/api/v1/tasks', { project: 'API', title, ...extra })).task.id as string;
+  const epic = await add('Card payments v2', { kind: 'epic', priority: 'high', labels: ['payments'] });
+  const schema = await add('Design the ledger schema', {
+    priority: 'high', labels: ['db', 'payments'], parentId: epic, checklist: ['tables', 'indexes', 'migration script'],
+    description: '## Goal\nA double-entry **ledger** for card payments.\n\n- one row per movement\n- balances derived, never stored\n\nSee `docs/ledger.md` and [the RFC](https://example.com/rfc).',
+  });
+  const api = await add('Implement POST /payments', { priority: 'high', labels: ['api', 'payments'], parentId: epic, blockedBy: [schema], checklist: ['validation', 'idempotency keys'] });
+  await add('Document the payments API', { kind: 'chore', labels: ['docs'], blockedBy: [api] });
+  const webhook = await add('Retry failed webhooks with backoff', { kind: 'feature', priority: 'medium', labels: ['webhooks'] });
+  const bug = await add('Refund rounds to the wrong cent', { kind: 'bug', priority: 'urgent', labels: ['payments', 'bug'] });
+  await add('Load test the checkout flow', { kind: 'spike', priority: 'low', labels: ['perf'], status: 'backlog' });
+  await add('Rotate the API signing keys', { kind: 'chore', priority: 'medium', labels: ['security'] });
+  const done = await add('Set up CI for the service', { labels: ['infra'] });
+  await add('Add request tracing', { kind: 'feature', labels: ['observability'], status: 'backlog' });
+  await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/claim`, { leaseSeconds: 1800 });
+  await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/checklist`, { ops: [{ op: 'check', index: 0 }, { op: 'check', index: 1 }] });
+  await as('agent:codex-2', 'POST', `/api/v1/tasks/${bug}/claim`, { leaseSeconds: 900 });
+  await as('agent:codex-2', 'POST', `/api/v1/tasks/${bug}/comments`, { body: 'Found it: `Math.round` on a float amount. Switching to integer cents.', kind: 'research' });
+  await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/comments`, { body: 'Tables drafted; indexes next.', kind: 'implementation' });
+  await as('agent:gemini-3', 'POST', `/api/v1/tasks/${done}/complete`, { comment: 'Pipeline green on main.' });
+  await as('user', 'PATCH', `/api/v1/tasks/${webhook}`, { status: 'review', assignee: 'agent:gemini-3', links: { branch: 'feat/webhook-retries', prUrl: 'https://example.com/pr/42', prNumber: 42, prState: 'open' } });
+}
+
+describeBrowser('web board accessibility and screenshots', () => {
+  let server: Server;
+  const shots = screenshotDir();
+
+  beforeAll(async () => {
+    server = await startServer();
+    await seed(server);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    it(`has no serious axe violations (${colorScheme}): board, card panel, ready, graph, agents`, async () => {
+      const browser = await openBrowser({ colorScheme });
+      try {
+        const { page } = browser;
+        await page.goto(`${server.url}/#/API/board`);
+        await page.locator('[data-card="API-2"]').waitFor();
+        expect(await axeSerious(page)).toEqual([]);
+        if (colorScheme === 'light') await page.screenshot({ path: join(shots, 'board.png') });
+        await page.locator('[data-card="API-2"] .card-title').click();
+        await page.getByRole('dialog', { name: /API-2/ }).getByText('double-entry').waitFor();
+        expect(await axeSerious(page)).toEqual([]);
+        if (colorScheme === 'light') await page.screenshot({ path: join(shots, 'card-detail.png') });
+        await page.keyboard.press('Escape');
+        for (const view of ['ready', 'graph', 'agents']) {
+          await page.goto(`${server.url}/#/API/${view}`);
+          await page.locator('main h2').first().waitFor();
+          expect(await axeSerious(page), view).toEqual([]);
+        }
+        // The search box with highlighted excerpts.
+        await page.getByLabel('Search cards').fill('ledger');
+        await page.locator('.search-results mark').first().waitFor();
+        expect(await axeSerious(page)).toEqual([]);
+        expect(browser.errors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    });
+  }
+
+  it('shows agents at work live: claims with a countdown, activity newest first, touched cards named', async () => {
+    const browser = await openBrowser();
+    try {
+      const { page } = browser;
+      await page.goto(`${server.url}/#/API/agents`);
+      const claims = page.locator('table.claims');
+      await claims.getByText('agent:codex-2').waitFor();
+      expect(await claims.innerText()).toMatch(/agent:claude-1[\s\S]*\d+:\d\d/);
+      // Agents act from other processes; the activity shows it first thing.
+      expect(server.cli(['start', 'API-8'], 'agent:gemini-3').code).toBe(0);
+      expect(server.cli(['comment', 'API-5', 'Backoff capped at 10 minutes.'], 'agent:gemini-3').code).toBe(0);
+      await page.locator('.activity li').first().getByText('API-5').waitFor();
+      expect(await page.locator('.activity li').first().innerText()).toContain('agent:gemini-3 commented on API-5');
+      await claims.getByText('API-8').waitFor();
+      await page.screenshot({ path: join(shots, 'agents.png') });
+      // On the board, the touched card carries the actor's name for a few seconds.
+      expect(server.cli(['update', 'API-3', '--priority', 'urgent'], 'agent:claude-1').code).toBe(0);
+      await page.goto(`${server.url}/#/API/board`);
+      await page.locator('[data-card="API-3"]').waitFor();
+      expect(server.cli(['check', 'API-3', '--check', '0'], 'agent:claude-1').code).toBe(0);
+      await page.locator('[data-card="API-3"] .touched-by', { hasText: 'agent:claude-1' }).waitFor();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it('works in a phone-sized viewport', async () => {
+    const browser = await openBrowser({ width: 390, height: 844 });
+    try {
+      const { page } = browser;
+      await page.goto(`${server.url}/#/API/board`);
+      await page.locator('[data-card="API-2"]').waitFor();
+      // One lane fills most of the width; the others are a swipe away.
+      const lane = await page.locator('[data-lane="todo"]').boundingBox();
+      expect(lane!.width).toBeGreaterThan(300);
+      expect(lane!.width).toBeLessThanOrEqual(390);
+      expect(await axeSerious(page)).toEqual([]);
+      await page.locator('[data-card="API-2"] .card-title').click();
+      const panel = page.getByRole('dialog', { name: /API-2/ });
+      await panel.waitFor();
+      expect((await panel.boundingBox())!.width).toBeLessThanOrEqual(390);
+      // Without drag and drop on a phone, the status field moves a card.
+      await panel.getByLabel('Status').selectOption('in_progress');
+      await until('API-2 in progress', async () => (await server.call('GET', '/api/v1/tasks/API-2')).body.task.status === 'in_progress');
+      expect(await axeSerious(page)).toEqual([]);
+      if (process.env.CAIRN_SCREENSHOTS === '1') await page.screenshot({ path: join(shots, 'phone.png') });
+    } finally {
+      await browser.close();
+    }
+  });
+});
