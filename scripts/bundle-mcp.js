@@ -30,7 +30,8 @@ await build({
   external: ['better-sqlite3', 'better-sqlite3-napi'],
   // Full minification: compiling the source is the largest start-up cost, and it scales with its size.
   minify: true,
-  sourcemap: 'linked',
+  // No source map: the package ships dist/ without src/, so a map would point at files that are not there.
+  sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [

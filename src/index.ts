@@ -3,6 +3,7 @@
  * validation, errors and results as the MCP tools, CLI and REST API.
  *
  * @example
+ * import { openCairn } from 'cairn-tasks';
  * const cairn = openCairn({ db: '.cairn/cairn.db', actor: 'agent:sdk' });
  * await cairn.call('create_project', { key: 'API', name: 'API' });
  * const { task } = await cairn.call('create_task', { project: 'API', title: 'Add login' });

@@ -6,11 +6,14 @@
  *
  * @example Vercel AI SDK
  * import { tool } from 'ai';
+ * import { createTools } from 'cairn-tasks/agent';
  * const cairn = createTools({ profile: 'tx', db: '.tx/tasks.db' });
  * const tools = Object.fromEntries(cairn.tools.map((t) => [t.name, tool({ description: t.description, inputSchema: t.inputSchema, execute: t.execute })]));
  *
  * @example Claude Agent SDK
  * import { createSdkMcpServer, tool } from '@anthropic-ai/claude-agent-sdk';
+ * import { createTools } from 'cairn-tasks/agent';
+ * const cairn = createTools({ profile: 'tx', db: '.tx/tasks.db' });
  * const server = createSdkMcpServer({ name: 'tx', tools: cairn.tools.map((t) => tool(t.name, t.description, t.inputSchema.shape, t.call)) });
  */
 import type * as z from 'zod';

@@ -51,7 +51,7 @@ export function migrate(db: SqliteDatabase, file: string | null, target = LATEST
     throw new CairnError(
       'VALIDATION_ERROR',
       `The workspace ${file ?? ''} has schema version ${current}, newer than this Cairn understands (${LATEST_SQLITE_VERSION}). Upgrade Cairn to open it.`,
-      { suggestions: ['npm install -g cairn@latest'] },
+      { suggestions: ['npm install -g cairn-tasks@latest'] },
     );
   }
   if (current >= target) {
