@@ -42,8 +42,8 @@ export async function linkBlocker(tx: Tx, task: TaskRow, blocker: TaskRow, at: s
 
 export async function addDependency(ctx: Context, input: z.infer<typeof DependencyInput>): Promise<Task> {
   return ctx.store.write(async (tx) => {
-    const task = await resolveLiveTask(tx, input.taskId);
-    const blocker = await resolveLiveTask(tx, input.blockedBy);
+    const task = await resolveLiveTask(tx, input.taskId, 'taskId');
+    const blocker = await resolveLiveTask(tx, input.blockedBy, 'blockedBy');
     const now = nowIso(ctx);
     const before = task.blockedBy;
     if (await linkBlocker(tx, task, blocker, now)) {
@@ -58,8 +58,8 @@ export async function addDependency(ctx: Context, input: z.infer<typeof Dependen
 
 export async function removeDependency(ctx: Context, input: z.infer<typeof DependencyInput>): Promise<Task> {
   return ctx.store.write(async (tx) => {
-    const task = await resolveLiveTask(tx, input.taskId);
-    const blocker = await resolveTask(tx, input.blockedBy);
+    const task = await resolveLiveTask(tx, input.taskId, 'taskId');
+    const blocker = await resolveTask(tx, input.blockedBy, 'blockedBy');
     const now = nowIso(ctx);
     const before = task.blockedBy;
     if (!(await tx.removeDependency(task.uid, blocker.uid))) {
@@ -77,7 +77,7 @@ export async function removeDependency(ctx: Context, input: z.infer<typeof Depen
 /** Validates a new parent (exists, not self, no loop through ancestors); null detaches. Returns null if unchanged. */
 export async function setParent(tx: Tx, task: TaskRow, parentRef: string | null): Promise<{ parentUid: string | null; parentId: string | null } | null> {
   if (parentRef === null) return task.parentUid === null ? null : { parentUid: null, parentId: null };
-  const parent = await resolveLiveTask(tx, parentRef);
+  const parent = await resolveLiveTask(tx, parentRef, 'parentId');
   if (parent.uid === task.parentUid) return null;
   const parentOf = async (n: string) => {
     const r = await tx.getTask(n);

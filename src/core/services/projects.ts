@@ -9,6 +9,7 @@ import { Alias, ProjectName, type Project } from '../model/project.js';
 import { Category, Color, StatusName, TemplateName, templateStatuses, type Status } from '../model/workflow.js';
 import type { ProjectRow, Tx } from '../ports.js';
 import { diff, record } from './activity.js';
+import { assertAliasesFree } from './alias-conflicts.js';
 import { resolveProject } from './resolve.js';
 
 export const CreateProjectInput = z.object({
@@ -75,6 +76,7 @@ export async function createProject(ctx: Context, input: z.infer<typeof CreatePr
         suggestions: [`get_project {key: "${input.key}"}`, 'Pick another key'],
       });
     }
+    await assertAliasesFree(tx, input.aliases, null);
     const now = nowIso(ctx);
     const row: ProjectRow = {
       uid: ulid(),
@@ -176,6 +178,7 @@ async function refreshProjectBlockers(tx: Tx, projectUid: string): Promise<void>
 export async function updateProject(ctx: Context, input: z.infer<typeof UpdateProjectInput>): Promise<Project> {
   return ctx.store.write(async (tx) => {
     const p = await resolveProject(tx, input.key);
+    if (input.aliases) await assertAliasesFree(tx, input.aliases, p.uid);
     const patch = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),

@@ -39,12 +39,16 @@ async function notFound(tx: Tx, ref: string, projectUid: string | null): Promise
   });
 }
 
-/** A task by display id (`API-12`, any case) or internal ULID. Deleted tasks resolve; callers decide what to allow. */
-export async function resolveTask(tx: Tx, ref: string): Promise<TaskRow> {
+/**
+ * A task by display id (`API-12`, any case) or internal ULID. Deleted tasks resolve; callers decide what to allow.
+ * `field` names the argument the id came from (blockedBy, parentId…) in an INVALID_ID error.
+ */
+export async function resolveTask(tx: Tx, ref: string, field = 'id'): Promise<TaskRow> {
   const parsed = parseTaskRef(ref);
   if (parsed.type === 'malformed') {
-    throw new CairnError('INVALID_ID', `"${parsed.text}" is not a task id. Use a display id like API-12 (project key, dash, number) or a 26-character internal id.`, {
+    throw new CairnError('INVALID_ID', `${field}: "${parsed.text}" is not a task id. Use a display id like API-12 (project key, dash, number) or a 26-character internal id.`, {
       suggestions: ['list_tasks to see task ids', 'search_tasks {query} to find a task by its title'],
+      details: { field, wanted: parsed.text },
     });
   }
   if (parsed.type === 'ulid') {
@@ -72,8 +76,8 @@ export async function activeProjectUids(tx: Tx): Promise<string[] | undefined> {
 }
 
 /** Like resolveTask but refuses soft-deleted tasks, naming how to restore them. */
-export async function resolveLiveTask(tx: Tx, ref: string): Promise<TaskRow> {
-  const t = await resolveTask(tx, ref);
+export async function resolveLiveTask(tx: Tx, ref: string, field = 'id'): Promise<TaskRow> {
+  const t = await resolveTask(tx, ref, field);
   if (t.deletedAt) {
     const id = `${t.projectKey}-${t.seq}`;
     throw new CairnError('TASK_DELETED', `Task ${id} is deleted (since ${t.deletedAt}); it cannot be changed until restored.`, {

@@ -53,8 +53,8 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
     const uid = ulid();
     // Resolve every reference before writing anything, so a bad one changes nothing.
     // The same blocker named twice (API-1, api-1, its ULID) is one edge and one entry in the event.
-    const blockers = [...new Map((await Promise.all(input.blockedBy.map((ref) => resolveLiveTask(tx, ref)))).map((b) => [b.uid, b])).values()];
-    const parent = input.parentId ? await resolveLiveTask(tx, input.parentId) : null;
+    const blockers = [...new Map((await Promise.all(input.blockedBy.map((ref) => resolveLiveTask(tx, ref, 'blockedBy')))).map((b) => [b.uid, b])).values()];
+    const parent = input.parentId ? await resolveLiveTask(tx, input.parentId, 'parentId') : null;
     const seq = await tx.allocateSeq(project.uid);
     const labels = normLabels(input.labels);
     const checklist = input.checklist.map((text, index) => ({ index, text, checked: false }));
@@ -159,7 +159,7 @@ export async function buildFilter(tx: Tx, ctx: Context, input: Omit<ListTasksInp
   if (input.assignee !== undefined) f.assignee = input.assignee === 'none' ? null : input.assignee;
   if (input.substatus !== undefined) f.substatuses = [input.substatus];
   if (input.slug !== undefined) f.slug = input.slug;
-  if (input.parentId) f.parentUid = (await resolveTask(tx, input.parentId)).uid;
+  if (input.parentId) f.parentUid = (await resolveTask(tx, input.parentId, 'parentId')).uid;
   if (input.updatedSince) f.updatedSince = new Date(input.updatedSince).toISOString();
   if (input.ready) f.ready = { now: nowIso(ctx), actor: ctx.actor };
   return f;
