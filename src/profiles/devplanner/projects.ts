@@ -4,7 +4,7 @@
  * slug filter. Also the project views (lanes, card counts) and how a new project gets its key.
  */
 import { CairnError } from '../../core/errors.js';
-import type { Project } from '../../core/model/project.js';
+import { projectByRef, type ProjectRef } from '../../core/services/project-ref.js';
 import type { Task, TaskSummary } from '../../core/model/task.js';
 import type { ProfileCall } from '../profile.js';
 import { cardSlugOf, slugify } from './cards.js';
@@ -12,12 +12,13 @@ import { cardSlugOf, slugify } from './cards.js';
 const SLUG_RE = /^[a-z0-9-]+$/;
 
 /** A project's slug: its first slug-shaped alias (projects made through this profile have one), else its key lower-cased. */
-export const projectSlugOf = (p: Pick<Project, 'aliases' | 'key'>): string => p.aliases.find((a) => SLUG_RE.test(a)) ?? p.key.toLowerCase();
+export const projectSlugOf = (p: Pick<ProjectRef, 'aliases' | 'key'>): string => p.aliases.find((a) => SLUG_RE.test(a)) ?? p.key.toLowerCase();
 
 /** The project a projectSlug names; PROJECT_NOT_FOUND (with the seed's wording) when none. */
-export async function resolveProject(call: ProfileCall, projectSlug: string): Promise<Project> {
+export async function resolveProject(call: ProfileCall, projectSlug: string): Promise<ProjectRef> {
   try {
-    return (await call.op('get_project', { key: projectSlug })).project;
+    // Not get_project: naming a card's project needs no count of its tasks (a count per call after every write).
+    return await projectByRef(call.ctx, projectSlug);
   } catch (err) {
     if (!(err instanceof CairnError) || err.code !== 'PROJECT_NOT_FOUND') throw err;
     const { projects } = await call.op('list_projects', { includeArchived: true });
@@ -33,20 +34,20 @@ export async function resolveProject(call: ProfileCall, projectSlug: string): Pr
 }
 
 /** Lanes as DevPlanner configures them; Cairn has no collapsed flag, so finished lanes (done, canceled) show collapsed. */
-export function lanesOf(p: Project) {
+export function lanesOf(p: ProjectRef) {
   return Object.fromEntries(
     p.statuses.map((s) => [s.name, { displayName: s.displayName, color: s.color, collapsed: s.category === 'done' || s.category === 'canceled' }]),
   );
 }
 
 /** Cards per lane (every lane listed, 0 when empty), from the native board. */
-export async function cardCountsOf(call: ProfileCall, p: Project): Promise<Record<string, number>> {
+export async function cardCountsOf(call: ProfileCall, p: ProjectRef): Promise<Record<string, number>> {
   const board = await call.op('board_overview', { project: p.key, cardsPerLane: 0 });
   const counts = new Map(board.lanes.map((l) => [l.status, l.count]));
   return Object.fromEntries(p.statuses.map((s) => [s.name, counts.get(s.name) ?? 0]));
 }
 
-export async function projectSummary(call: ProfileCall, p: Project) {
+export async function projectSummary(call: ProfileCall, p: ProjectRef) {
   return {
     slug: projectSlugOf(p), name: p.name, description: p.description, cardCounts: await cardCountsOf(call, p),
     archived: p.archived, created: p.createdAt, updated: p.updatedAt,
@@ -69,7 +70,7 @@ export function keyCandidates(name: string): string[] {
 }
 
 /** Creates a devplanner-template project with the name's slug as its alias and the first free key. */
-export async function createProject(call: ProfileCall, name: string, description: string | undefined): Promise<Project> {
+export async function createProject(call: ProfileCall, name: string, description: string | undefined): Promise<ProjectRef> {
   const slug = slugify(name, 60) || 'project';
   const existing = await call.op('get_project', { key: slug }).catch((err: unknown) => {
     if (err instanceof CairnError && err.code === 'PROJECT_NOT_FOUND') return undefined;
@@ -93,7 +94,7 @@ export async function createProject(call: ProfileCall, name: string, description
 }
 
 /** The card (task summary) a cardSlug names in a project: by slug, else by its lower-cased id ("mm-3"). */
-export async function findCard(call: ProfileCall, p: Project, cardSlug: string): Promise<TaskSummary | Task> {
+export async function findCard(call: ProfileCall, p: ProjectRef, cardSlug: string): Promise<TaskSummary | Task> {
   const wanted = cardSlug.trim().toLowerCase().replace(/\.md$/, '');
   // A slug that reads as an id ("mm-3") is looked up by id first: one indexed read, where a slug
   // filter is a list query. A task of this project whose own slug differs is not that card.
@@ -107,7 +108,7 @@ export async function findCard(call: ProfileCall, p: Project, cardSlug: string):
   return cardNotFound(call, p, cardSlug);
 }
 
-async function cardNotFound(call: ProfileCall, p: Project, cardSlug: string): Promise<never> {
+async function cardNotFound(call: ProfileCall, p: ProjectRef, cardSlug: string): Promise<never> {
   const slug = projectSlugOf(p);
   const words = cardSlug.replace(/[^a-zA-Z0-9]+/g, ' ').trim();
   const similar = words
@@ -124,13 +125,13 @@ async function cardNotFound(call: ProfileCall, p: Project, cardSlug: string): Pr
 }
 
 /** The full task behind a card slug. */
-export async function getCardTask(call: ProfileCall, p: Project, cardSlug: string): Promise<Task> {
+export async function getCardTask(call: ProfileCall, p: ProjectRef, cardSlug: string): Promise<Task> {
   const t = await findCard(call, p, cardSlug);
   return 'description' in t ? t : (await call.op('get_task', { id: t.id })).task;
 }
 
 /** Every card of a project matching `filter` (list_tasks arguments), in lane order then position. */
-export async function allCards(call: ProfileCall, p: Project, filter: Record<string, unknown> = {}): Promise<TaskSummary[]> {
+export async function allCards(call: ProfileCall, p: ProjectRef, filter: Record<string, unknown> = {}): Promise<TaskSummary[]> {
   const out: TaskSummary[] = [];
   let cursor: string | undefined;
   for (;;) {

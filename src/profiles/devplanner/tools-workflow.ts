@@ -1,6 +1,6 @@
 /** DevPlanner's smart/workflow tools (seed 004, tools 11–17): board overview, next tasks, batch updates, search, content, progress, archive. */
 import * as z from 'zod';
-import type { Project } from '../../core/model/project.js';
+import type { ProjectRef as Project } from '../../core/services/project-ref.js';
 import { PRIORITIES, type TaskSummary } from '../../core/model/task.js';
 import type { OpOutput, ProfileCall, ProfileTool } from '../profile.js';
 import { cairnPriorities, cardProgress, cardSlugOf, cardSummary, dpPriority, fullCard, json, rate, taskItem, type Lane } from './cards.js';
