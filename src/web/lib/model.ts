@@ -195,47 +195,77 @@ export class BoardModel extends Observable {
     names.forEach((s, i) => (this.lane(s)!.total = totals[i]!));
   }
 
-  private async onEvents(events: ActivityEvent[]): Promise<void> {
+  private pendingIds = new Set<string>();
+  private pendingLanes = new Set<string>();
+  private pendingProjects = false;
+  private applying = false;
+
+  /**
+   * Live events: the activity list and highlights change at once; the cards they name are then
+   * re-read. One re-read runs at a time (what arrives meanwhile joins the next), so an older answer
+   * can never land after a newer one.
+   */
+  private onEvents(events: ActivityEvent[]): void {
     const key = this.project?.key;
-    const ids = new Set<string>();
-    const lanes = new Set<string>();
-    let projectChanged = false;
     const now = Date.now();
     for (const e of events) {
       if (key && e.project === key) {
         this.activity.unshift(e);
         if (e.taskId) {
-          ids.add(e.taskId);
+          this.pendingIds.add(e.taskId);
           this.touched.set(e.taskId, { actor: e.actor, at: now });
         }
       }
-      if (e.type.startsWith('project.')) projectChanged = true;
+      if (e.type.startsWith('project.')) this.pendingProjects = true;
       for (const [field, ch] of Object.entries(e.changes)) {
-        if (field === 'status') [ch.before, ch.after].forEach((s) => typeof s === 'string' && lanes.add(s));
+        if (field === 'status') [ch.before, ch.after].forEach((s) => typeof s === 'string' && this.pendingLanes.add(s));
         // A dependency change also changes the other side's "blocks".
-        if (field === 'blockedBy') [ch.before, ch.after].flat().forEach((x) => typeof x === 'string' && this.findCard(x) && ids.add(x));
+        if (field === 'blockedBy') [ch.before, ch.after].flat().forEach((x) => typeof x === 'string' && this.findCard(x) && this.pendingIds.add(x));
       }
     }
     if (this.activity.length > 300) this.activity.length = 300;
-    // Finishing a blocker can make the tasks it blocks ready: re-read the ones on screen.
-    for (const id of [...ids]) for (const b of this.findCard(id)?.card.blocks ?? []) if (this.findCard(b)) ids.add(b);
-    this.lastChanged = ids;
-    this.liveTick++;
-    try {
-      if (projectChanged) {
-        const { projects } = await this.api.get<{ projects: Project[] }>('/projects');
-        this.projects = projects.filter((p) => !p.archived);
-        const now = key ? this.projects.find((p) => p.key === key) : undefined;
-        if (now && JSON.stringify(now.statuses) !== JSON.stringify(this.project?.statuses)) {
-          this.project = now;
-          await this.reloadLanes();
-        }
-      }
-      await this.refresh(ids, lanes);
-    } catch (err) {
-      this.say('error', `Could not refresh after a change: ${(err as Error).message}`);
-    }
+    this.changed();
     setTimeout(() => this.changed(), TOUCH_MS + 50);
+    void this.applyPending();
+  }
+
+  private async applyPending(): Promise<void> {
+    if (this.applying) return;
+    this.applying = true;
+    try {
+      while (this.pendingIds.size || this.pendingLanes.size || this.pendingProjects) {
+        const ids = this.pendingIds;
+        const lanes = this.pendingLanes;
+        const projects = this.pendingProjects;
+        this.pendingIds = new Set();
+        this.pendingLanes = new Set();
+        this.pendingProjects = false;
+        // Finishing a blocker can make the tasks it blocks ready: re-read the ones on screen.
+        for (const id of [...ids]) for (const b of this.findCard(id)?.card.blocks ?? []) if (this.findCard(b)) ids.add(b);
+        try {
+          if (projects) await this.reloadProjects();
+          await this.refresh(ids, lanes);
+        } catch (err) {
+          this.say('error', `Could not refresh after a change: ${(err as Error).message}`);
+        }
+        this.lastChanged = ids;
+        this.liveTick++;
+        this.changed();
+      }
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  private async reloadProjects(): Promise<void> {
+    const key = this.project?.key;
+    const { projects } = await this.api.get<{ projects: Project[] }>('/projects');
+    this.projects = projects.filter((p) => !p.archived);
+    const now = key ? this.projects.find((p) => p.key === key) : undefined;
+    if (now && JSON.stringify(now.statuses) !== JSON.stringify(this.project?.statuses)) {
+      this.project = now;
+      await this.reloadLanes();
+    }
   }
 
   /** The recent history of the project, so the activity panel is not empty at first. */
@@ -305,8 +335,8 @@ export class BoardModel extends Observable {
     if (!this.filtered) body.position = at;
     try {
       const { task } = await this.api.send<{ task: Task }>('PATCH', `/tasks/${encodeURIComponent(id)}`, body);
-      const lane = this.findCard(id);
-      if (lane) lane.lane.cards[lane.index] = task;
+      // Where the server put it (a live re-read may have moved the card meanwhile).
+      this.place(id, task);
       this.changed();
       return true;
     } catch (err) {
