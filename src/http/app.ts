@@ -18,6 +18,7 @@ import { httpError, json, onAppError } from './http-errors.js';
 import { mountMcp, type McpEndpoint } from './mcp-endpoint.js';
 import { buildOpenApi } from './openapi.js';
 import { rateLimit, type RateLimitOptions } from './rate-limit.js';
+import { RevocationWatch } from './revocation-watch.js';
 import { API_PREFIX, mountRestRoutes } from './rest-routes.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -43,6 +44,9 @@ export interface AppOptions {
   /** 2025 MCP sessions: idle timeout and cap (defaults 10 min, 1000). */
   mcpSessionIdleMs?: number;
   mcpMaxSessions?: number;
+  /** Open SSE streams at most, in all and per token (defaults 256 and 32). */
+  maxEventStreams?: number;
+  maxEventStreamsPerToken?: number;
 }
 
 export interface CairnApp {
@@ -93,17 +97,28 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   app.use('*', hostGuard(allowedHostnames(opts.host ?? '127.0.0.1', opts.allowedHosts)));
   // The board's static files: behind the Host/Origin guard, before the token check (the page asks for the token).
   mountBoardAssets(app);
-  app.use('*', authMiddleware(core, new TokenCache(core), !isLoopbackHost(opts.host ?? '127.0.0.1')));
+  const tokens = new TokenCache(core);
+  // Streams and sessions outlive the request that was authorised: they end when their token is revoked.
+  const revocations = new RevocationWatch(tokens);
+  app.use('*', authMiddleware(core, tokens, !isLoopbackHost(opts.host ?? '127.0.0.1')));
   if (opts.rateLimit !== false) app.use('*', rateLimit(opts.rateLimit ?? DEFAULT_RATE_LIMIT, remoteOf));
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
   app.use('*', bodyLimit({ maxSize, onError: () => httpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxSize} bytes.`, ['Split the change into smaller calls']) }));
 
   const openapi = buildOpenApi(VERSION);
   app.get(`${API_PREFIX}/openapi.json`, () => json(200, openapi));
-  mountEvents(app, core, { feed, closing: closing.signal, ...(opts.sseHeartbeatMs ? { heartbeatMs: opts.sseHeartbeatMs } : {}) });
+  mountEvents(app, core, {
+    feed,
+    closing: closing.signal,
+    revocations,
+    ...(opts.sseHeartbeatMs ? { heartbeatMs: opts.sseHeartbeatMs } : {}),
+    ...(opts.maxEventStreams ? { maxStreams: opts.maxEventStreams } : {}),
+    ...(opts.maxEventStreamsPerToken ? { maxStreamsPerToken: opts.maxEventStreamsPerToken } : {}),
+  });
   mountRestRoutes(app, core);
   const mcp = mountMcp(app, core, {
     feed,
+    revocations,
     ...(opts.mcpLegacy ? { legacy: opts.mcpLegacy } : {}),
     ...(opts.mcpSessionIdleMs ? { sessionIdleMs: opts.mcpSessionIdleMs } : {}),
     ...(opts.mcpMaxSessions ? { maxSessions: opts.mcpMaxSessions } : {}),
@@ -122,6 +137,7 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     },
     async close() {
       closing.abort();
+      revocations.close();
       await mcp.close();
       feed.close();
     },

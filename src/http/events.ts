@@ -12,7 +12,9 @@ import { changesSinceOp } from '../ops/history-ops.js';
 import { getProjectOp } from '../ops/project-ops.js';
 import { runOp } from '../ops/index.js';
 import type { AuthEnv } from './auth.js';
-import { errorResponse } from './http-errors.js';
+import { clientAddress } from './auth-failures.js';
+import { errorResponse, httpError } from './http-errors.js';
+import type { RevocationWatch } from './revocation-watch.js';
 import { API_PREFIX, opContext } from './rest-routes.js';
 
 export interface EventsOptions {
@@ -20,7 +22,15 @@ export interface EventsOptions {
   /** Aborted when the server shuts down, ending every stream. */
   closing: AbortSignal;
   heartbeatMs?: number;
+  /** Ends a stream once the token that opened it is revoked. */
+  revocations?: RevocationWatch;
+  /** Open streams at most, in all and per token (per address for callers without one). Defaults 256 and 32. */
+  maxStreams?: number;
+  maxStreamsPerToken?: number;
 }
+
+export const DEFAULT_MAX_EVENT_STREAMS = 256;
+export const DEFAULT_MAX_EVENT_STREAMS_PER_TOKEN = 32;
 
 function parseSince(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -35,8 +45,13 @@ function parseSince(raw: string | undefined): number | undefined {
 const send = (stream: SSEStreamingApi, e: ActivityEvent) => stream.writeSSE({ id: String(e.seq), data: JSON.stringify(e) });
 
 export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsOptions): void {
+  const maxAll = opts.maxStreams ?? DEFAULT_MAX_EVENT_STREAMS;
+  const maxPer = opts.maxStreamsPerToken ?? DEFAULT_MAX_EVENT_STREAMS_PER_TOKEN;
+  const perKey = new Map<string, number>();
+  let total = 0;
   app.get(`${API_PREFIX}/events`, async (c) => {
-    const ctx = opContext(core, c.get('principal'), undefined);
+    const principal = c.get('principal');
+    const ctx = opContext(core, principal, undefined);
     let project: string | undefined;
     let since: number | undefined;
     try {
@@ -48,6 +63,21 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
     } catch (err) {
       return errorResponse(err);
     }
+    const key = principal.token ? `token:${principal.token.id}` : `address:${clientAddress(c)}`;
+    const mine = perKey.get(key) ?? 0;
+    if (total >= maxAll || mine >= maxPer) {
+      const which = total >= maxAll ? `this server's limit of ${maxAll} open event streams` : `the limit of ${maxPer} open event streams per token`;
+      return httpError('RATE_LIMITED', `Too many event streams: ${which} is reached.`, ['Close a stream you no longer read (one stream per view is enough), then retry'], { 'retry-after': '5' });
+    }
+    // Counted from here (synchronously after the check) until the stream ends.
+    total++;
+    perKey.set(key, mine + 1);
+    const release = () => {
+      total--;
+      const n = (perKey.get(key) ?? 1) - 1;
+      if (n > 0) perKey.set(key, n);
+      else perKey.delete(key);
+    };
     c.header('cache-control', 'no-cache');
     c.header('x-accel-buffering', 'no');
     return streamSSE(c, async (stream) => {
@@ -70,8 +100,10 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
       // The server-wide signal outlives every stream: its listener goes when the stream does, or
       // each connection ever made would stay reachable from it until shutdown.
       let onClosing: (() => void) | undefined;
+      let unhold: (() => void) | undefined;
       const done = new Promise<void>((resolve) => {
         stream.onAbort(resolve);
+        if (principal.token && opts.revocations) unhold = opts.revocations.hold(principal.token.id, resolve);
         if (opts.closing.aborted) resolve();
         else opts.closing.addEventListener('abort', (onClosing = () => resolve()), { once: true });
       });
@@ -90,6 +122,8 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
         await done;
       } finally {
         if (onClosing) opts.closing.removeEventListener('abort', onClosing);
+        unhold?.();
+        release();
         unsubscribe();
         clearInterval(heartbeat);
         await chain;

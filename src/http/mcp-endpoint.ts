@@ -16,6 +16,7 @@ import { buildMcpServer, forwardChanges, parseToolsets, stdioSink, type BuildMcp
 import { findProfile, parseProfileToolsets } from '../profiles/index.js';
 import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
 import { errorResponse, json } from './http-errors.js';
+import { endBodyOn, type RevocationWatch } from './revocation-watch.js';
 import { SessionEventStore } from './session-event-store.js';
 import { identityFor } from './rest-routes.js';
 
@@ -27,6 +28,8 @@ export interface McpEndpointOptions {
   sessionIdleMs?: number;
   /** At this many sessions the least recently used one is closed to admit a new one (default 1000). */
   maxSessions?: number;
+  /** Ends sessions and streams once the token that opened them is revoked. */
+  revocations?: RevocationWatch;
 }
 
 export interface McpEndpoint {
@@ -42,6 +45,8 @@ interface Session {
   /** Open GET streams (the client is listening for push): such a session is never idle. */
   streams: number;
   unforward: () => void;
+  /** Stops watching the session's token (it ended by itself). */
+  unhold?: () => void;
 }
 
 const truthy = (v: string | undefined): boolean => v !== undefined && /^(|1|true|yes|on)$/i.test(v.trim());
@@ -131,7 +136,7 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
     }
     const isInit = req.method === 'POST' && (body as { method?: unknown } | null)?.method === 'initialize';
     // A 2025 client that never initializes (or does without sessions) still gets answered, statelessly.
-    if (!isInit) return stateless(req, { parsedBody: body, authInfo });
+    if (!isInit) return endOnRevocation(p, await stateless(req, { parsedBody: body, authInfo }));
     // Clients often go away without DELETE (the v1 SDK client's close() sends none): at the cap, the least
     // recently used session makes room; its client gets 404 on its next request and initializes again.
     if (sessions.size >= maxSessions) {
@@ -151,6 +156,7 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
       retryInterval: 1000,
       onsessioninitialized: (id) => {
         session = { transport, server, tokenId: p.token?.id ?? null, lastSeen: Date.now(), streams: 0, unforward: forwardChanges(opts.feed, stdioSink(server, 'legacy')) };
+        if (p.token && opts.revocations) session.unhold = opts.revocations.hold(p.token.id, () => void transport.close());
         sessions.set(id, session);
       },
       onsessionclosed: (id) => void sessions.delete(id),
@@ -158,9 +164,21 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
     transport.onclose = () => {
       if (transport.sessionId) sessions.delete(transport.sessionId);
       session?.unforward();
+      session?.unhold?.();
     };
     await server.connect(transport);
     return transport.handleRequest(req, { parsedBody: body, authInfo });
+  }
+
+  /** A stream the SDK answers with (a 2026 listen stream, an SSE answer) is cut when its token is revoked. */
+  function endOnRevocation(p: Principal, res: Response): Response {
+    if (!p.token || !opts.revocations || !res.headers.get('content-type')?.startsWith('text/event-stream')) return res;
+    const revoked = new AbortController();
+    let unhold: (() => void) | undefined = opts.revocations.hold(p.token.id, () => revoked.abort());
+    return endBodyOn(res, revoked.signal, () => {
+      unhold?.();
+      unhold = undefined;
+    });
   }
 
   const handle = async (c: HonoContext<AuthEnv>, profileName: string | undefined) => {
@@ -186,7 +204,7 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
     }
     const req = c.req.raw;
     if (sessionsMode && (await isLegacyRequest(req, body))) return legacySession(req, body, p, options);
-    return modern.fetch(req, { parsedBody: body, authInfo: authInfoFor(p, options) });
+    return endOnRevocation(p, await modern.fetch(req, { parsedBody: body, authInfo: authInfoFor(p, options) }));
   };
   app.all('/mcp', (c) => handle(c, undefined));
   app.all('/mcp/:profile', (c) => handle(c, c.req.param('profile')));
