@@ -123,6 +123,8 @@ export class Importer {
 
   async task(t: IncomingTask): Promise<void> {
     const p = this.#target(t);
+    // Other tools' tasks say where they came from, as handed-off tasks do.
+    if (this.opts.source !== 'cairn' && t.origin === null) t.origin = `${this.opts.source}:${t.sourceId}`.slice(0, 500);
     const existingUid = await this.#existingUid(p, t);
     const existing = existingUid ? await this.tx.getTask(existingUid) : undefined;
     if (existing) await this.#update(p, t, existing);

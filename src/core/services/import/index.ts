@@ -51,6 +51,7 @@ export function detectSource(path: string): SourceName | undefined {
     if (existsSync(join(path, '.beads', 'issues.jsonl')) || (basename(path) === '.beads' && existsSync(join(path, 'issues.jsonl')))) return 'beads';
     if (isDir(join(path, 'backlog', 'tasks')) || (basename(path) === 'backlog' && isDir(join(path, 'tasks')))) return 'backlog';
     if (existsSync(join(path, 'castle.db'))) return 'castle';
+    if (isDevPlanner(path)) return 'devplanner';
     return undefined;
   }
   const start = head(path);
@@ -74,14 +75,14 @@ function isDevPlanner(path: string): boolean {
 
 export function items(source: SourceName, opts: ImportOptions): AsyncIterable<ImportItem> {
   if (source === 'cairn') return readCairnExport(opts.path, opts.onProgress);
-  return readSources(source, opts.path, { ...(opts.openSqlite ? { openSqlite: opts.openSqlite } : {}), ...(opts.project ? { project: opts.project } : {}) });
+  return readSources(source, opts.path, { ...(opts.openSqlite ? { openSqlite: opts.openSqlite } : {}), ...(opts.project ? { project: opts.project.toUpperCase() } : {}), ...(opts.onProgress ? { progress: opts.onProgress } : {}) });
 }
 
 export async function runImport(ctx: Context, opts: ImportOptions): Promise<ImportReport> {
   if (!existsSync(opts.path)) {
     throw new CairnError('VALIDATION_ERROR', `${opts.path}: no such file or folder. Nothing was imported.`, { suggestions: ['Check the path; cairn import takes a Cairn export, a castle.db, a DevPlanner workspace, a repository with .taskmaster/, backlog/ or .beads/'] });
   }
-  const source = opts.from ?? detectSource(opts.path) ?? (isDevPlanner(opts.path) ? 'devplanner' : undefined);
+  const source = opts.from ?? detectSource(opts.path);
   if (!source) {
     throw new CairnError('VALIDATION_ERROR', `Cannot tell what ${opts.path} holds. Nothing was imported.`, {
       suggestions: [`Name the format: --from ${SOURCES.join('|')}`],

@@ -1,0 +1,124 @@
+/**
+ * Castle's castle.db (seeds 000 and 001): tasks, labels, label assignments and research reviews,
+ * into castle-template projects (one per project_path) as the castle profile shows them: states as
+ * statuses, branch/worktree/PR/issue as links, research content and reviews as research comments,
+ * close reasons as closeReason. Columns a Castle version lacks are read as empty.
+ */
+import { statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { KINDS, PrState, type Kind, type Links } from '../../model/task.js';
+import { fitLabels, fitTitle, importError, isoTime, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
+import type { ForeignSqlite } from './sources.js';
+
+const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'];
+
+/** A project key from a folder name: its letters, upper-cased, 2–10 of them. */
+export function keyFrom(name: string, fallback: string): string {
+  const letters = name.normalize('NFKD').replace(/[^A-Za-z]/g, '').toUpperCase().slice(0, 10);
+  return letters.length >= 2 ? letters : fallback;
+}
+
+type Row = Record<string, unknown>;
+const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
+
+function columnsOr(db: ForeignSqlite, table: string, wanted: string[]): string {
+  const have = new Set(db.columns(table));
+  return wanted.map((c) => (have.has(c) ? c : `NULL AS ${c}`)).join(', ');
+}
+
+export async function* readCastle(path: string, open: ((file: string) => ForeignSqlite) | undefined, project: string | undefined): AsyncGenerator<ImportItem> {
+  const file = statSync(path).isDirectory() ? join(path, 'castle.db') : path;
+  if (!open) throw importError({ file }, null, 'reading castle.db needs SQLite access, which this entry point does not provide');
+  let db: ForeignSqlite;
+  try {
+    db = open(file);
+  } catch (err) {
+    throw importError({ file }, null, `cannot open it as SQLite (${(err as Error).message})`);
+  }
+  try {
+    if (db.columns('tasks').length === 0) throw importError({ file }, 'tasks', 'no "tasks" table: this is not a Castle database');
+    const cols = columnsOr(db, 'tasks', [
+      'id', 'title', 'description', 'state', 'kind', 'project_path', 'research_content', 'research_agent_id', 'implement_agent_id',
+      'github_issue_number', 'github_repo', 'close_reason', 'worktree_path', 'branch_name', 'pr_url', 'pr_number', 'pr_state', 'created_at', 'updated_at',
+    ]);
+    const tasks = db.all(`SELECT rowid AS _row, ${cols} FROM tasks ORDER BY created_at, rowid`);
+    const labels = new Map<string, string[]>();
+    if (db.columns('task_label_assignments').length && db.columns('task_labels').length) {
+      for (const r of db.all('SELECT a.task_id AS task_id, l.name AS name FROM task_label_assignments a JOIN task_labels l ON l.id = a.label_id ORDER BY l.name')) {
+        const list = labels.get(String(r.task_id)) ?? [];
+        list.push(String(r.name));
+        labels.set(String(r.task_id), list);
+      }
+    }
+    const reviews = new Map<string, Row[]>();
+    const reviewCols = db.columns('research_reviews');
+    if (reviewCols.length) {
+      const order = reviewCols.includes('created_at') ? 'created_at, rowid' : 'rowid';
+      for (const r of db.all(`SELECT rowid AS _row, * FROM research_reviews ORDER BY ${order}`)) {
+        const list = reviews.get(String(r.task_id)) ?? [];
+        list.push(r);
+        reviews.set(String(r.task_id), list);
+      }
+    }
+    const projects = new Map<string, string>();
+    const keys = new Set<string>();
+    for (const r of tasks) {
+      const at: SourceAt = { file, line: Number(r._row) };
+      const path = text(r.project_path) ?? '';
+      if (!projects.has(path)) {
+        let key = project ?? keyFrom(basename(path), 'CASTLE');
+        for (let n = 2; !project && keys.has(key); n++) key = `${key.slice(0, 9)}${String.fromCharCode(64 + Math.min(n, 26))}`;
+        keys.add(key);
+        projects.set(path, key);
+        yield { type: 'project', at, ref: path, key, name: path ? basename(path) : 'Castle', description: path ? `Imported from Castle (${path})` : 'Imported from Castle', root: path || null, aliases: [], template: 'castle', archivedAt: null };
+      }
+      yield castleTask(at, r, path, labels.get(String(r.id)) ?? [], reviews.get(String(r.id)) ?? []);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+function castleTask(at: SourceAt, r: Row, projectRef: string, labels: string[], reviews: Row[]): IncomingTask {
+  const id = text(r.id);
+  if (!id) throw importError(at, 'id', 'a Castle task needs an id');
+  const state = text(r.state) ?? 'new';
+  if (!STATES.includes(state)) throw importError(at, 'state', `"${state}" is not a Castle state (${STATES.join(', ')})`);
+  const kind = (text(r.kind) ?? 'task') as Kind;
+  if (!KINDS.includes(kind)) throw importError(at, 'kind', `"${kind}" is not a Castle kind (feature, bug, chore, spike)`);
+  const links: Links = {};
+  if (text(r.branch_name)) links.branch = text(r.branch_name)!;
+  if (text(r.worktree_path)) links.worktree = text(r.worktree_path)!;
+  if (text(r.pr_url)) links.prUrl = text(r.pr_url)!;
+  if (Number(r.pr_number) > 0) links.prNumber = Number(r.pr_number);
+  if (text(r.pr_state) && PrState.safeParse(text(r.pr_state)).success) links.prState = text(r.pr_state) as Links['prState'];
+  if (Number(r.github_issue_number) > 0) links.issue = `${text(r.github_repo) ?? ''}#${Number(r.github_issue_number)}`;
+  else if (text(r.github_repo)) links.issue = text(r.github_repo)!;
+  const createdAt = isoTime(at, 'created_at', r.created_at);
+  const updatedAt = isoTime(at, 'updated_at', r.updated_at) ?? createdAt;
+  const comments: IncomingTask['comments'] = [];
+  if (text(r.research_content)) {
+    comments.push({ id: `castle-research-${id}`, author: text(r.research_agent_id) ?? 'castle', kind: 'research', body: text(r.research_content)!, createdAt: updatedAt ?? createdAt ?? new Date(0).toISOString() });
+  }
+  for (const rv of reviews) {
+    const body = text(rv.content) ?? text(rv.comment) ?? text(rv.feedback) ?? text(rv.body) ?? text(rv.review);
+    if (!body) continue;
+    const status = text(rv.status) ?? text(rv.decision);
+    comments.push({
+      id: `castle-review-${text(rv.id) ?? String(rv._row)}`,
+      author: text(rv.reviewer) ?? text(rv.author) ?? text(rv.agent_id) ?? 'castle',
+      kind: 'research',
+      body: status ? `Research review (${status}): ${body}` : `Research review: ${body}`,
+      createdAt: isoTime(at, 'research_reviews.created_at', rv.created_at) ?? createdAt ?? new Date(0).toISOString(),
+    });
+  }
+  return {
+    type: 'task', at, projectRef, sourceId: id,
+    title: fitTitle(String(r.title ?? ''), `Castle task ${id}`), description: text(r.description) ?? '',
+    status: state, kind, priority: 'none', score: 0, labels: fitLabels(labels),
+    assignee: text(r.implement_agent_id) ? `agent:${text(r.implement_agent_id)}` : null,
+    substatus: null, slug: null, claim: null, parent: null, blockedBy: [], checklist: [], comments,
+    links, anchors: [], closeReason: text(r.close_reason), origin: null, documentPath: null,
+    ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}),
+  };
+}
