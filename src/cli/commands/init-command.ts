@@ -1,7 +1,7 @@
 /** `cairn init`: creates the workspace (.cairn/cairn.db in the working directory) and optionally a first project rooted there. */
 import type { Command } from 'commander';
-import { existsSync, realpathSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { CairnError } from '../../core/errors.js';
 import type { Project } from '../../core/model/project.js';
 import { systemClock } from '../../core/ports.js';
@@ -16,6 +16,10 @@ export interface InitResult {
   workspace: string;
   created: boolean;
   project: Project | null;
+  /** With --key: false when the project was there already (init run again is a no-op). */
+  projectCreated?: boolean;
+  /** The .cairn/.gitignore written by this run (null when it was there already or the folder is not .cairn). */
+  gitignore?: string | null;
   /** Only with --agent: the host config file written (or found already configured). */
   agent?: { host: AgentHost; file: string; status: WriteStatus };
 }
@@ -64,18 +68,42 @@ async function init(o: InitOptions): Promise<InitResult> {
   return result;
 }
 
+/**
+ * What a team must never commit: the database and its WAL, SHM, journal and migration backups. Written
+ * once into .cairn/ (kept when it exists, so a team's own edits stay); share `cairn export` output or a
+ * server instead.
+ */
+export const WORKSPACE_GITIGNORE = `# Cairn's workspace is local state: the database and its WAL/SHM files never belong in a commit.
+# To share tasks, commit an export (cairn export) kept outside .cairn/, or share one server (cairn serve).
+*.db
+*.db-wal
+*.db-shm
+*.db-journal
+*.db.bak-*
+`;
+
+function writeGitignore(dbPath: string): string | null {
+  const dir = dirname(dbPath);
+  const file = join(dir, '.gitignore');
+  if (basename(dir) !== WORKSPACE_DIR || !existsSync(dir) || existsSync(file)) return null;
+  writeFileSync(file, WORKSPACE_GITIGNORE);
+  return file;
+}
+
 async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> {
   const created = !existsSync(path);
   const store = openStore(path);
   const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(o) };
   try {
-    if (!o.key) {
-      await store.write(async () => undefined); // an empty write creates and migrates the file
-      return { workspace: path, created, project: null };
-    }
+    await store.write(async () => undefined); // an empty write creates and migrates the file
+    const gitignore = writeGitignore(path);
+    if (!o.key) return { workspace: path, created, project: null, gitignore };
+    // Run again with the same key: the project is reported as it is, nothing changes.
+    const existing = await runOp(findOp('get_project')!, ctx, { key: o.key }).then((r) => (r as { project: Project }).project, () => undefined);
+    if (existing && existing.key === o.key.trim().toUpperCase()) return { workspace: path, created, project: existing, projectCreated: false, gitignore };
     const input = { key: o.key, name: o.name ?? o.key, root: process.cwd(), ...(o.template ? { template: o.template } : {}) };
     const { project } = (await runOp(findOp('create_project')!, ctx, input)) as { project: Project };
-    return { workspace: path, created, project };
+    return { workspace: path, created, project, projectCreated: true, gitignore };
   } finally {
     await store.close();
   }
@@ -84,7 +112,9 @@ async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> 
 function human(r: InitResult): string {
   const paint = painter(colorEnabled(process.stdout));
   const lines = [r.created ? `${paint('green', 'Initialized')} Cairn workspace ${r.workspace}` : `Cairn workspace already exists: ${r.workspace}`];
-  if (r.project) lines.push(`${paint('green', 'Created')} project ${paint('bold', r.project.key)} (${r.project.name}), root ${r.project.root}`);
+  if (r.gitignore) lines.push(`${paint('green', 'Wrote')} ${relative(process.cwd(), r.gitignore) || r.gitignore} (keeps the database out of git)`);
+  if (r.project && r.projectCreated === false) lines.push(`Project ${paint('bold', r.project.key)} already exists (${r.project.name}), root ${r.project.root ?? '-'}: nothing changed`);
+  else if (r.project) lines.push(`${paint('green', 'Created')} project ${paint('bold', r.project.key)} (${r.project.name}), root ${r.project.root}`);
   if (r.agent) {
     const file = relative(process.cwd(), r.agent.file) || r.agent.file;
     const verb = { created: 'Created', added: 'Added cairn to', updated: 'Updated cairn in', unchanged: '' }[r.agent.status];
