@@ -76,9 +76,13 @@ describeBrowser('web board', () => {
     expect(await lane('todo').locator('.card').evaluateAll((els) => els.map((e) => (e as any).dataset.card))).toEqual(['WEB-3', 'WEB-1']);
   });
 
-  it('moves a card with the keyboard (Alt + arrows)', async () => {
+  it('moves a card with the keyboard (arrows go from card to card, Alt + arrows move it)', async () => {
     const { page } = browser;
     await card('WEB-3').locator('.card-title').focus();
+    await page.keyboard.press('ArrowDown');
+    await until('focus on WEB-1', () => page.evaluate(() => (globalThis as any).document.activeElement?.closest('[data-card]')?.getAttribute('data-card') === 'WEB-1'));
+    await page.keyboard.press('ArrowUp');
+    await until('focus back on WEB-3', () => page.evaluate(() => (globalThis as any).document.activeElement?.closest('[data-card]')?.getAttribute('data-card') === 'WEB-3'));
     await page.keyboard.press('Alt+ArrowDown');
     await until('WEB-3 below WEB-1', async () => (await server.call('GET', '/api/v1/tasks?project=WEB&status=todo&sort=position')).body.tasks[1]?.id === 'WEB-3');
     await page.keyboard.press('Alt+ArrowRight');
@@ -89,10 +93,24 @@ describeBrowser('web board', () => {
   });
 
   it('shows a change made with the cairn CLI in another process, live', async () => {
+    // When the card appears, by the page's clock (same machine as the server's), to report the delay.
+    await browser.page.evaluate(() => {
+      const g = globalThis as any;
+      const mo = new g.MutationObserver(() => {
+        if (g.document.querySelector('[data-card="WEB-4"]')) {
+          g.__shownAt = Date.now();
+          mo.disconnect();
+        }
+      });
+      mo.observe(g.document.body, { childList: true, subtree: true });
+    });
     const r = server.cli(['add', 'Added from the CLI', '--project', 'WEB', '--labels', 'cli'], 'agent:cli-bot');
     expect(r.code, r.stderr).toBe(0);
     const added = card('WEB-4');
     await added.waitFor();
+    const shownAt = await browser.page.evaluate(() => (globalThis as any).__shownAt as number);
+    const committedAt = Date.parse((await task('WEB-4')).createdAt);
+    process.stdout.write(`\n[board figures] CLI write in another process → card on screen: ${shownAt - committedAt} ms\n`);
     expect(await added.innerText()).toContain('Added from the CLI');
     // Highlighted with the actor's name for a few seconds.
     expect(await added.locator('.touched-by').innerText()).toBe('agent:cli-bot');
@@ -165,5 +183,43 @@ describeBrowser('web board', () => {
     await card('WEB-6').waitFor();
     await card('WEB-2').getByText('Renamed while offline').waitFor();
     expect(Number(resumes[0])).toBeGreaterThan(0);
+  });
+
+  it('filters by assignee, label, kind and priority through the list API', async () => {
+    const { page } = browser;
+    await server.call('POST', '/api/v1/tasks', { project: 'WEB', title: 'Filter me', kind: 'bug', priority: 'urgent', labels: ['flt'], assignee: 'agent:filter' });
+    await card('WEB-7').waitFor();
+    await page.reload();
+    await card('WEB-7').waitFor();
+    await page.getByLabel('Kind').selectOption('bug');
+    await until('only bugs', async () => (await page.locator('.card').count()) === 1);
+    expect(await page.locator('.card').getAttribute('data-card')).toBe('WEB-7');
+    expect(await lane('todo').locator('.count').innerText()).toBe('1');
+    await page.getByLabel('Kind').selectOption('');
+    await page.getByLabel('Label').selectOption('flt');
+    await page.getByLabel('Priority').selectOption('urgent');
+    await page.getByLabel('Assignee').selectOption('agent:filter');
+    await until('one card', async () => (await page.locator('.card').count()) === 1);
+    // A live change that no longer matches leaves the filtered board.
+    expect(server.cli(['update', 'WEB-7', '--priority', 'low']).code).toBe(0);
+    await until('WEB-7 filtered out', async () => (await card('WEB-7').count()) === 0);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await card('WEB-7').waitFor();
+  });
+
+  it('shows the ready queue in order and the dependency graph', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Ready' }).click();
+    await page.getByRole('heading', { name: /Ready to start/ }).waitFor();
+    const ready = (await server.call('GET', '/api/v1/ready?project=WEB&limit=100')).body.tasks.map((t: { id: string }) => t.id);
+    await until('the ready list', async () => (await page.locator('.ready-list li').count()) === ready.length);
+    expect(await page.locator('.ready-list .card-id').allInnerTexts()).toEqual(ready);
+    await page.getByRole('link', { name: 'Graph' }).click();
+    await page.getByRole('heading', { name: /Dependencies of/ }).waitFor();
+    expect(server.cli(['block', 'WEB-6', '--by', 'WEB-5']).code).toBe(0);
+    await page.getByRole('button', { name: /WEB-6 .*blocked by WEB-5/ }).waitFor();
+    expect(await page.locator('.graph path.edge').count()).toBeGreaterThanOrEqual(1);
+    await page.getByRole('link', { name: 'Board' }).click();
+    await card('WEB-1').waitFor();
   });
 });

@@ -1,7 +1,7 @@
 /** A token-protected `cairn serve`: the page loads without a token, asks for one, keeps it in localStorage, and the API's rules stay as they were. */
 import { request } from 'node:http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, openBrowser, startServer, type Browser, type Server } from './board-harness.js';
+import { axeSerious, describeBrowser, openBrowser, startServer, type Browser, type Server } from './board-harness.js';
 
 /** A GET with a Host header of our choosing (fetch will not set Host). */
 function getWithHost(url: string, host: string): Promise<number> {
@@ -51,6 +51,8 @@ describeBrowser('web board with tokens', () => {
     const dialog = page.getByRole('dialog', { name: 'API token needed' });
     await dialog.waitFor();
     expect(await dialog.innerText()).toContain('This server requires an API token');
+    expect(await axeSerious(page)).toEqual([]);
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('token-input');
     await dialog.getByLabel('Token').fill('cairn_not-a-real-token');
     await dialog.getByRole('button', { name: 'Connect' }).click();
     await dialog.getByText(/The saved token was refused/).waitFor();

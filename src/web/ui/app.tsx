@@ -103,7 +103,20 @@ export function App() {
         {route.view === 'graph' && <Graph model={model} onOpen={open} />}
         {route.view === 'agents' && <Agents model={model} onOpen={open} />}
       </main>
-      {route.task && <Detail key={route.task} model={model} id={route.task} onOpen={open} onClose={() => go({ task: null })} />}
+      {route.task && (
+        <Detail
+          key={route.task}
+          model={model}
+          id={route.task}
+          onOpen={open}
+          onClose={() => {
+            const id = route.task;
+            go({ task: null });
+            // Back to the card the panel was opened from, when it is on screen.
+            requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card="${CSS.escape(id ?? '')}"] .card-title`)?.focus());
+          }}
+        />
+      )}
       {model.needToken && <TokenPrompt model={model} />}
       <div class="sr-only" aria-live="polite">
         {model.announcement}

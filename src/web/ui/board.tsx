@@ -19,11 +19,21 @@ export function Board({ model, onOpen }: { model: BoardModel; onOpen(id: string)
       if (ok) model.announce(`Moved ${card.id} to ${to.status.displayName}, position ${index + 1} of ${to.total}.`);
     });
   };
+  const keyFocus = (card: TaskSummary, dx: number, dy: number) => {
+    const from = model.findCard(card.id);
+    if (!from) return;
+    let li = model.lanes.indexOf(from.lane) + dx;
+    // Sideways skips empty lanes.
+    while (dx && model.lanes[li] && !model.lanes[li]!.cards.length) li += dx;
+    const to = model.lanes[li];
+    const target = to?.cards[dx ? Math.min(from.index, to.cards.length - 1) : from.index + dy];
+    if (target) setFocusId(target.id);
+  };
   if (!model.lanes.length) return <p class="empty">{model.project ? 'Loading…' : 'No project yet. Create one with: cairn init --key KEY --name "Name"'}</p>;
   return (
-    <div class="board" role="region" aria-label={`Board of ${model.project?.name ?? ''}. Alt and arrow keys move the focused card.`}>
+    <div class="board" role="region" aria-label={`Board of ${model.project?.name ?? ''}. Arrow keys go from card to card; Alt and an arrow key moves the focused card.`}>
       {model.lanes.map((lane) => (
-        <Lane key={lane.status.name} model={model} lane={lane} focusId={focusId} onOpen={onOpen} onKeyMove={keyMove} />
+        <Lane key={lane.status.name} model={model} lane={lane} focusId={focusId} onOpen={onOpen} onKeyMove={keyMove} onKeyFocus={keyFocus} />
       ))}
     </div>
   );

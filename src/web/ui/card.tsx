@@ -13,6 +13,7 @@ export interface CardProps {
   focusId: string | null;
   onOpen(id: string): void;
   onKeyMove(card: TaskSummary, dx: number, dy: number): void;
+  onKeyFocus(card: TaskSummary, dx: number, dy: number): void;
 }
 
 /** The server's open blockers, less any seen finishing since (a blocker on screen in a done lane is finished). */
@@ -27,10 +28,12 @@ export function claimLive(t: TaskSummary): boolean {
   return !!t.claim && Date.parse(t.claim.expiresAt) > Date.now();
 }
 
-export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMove }: CardProps) {
+export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMove, onKeyFocus }: CardProps) {
   const btn = useRef<HTMLButtonElement>(null);
   useEffect(() => {
-    if (focusId === t.id) btn.current?.focus();
+    // Follow the card with the focus only while the keyboard is on the board (never steal it from a field).
+    const active = document.activeElement;
+    if (focusId === t.id && (active === document.body || active?.closest('.board'))) btn.current?.focus();
   }, [focusId, t.id, t.status, index]);
   const blockers = t.statusCategory === 'done' || t.statusCategory === 'canceled' ? [] : openBlockers(model, t);
   const by = model.touchedBy(t.id);
@@ -62,11 +65,12 @@ export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMov
         aria-describedby={descId}
         onClick={() => onOpen(t.id)}
         onKeyDown={(e) => {
-          if (!e.altKey) return;
           const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
           if (!d) return;
           e.preventDefault();
-          onKeyMove(t, d[0]!, d[1]!);
+          // Alt + arrow moves the card; an arrow alone moves the focus to the neighbouring card.
+          if (e.altKey) onKeyMove(t, d[0]!, d[1]!);
+          else onKeyFocus(t, d[0]!, d[1]!);
         }}
       >
         {t.title}

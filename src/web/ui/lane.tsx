@@ -16,9 +16,10 @@ export interface LaneProps {
   focusId: string | null;
   onOpen(id: string): void;
   onKeyMove(card: TaskSummary, dx: number, dy: number): void;
+  onKeyFocus(card: TaskSummary, dx: number, dy: number): void;
 }
 
-export function Lane({ model, lane, focusId, onOpen, onKeyMove }: LaneProps) {
+export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus }: LaneProps) {
   const body = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 900 });
   const [dropAt, setDropAt] = useState<number | null>(null);
@@ -45,6 +46,12 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove }: LaneProps) {
 
   // A focused card stays rendered even when scrolled away, so keyboard moves keep their focus.
   const focusIndex = focusId ? lane.cards.findIndex((c) => c.id === focusId) : -1;
+  useEffect(() => {
+    const el = body.current;
+    if (!el || focusIndex < 0) return;
+    if (focusIndex * ROW < el.scrollTop) el.scrollTop = focusIndex * ROW;
+    else if ((focusIndex + 1) * ROW > el.scrollTop + el.clientHeight) el.scrollTop = (focusIndex + 1) * ROW - el.clientHeight;
+  }, [focusIndex, focusId]);
   const rows: number[] = [];
   for (let i = first; i < last; i++) rows.push(i);
   if (focusIndex >= 0 && (focusIndex < first || focusIndex >= last)) rows.push(focusIndex);
@@ -118,7 +125,7 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove }: LaneProps) {
       >
         <ol class="cards" aria-labelledby={headingId} style={{ height: `${(n + (lane.cursor ? 1 : 0)) * ROW}px` }}>
           {rows.map((i) => (
-            <Card key={lane.cards[i]!.id} model={model} card={lane.cards[i]!} index={i} setSize={lane.total} focusId={focusId} onOpen={onOpen} onKeyMove={onKeyMove} />
+            <Card key={lane.cards[i]!.id} model={model} card={lane.cards[i]!} index={i} setSize={lane.total} focusId={focusId} onOpen={onOpen} onKeyMove={onKeyMove} onKeyFocus={onKeyFocus} />
           ))}
         </ol>
         {dropAt !== null && <div class="drop-line" style={{ transform: `translateY(${dropAt * ROW - 4}px)` }} aria-hidden="true" />}
