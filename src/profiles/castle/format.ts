@@ -9,14 +9,16 @@ export function truncate(text: string, limit = TEXT_LIMIT): string {
   return `${text.slice(0, limit)}\n… (truncated: ${text.length.toLocaleString('en-US')} characters in all)`;
 }
 
-/** The PR part of a line: "PR: url" in lists. */
-const prOf = (t: { links?: Task['links'] }): string => (t.links?.prUrl ? ` | PR: ${t.links.prUrl}` : '');
-
-export function formatTaskList(tasks: ReadonlyArray<TaskSummary & { links?: Task['links'] }>, total: number, heading = 'Castle Tasks'): string {
+/**
+ * Castle's list: one line per task with its PR when it has one. Lists carry summaries, so the PR
+ * comes from `prUrlOf` (the rows' links, read at once) rather than a copy of each row.
+ */
+export function formatTaskList(tasks: readonly TaskSummary[], total: number, heading = 'Castle Tasks', prUrlOf: (t: TaskSummary) => string | undefined = () => undefined): string {
   if (tasks.length === 0) return 'No tasks found.';
   const lines = tasks.map((t) => {
     const labels = t.labels.length ? ` [${t.labels.join(', ')}]` : '';
-    return `- **${t.title}** (${t.status}, ${t.kind})${labels}${prOf(t)}\n  ID: ${t.id}`;
+    const pr = prUrlOf(t);
+    return `- **${t.title}** (${t.status}, ${t.kind})${labels}${pr ? ` | PR: ${pr}` : ''}\n  ID: ${t.id}`;
   });
   const more = total > tasks.length ? `\n\nShowing ${tasks.length} of ${total}; filter by state or kind, or use castle_search_tasks.` : '';
   return `## ${heading} (${total})\n\n${lines.join('\n')}${more}`;

@@ -46,9 +46,8 @@ const listTasks: ProfileTool = {
     });
     // Castle's list line shows the PR, which lists do not carry: read the rows' links at once.
     const details = await detailsOf(call.ctx, page.tasks.map((t) => t.uid), { description: false });
-    const tasks = page.tasks.map((t) => ({ ...t, links: details.get(t.uid)?.links ?? {} }));
-    const total = page.total;
-    return { content: [formatTaskList(tasks, total)], structured: { tasks: tasks.map(summaryJson), total } };
+    const text = formatTaskList(page.tasks, page.total, undefined, (t) => details.get(t.uid)?.links.prUrl);
+    return { content: [text], structured: { tasks: page.tasks.map(summaryJson), total: page.total } };
   },
 };
 
@@ -100,7 +99,9 @@ const searchTasks: ProfileTool = {
     if (!where) return { content: ['No tasks found.'], structured: { tasks: [], total: 0 } };
     const { results, total } = await call.op('search_tasks', { query: input.query, limit: 20, ...where });
     const tasks = results.map((r) => r.task);
-    return { content: [formatTaskList(tasks, total, `Tasks matching "${input.query}"`)], structured: { tasks: tasks.map(summaryJson), total } };
+    const details = await detailsOf(call.ctx, tasks.map((t) => t.uid), { description: false });
+    const text = formatTaskList(tasks, total, `Tasks matching "${input.query}"`, (t) => details.get(t.uid)?.links.prUrl);
+    return { content: [text], structured: { tasks: tasks.map(summaryJson), total } };
   },
 };
 

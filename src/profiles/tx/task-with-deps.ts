@@ -21,10 +21,11 @@ export const TaskWithDeps = z.object({
 });
 export type TaskWithDeps = z.infer<typeof TaskWithDeps>;
 
-export function withDeps(t: Pick<Task, keyof TaskWithDeps>): TaskWithDeps {
+/** TaskWithDeps of a task; for a summary, the description and completion time come from `details`. */
+export function withDeps(t: TaskSummary & Partial<Pick<Task, 'description' | 'completedAt'>>, details?: Pick<Task, 'description' | 'completedAt'>): TaskWithDeps {
   return {
-    id: t.id, title: t.title, description: t.description, status: t.status, score: t.score, parentId: t.parentId,
-    createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: t.completedAt,
+    id: t.id, title: t.title, description: details?.description ?? t.description ?? '', status: t.status, score: t.score, parentId: t.parentId,
+    createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: details?.completedAt ?? t.completedAt ?? null,
     blockedBy: t.blockedBy, blocks: t.blocks, children: t.children, isReady: t.isReady,
   };
 }
@@ -32,7 +33,7 @@ export function withDeps(t: Pick<Task, keyof TaskWithDeps>): TaskWithDeps {
 /** TaskWithDeps for the summaries of a list answer: their description and completion time read in one go. */
 export async function withDepsAll(call: ProfileCall, summaries: readonly TaskSummary[]): Promise<TaskWithDeps[]> {
   const details = await detailsOf(call.ctx, summaries.map((t) => t.uid), { description: true });
-  return summaries.map((t) => withDeps({ ...t, description: details.get(t.uid)?.description ?? '', completedAt: details.get(t.uid)?.completedAt ?? null }));
+  return summaries.map((t) => withDeps(t, details.get(t.uid)));
 }
 
 /** tx's answer: the text, then the same data as JSON (two text blocks), and structuredContent. */
