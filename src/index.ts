@@ -42,6 +42,7 @@ export function openCairn(opts: OpenCairnOptions = {}): Cairn {
     store,
     clock: opts.clock ?? systemClock,
     actor: opts.actor ?? 'library',
+    openWorkspace: openStore,
     ...(opts.defaultProject ? { defaultProject: opts.defaultProject } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
   };

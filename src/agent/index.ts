@@ -110,7 +110,7 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
     ? { store: opts.store, release: async () => undefined }
     : acquire(findWorkspace({ db: opts.db, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) }).path);
   const ctx: OpContext = {
-    store: held.store, clock: systemClock, actor: opts.actor ?? 'agent',
+    store: held.store, clock: systemClock, actor: opts.actor ?? 'agent', openWorkspace: openStore,
     ...(opts.project ? { defaultProject: opts.project } : {}), ...(opts.readOnly ? { readOnly: true } : {}),
   };
   const context = async () => ctx;

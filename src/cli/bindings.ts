@@ -75,6 +75,18 @@ export const BINDINGS: readonly Binding[] = [
   { command: 'delete', op: 'delete_task', summary: 'Soft-delete a task (restorable)', args: ['<id>'], view: 'task-changed', verb: 'Deleted', examples: ['cairn delete API-3', 'cairn delete API-3 --json'] },
   { command: 'restore', op: 'restore_task', summary: 'Restore a deleted task', args: ['<id>'], view: 'task-changed', verb: 'Restored', examples: ['cairn restore API-3'] },
   { command: 'purge', op: 'purge_task', summary: 'Erase a deleted task for good (needs --yes)', args: ['<id>'], flags: { confirm: 'yes' }, view: 'purged', examples: ['cairn delete API-3 && cairn purge API-3 --yes'] },
+  {
+    command: 'handoff', op: 'submit_handoff', summary: 'Hand a task to another project or repository (never lost)', args: ['<target>', '<title>'], flags: { details: 'details' }, view: 'handoff',
+    examples: [
+      'cairn handoff CORE "Expose a retry hook" --details "Needed by API-12" --anchors src/retry.ts --priority high',
+      'cairn handoff ../core-lib "Fix the parser" --idempotency-key api-12-parser',
+      'cairn handoff @acme/core-lib "Bump zod" --tags deps',
+    ],
+  },
+  {
+    command: 'doc', op: 'get_task_document', summary: "A task's plan document: its path and status (--no-require-existing writes a shell)", args: ['<id>'], view: 'document',
+    examples: ['cairn doc API-3', 'cairn doc API-3 --no-require-existing', 'cairn doc CORE-7 --repository ../core-lib --json'],
+  },
   { command: 'project list', op: 'list_projects', summary: 'List projects', view: 'projects', examples: ['cairn project list', 'cairn project list --include-archived --json'] },
   {
     command: 'project create', op: 'create_project', summary: 'Create a project', args: ['<key>', '<name>'], view: 'project', verb: 'Created',

@@ -53,7 +53,7 @@ export function openSession(g: GlobalOptions, opts: { write: boolean }): Session
   if (opts.write && workspace.source === 'default') throw noWorkspaceError(workspace);
   if (!opts.write && !existsSync(workspace.path)) hintMissing(workspace);
   const store = openStore(workspace.path);
-  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g) };
+  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore };
   return { ctx, workspace, close: () => store.close() };
 }
 

@@ -8,6 +8,11 @@ export interface Context {
   actor: string;
   /** Who acts on the actor's behalf (e.g. "token:ci" acting as "agent:x"), recorded beside it in history. */
   via?: string;
+  /**
+   * Opens another workspace's database (a handoff to another repository on this machine) with the
+   * same engine. Entry points that can reach other workspaces set it; the caller closes the store.
+   */
+  openWorkspace?: (dbPath: string) => Store;
 }
 
 export const nowIso = (ctx: Pick<Context, 'clock'>): string => ctx.clock.now().toISOString();

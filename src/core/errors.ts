@@ -26,12 +26,18 @@ export const ERROR_KINDS = {
   TASK_DELETED: 'conflict',
   STATUS_IN_USE: 'conflict',
   BUSY: 'conflict',
+  /** A handoff anchor names a path outside the target repository (`..`, a symlink, an absolute path elsewhere). */
+  ANCHOR_OUTSIDE_REPOSITORY: 'invalid',
+  /** An idempotency key already recorded for another operation. */
+  IDEMPOTENCY_KEY_REUSED: 'conflict',
   READ_ONLY: 'forbidden',
   FORBIDDEN: 'forbidden',
   /** The workspace file is damaged (truncated, overwritten): restore it from a backup. */
   CORRUPT: 'internal',
   /** The disk (or a size limit) is full: nothing was written. */
   DISK_FULL: 'internal',
+  /** The remote `cairn serve` this session works against cannot be reached (reads fail; writes that can wait go to the outbox). */
+  REMOTE_UNREACHABLE: 'internal',
   INTERNAL: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

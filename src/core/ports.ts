@@ -2,6 +2,7 @@
 import type { ActivityEvent } from './model/activity.js';
 import type { ChecklistItem, Comment, CommentKind, Kind, Links, Priority } from './model/task.js';
 import type { Category, Status } from './model/workflow.js';
+import type { IdempotencyTx } from './idempotency-port.js';
 import type { TransferTx } from './transfer-port.js';
 
 export interface ProjectRow {
@@ -246,6 +247,9 @@ export interface Tx {
 
   /** Bulk reads and raw writes for export and import (core/transfer-port.ts). */
   readonly transfer: TransferTx;
+
+  /** Idempotency keys of writes (core/idempotency-port.ts). */
+  readonly idempotency: IdempotencyTx;
 }
 
 export interface Store {

@@ -66,7 +66,10 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
         const url = new URL(c.req.url);
         const base = op.rest.method === 'GET' ? queryInput(op, url) : op.rest.method === 'DELETE' ? { ...queryInput(op, url), ...(await bodyInput(op, c.req.raw)) } : await bodyInput(op, c.req.raw);
         const pathValues = Object.fromEntries(params.map((k) => [k, c.req.param(k) as string]));
-        const out = await runOp(op, opContext(core, principal, c.req.header('x-cairn-actor')), mergePathParams(op, base, pathValues));
+        const ctx = opContext(core, principal, c.req.header('x-cairn-actor'));
+        // Idempotency-Key (an outbox delivery, a retry): the write happens once per key (runOp).
+        const key = c.req.header('idempotency-key')?.trim().slice(0, 200);
+        const out = await runOp(op, key ? { ...ctx, idempotencyKey: key } : ctx, mergePathParams(op, base, pathValues));
         return json(restStatus(op), out);
       } catch (err) {
         if (err instanceof UnsupportedMediaType) return httpError('UNSUPPORTED_MEDIA_TYPE', err.message, ['Content-Type: application/json']);

@@ -61,6 +61,8 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
     return openStore(location.path);
   });
   const store: Store = lazyStore(opened, opts.db ?? env.CAIRN_DB ?? cwd);
+  // Another repository's workspace, for handoffs to it; opened (and closed) per call.
+  const openWorkspace = (db: string): Store => lazyStore(import('../workspace.js').then((m) => m.openStore(db)), db);
   const feed = opened.then((s) => followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }));
   feed.catch((err: unknown) => log('error', `cannot open the workspace: ${String(err)}`));
 
@@ -78,7 +80,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
-        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log,
+        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, services: { openWorkspace },
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
         ctx,

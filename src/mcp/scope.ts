@@ -36,14 +36,29 @@ export function rootPaths(roots: ReadonlyArray<{ uri: string }>): string[] {
   return out;
 }
 
+/** Where a scope reads projects when there is no local store (a remote workspace): a list and a change token. */
+export interface ProjectSource {
+  token(): Promise<string>;
+  list(): Promise<ReadonlyArray<{ key: string; root: string | null }>>;
+}
+
 export class ProjectScope {
   #roots: string[] = [];
   #cache: { token: string; value: string | undefined } | undefined;
 
   constructor(
-    private readonly store: Store,
+    private readonly store: Store | ProjectSource,
     private readonly sources: ScopeSources,
   ) {}
+
+  #token(): Promise<string> {
+    return 'list' in this.store ? this.store.token() : this.store.projectsToken();
+  }
+
+  async #rooted(paths: readonly string[]): Promise<string | undefined> {
+    if (paths.length === 0) return undefined;
+    return 'list' in this.store ? rootedAt(await this.store.list(), paths) : projectForPaths(this.store, paths);
+  }
 
   /** Client roots arrived (2025 clients that declare the roots capability). */
   setRoots(paths: string[]): void {
@@ -53,9 +68,9 @@ export class ProjectScope {
 
   async current(): Promise<string | undefined> {
     if (this.sources.explicit) return this.sources.explicit;
-    const token = await this.store.projectsToken();
+    const token = await this.#token();
     if (this.#cache?.token === token) return this.#cache.value;
-    const value = (await projectForPaths(this.store, this.#roots)) ?? this.sources.env ?? (this.sources.cwd ? await projectForPaths(this.store, [this.sources.cwd]) : undefined);
+    const value = (await this.#rooted(this.#roots)) ?? this.sources.env ?? (this.sources.cwd ? await this.#rooted([this.sources.cwd]) : undefined);
     this.#cache = { token, value };
     return value;
   }

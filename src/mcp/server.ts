@@ -15,12 +15,13 @@ import { McpServer, type McpRequestContext } from '@modelcontextprotocol/server'
 import { CairnError, toCairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { systemClock } from '../core/ports.js';
-import { TOOLSETS, type Op, type OpContext, type Toolset } from '../ops/index.js';
+import { runOp, TOOLSETS, type Op, type OpContext, type Toolset } from '../ops/index.js';
+import { listProjectsOp } from '../ops/project-ops.js';
 import type { Profile } from '../profiles/index.js';
 import { registerProfileResources, registerProfileTools } from './profile-tools.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { ProjectScope, rootPaths } from './scope.js';
+import { ProjectScope, rootPaths, type ProjectSource } from './scope.js';
 import type { ChangeSink } from './subscriptions.js';
 import { registerOpTools } from './tools.js';
 import { selectOps } from './toolsets.js';
@@ -52,6 +53,8 @@ export interface BuildMcpServerOptions {
   track?: <T>(work: () => Promise<T>) => Promise<T>;
   /** Serve a seed's surface instead of the native tools (src/profiles): its tools, resources, names and errors. */
   profile?: { profile: Profile; toolsets: readonly string[]; env: Readonly<Record<string, string | undefined>> };
+  /** Other workspaces (handoffs to other repositories) and a remote server to run every op on (`--remote`). */
+  services?: Pick<OpContext, 'openWorkspace' | 'remote'>;
 }
 
 const INSTRUCTIONS =
@@ -104,6 +107,15 @@ function notServed(op: Op, toolsets: readonly Toolset[]): CairnError {
   });
 }
 
+/** A remote workspace's projects for scoping: listed through the remote, looked at again every few seconds. */
+function remoteProjects(opts: BuildMcpServerOptions): ProjectSource {
+  const ctx: OpContext = { store: opts.store, clock: systemClock, actor: opts.actor, ...opts.services };
+  return {
+    token: async () => String(Math.floor(Date.now() / 5000)),
+    list: async () => (await runOp(listProjectsOp, ctx, {})).projects,
+  };
+}
+
 export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestContext): McpServer {
   const era = reqCtx?.era ?? 'legacy';
   const log = opts.log ?? stderrLog;
@@ -117,12 +129,13 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
       instructions: profile ? (profile.instructions ?? '') : INSTRUCTIONS,
     },
   );
-  const scope = new ProjectScope(opts.store, { explicit: opts.defaultProject, env: opts.envProject, cwd: opts.cwd });
+  const remote = opts.services?.remote;
+  const scope = new ProjectScope(remote ? remoteProjects(opts) : opts.store, { explicit: opts.defaultProject, env: opts.envProject, cwd: opts.cwd });
   let rootsPending: Promise<void> | undefined;
   const context = async (): Promise<OpContext> => {
     if (rootsPending) await rootsPending;
     const defaultProject = await scope.current();
-    return { store: opts.store, clock: systemClock, actor: opts.actor, ...(opts.via ? { via: opts.via } : {}), readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}) };
+    return { store: opts.store, clock: systemClock, actor: opts.actor, ...(opts.via ? { via: opts.via } : {}), readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}), ...opts.services };
   };
   const onInternal = (err: unknown): void => {
     log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
@@ -148,7 +161,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     });
     if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))));
     registerResources(server, context);
-    registerPrompts(server, async () => (await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));
+    registerPrompts(server, async () => (remote ? await remoteProjects(opts).list() : await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));
   }
 
   if (era === 'legacy' && !profile) {

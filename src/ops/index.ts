@@ -1,5 +1,6 @@
 /** The list of every operation; MCP tools, CLI commands, REST routes and docs are generated from it. */
 import type { Op } from './op.js';
+import { getTaskDocumentOp, submitHandoffOp } from './handoff-ops.js';
 import { archiveTaskOp, changesSinceOp, deleteTaskOp, getProgressOp, listLabelsOp, purgeTaskOp, restoreTaskOp, taskHistoryOp } from './history-ops.js';
 import { archiveProjectOp, createProjectOp, getProjectOp, listProjectsOp, updateProjectOp } from './project-ops.js';
 import { createTaskOp, getTaskOp, listTasksOp, nextTasksOp, searchTasksOp, updateTaskOp } from './task-ops.js';
@@ -12,6 +13,7 @@ export const OPS = [
   addDependencyOp, removeDependencyOp, updateChecklistOp, addCommentOp, boardOverviewOp,
   listProjectsOp, getProjectOp, createProjectOp,
   taskHistoryOp, archiveTaskOp, deleteTaskOp, getProgressOp,
+  submitHandoffOp, getTaskDocumentOp,
   updateProjectOp, archiveProjectOp, restoreTaskOp, purgeTaskOp, listLabelsOp, changesSinceOp,
 ] as const satisfies readonly Op[];
 

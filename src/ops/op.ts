@@ -11,6 +11,21 @@ export interface OpContext extends Context {
   defaultProject?: string;
   /** Refuse write ops with READ_ONLY. */
   readOnly?: boolean;
+  /** Run ops on a remote `cairn serve` instead of the local store (src/remote); runOp hands every op to it. */
+  remote?: RemoteRunner;
+  /**
+   * An idempotency key for this call (REST's Idempotency-Key header): the op's write happens once
+   * per key; a repeat answers what the first did (runOp, core/services/idempotency.ts).
+   */
+  idempotencyKey?: string;
+}
+
+/** Sends an op to another Cairn (a remote `cairn serve`'s REST binding for it) and answers its output. */
+export interface RemoteRunner {
+  /** Where ops go, for messages ("cannot reach …"). */
+  readonly url: string;
+  /** `raw`: the arguments as the caller gave them (already checked by parseInput here). */
+  run(op: Op, raw: Record<string, unknown>, ctx: OpContext): Promise<unknown>;
 }
 
 export interface Op<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {

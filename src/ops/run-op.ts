@@ -2,6 +2,8 @@
 import * as z from 'zod';
 import { CairnError, toCairnError } from '../core/errors.js';
 import { closest } from '../core/rules/suggest.js';
+import { isReplay, withIdempotency } from '../core/services/idempotency.js';
+import { getTask } from '../core/services/tasks.js';
 import type { Op, OpContext } from './op.js';
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -83,8 +85,26 @@ export async function runOp<O extends Op>(op: O, ctx: OpContext, raw: unknown): 
       });
     }
     const input = parseInput(op, raw);
+    if (ctx.remote) return (await ctx.remote.run(op, (raw ?? {}) as Record<string, unknown>, ctx)) as z.output<O['output']>;
+    if (ctx.idempotencyKey && !op.readOnly) return (await runOnce(op, ctx, input, ctx.idempotencyKey)) as z.output<O['output']>;
     return (await op.run(ctx, input)) as z.output<O['output']>;
   } catch (err) {
     throw toCairnError(err);
   }
+}
+
+/**
+ * A write that happens once per idempotency key. Ops that take `idempotencyKey` themselves get it as
+ * input; for the others the key is recorded in the op's first write transaction, and a repeat answers
+ * the task that first write touched, as it is now (with `nowReady: []` where the op reports it).
+ */
+async function runOnce(op: Op, ctx: OpContext, input: Record<string, unknown>, key: string): Promise<unknown> {
+  const { idempotencyKey: _, ...rest } = ctx;
+  if ('idempotencyKey' in op.input.shape) return op.run(rest, { ...input, idempotencyKey: input.idempotencyKey ?? key });
+  const out = await withIdempotency(rest, key, op.name, (c) => op.run({ ...rest, store: c.store }, input));
+  if (!isReplay(out)) return out;
+  const task = out.record.taskUid ? await getTask(rest, { id: out.record.taskUid }).catch(() => undefined) : undefined;
+  const candidate = { ...(task ? { task } : {}), ...('nowReady' in ((op.output as Partial<z.ZodObject>).shape ?? {}) ? { nowReady: [] } : {}) };
+  const parsed = op.output.safeParse(candidate);
+  return parsed.success ? parsed.data : { replayed: true, ...candidate };
 }

@@ -131,6 +131,14 @@ export interface ApiTokensTable {
   revoked_at: string | null;
 }
 
+/** A write's idempotency key (migration 17): a repeat of the write with the same key changes nothing. */
+export interface IdempotencyKeysTable {
+  key: string;
+  op: string;
+  task_uid: string | null;
+  created_at: string;
+}
+
 export interface DB {
   projects: ProjectsTable;
   statuses: StatusesTable;
@@ -142,4 +150,5 @@ export interface DB {
   comments: CommentsTable;
   events: EventsTable;
   api_tokens: ApiTokensTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

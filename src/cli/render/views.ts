@@ -1,5 +1,6 @@
 /** The human views by name, so bindings can name how their op's output is shown. */
 import { boardView } from './board-view.js';
+import { documentView, handoffView } from './handoff-views.js';
 import { changesView, historyView, labelsView, projectsView, projectView, purgedView } from './misc-views.js';
 import type { RenderEnv } from './render-env.js';
 import { visibleStrings } from './visible-text.js';
@@ -26,6 +27,8 @@ export const VIEWS = {
   purged: purgedView,
   projects: projectsView,
   project: projectView,
+  handoff: handoffView,
+  document: documentView,
 } satisfies Record<string, View>;
 
 export type ViewName = keyof typeof VIEWS;

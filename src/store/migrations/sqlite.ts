@@ -491,6 +491,21 @@ ALTER TABLE tasks ADD COLUMN rel_open_blocked_by TEXT NOT NULL DEFAULT '[]';
 UPDATE tasks SET rel_open_blocked_by = ${rel.openBlockedBy('tasks.uid')} WHERE open_blockers > 0;
 `,
   },
+  {
+    version: 17,
+    name: 'idempotency keys',
+    // A write that carries an idempotency key (a handoff, an outbox delivery's Idempotency-Key
+    // header) records it in its own transaction; a repeat finds it and changes nothing. The primary
+    // key makes two concurrent first uses collide rather than both write.
+    sql: `
+CREATE TABLE idempotency_keys (
+  key TEXT PRIMARY KEY,
+  op TEXT NOT NULL,
+  task_uid TEXT,
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

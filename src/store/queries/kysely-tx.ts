@@ -8,6 +8,7 @@ import * as projects from './projects.js';
 import * as taskList from './task-list.js';
 import * as tasks from './tasks.js';
 import * as tokens from './tokens.js';
+import { KyselyIdempotency } from './idempotency.js';
 import { KyselyTransfer } from './transfer.js';
 import type { SummaryCache } from './summary-cache.js';
 import type { ProjectCache } from './project-cache.js';
@@ -129,5 +130,9 @@ export class KyselyTx implements Tx {
 
   get transfer(): Tx['transfer'] {
     return new KyselyTransfer(this.db);
+  }
+
+  get idempotency(): Tx['idempotency'] {
+    return new KyselyIdempotency(this.db);
   }
 }

@@ -1,0 +1,97 @@
+/**
+ * A task's plan document: `<project root>/.cairn/docs/KEY-N.md` (or the path the task records),
+ * found on disk — `active` when the file is there, `pending` when the task names a document not
+ * written yet, `missing` otherwise — and, when asked, created as a shell from the task.
+ */
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import * as z from 'zod';
+import type { Context } from '../context.js';
+import { nowIso } from '../context.js';
+import { CairnError } from '../errors.js';
+import { TaskRef } from '../model/ids.js';
+import type { Task } from '../model/task.js';
+import { openRepositoryWorkspace } from './handoffs.js';
+import { hydrate } from './hydrate.js';
+import { WORKSPACE_DIR } from './repo-paths.js';
+import { resolveTask } from './resolve.js';
+import { updateTask } from './tasks.js';
+
+export const GetTaskDocumentInput = z.object({
+  id: TaskRef,
+  repository: z.string().trim().min(1).max(1000).optional().describe("Repository whose .cairn/ workspace holds the task (default: this workspace's)"),
+  requireExisting: z.boolean().default(true).describe('false: create a shell document from the task when there is none'),
+});
+
+export const DocumentStatus = z.enum(['active', 'pending', 'missing']);
+export const TaskDocumentOutput = z.object({
+  taskId: z.string(),
+  documentPath: z.string().describe('Absolute path of the markdown plan document'),
+  status: DocumentStatus.describe('active: the file exists; pending: recorded, not written yet; missing: none'),
+  created: z.boolean().describe('true: this call wrote the shell document'),
+  repository: z.string().nullable(),
+});
+export type TaskDocumentOutput = z.infer<typeof TaskDocumentOutput>;
+
+/** The shell written for a task with no document: what the task says, ready to be planned in. */
+export function documentShell(task: Task, at: string): string {
+  const lines = [
+    `# ${task.id}: ${task.title}`,
+    '',
+    `<!-- Plan document for Cairn task ${task.id}, created ${at}. Edit freely; Cairn does not rewrite it. -->`,
+    '',
+    `- Status: ${task.status}`,
+    `- Priority: ${task.priority}`,
+    ...(task.origin ? [`- Handed off from: ${task.origin}`] : []),
+    ...(task.labels.length ? [`- Tags: ${task.labels.join(', ')}`] : []),
+    ...(task.anchors.length ? ['- Anchors:', ...task.anchors.map((a) => `  - \`${a}\``)] : []),
+    '',
+    '## Details',
+    '',
+    task.description.trim() || '_No details given._',
+    '',
+    '## Plan',
+    '',
+    ...(task.checklist.length ? task.checklist.map((c) => `- [${c.checked ? 'x' : ' '}] ${c.text}`) : ['- [ ] ']),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+export async function getTaskDocument(ctx: Context, input: z.infer<typeof GetTaskDocumentInput>): Promise<TaskDocumentOutput> {
+  const ws = openRepositoryWorkspace(ctx, input.repository);
+  try {
+    const { task, root } = await ws.store.read(async (tx) => {
+      const row = await resolveTask(tx, input.id);
+      const project = await tx.getProjectByUid(row.projectUid);
+      return { task: await hydrate(tx, row, nowIso(ctx), ctx.actor), root: project?.root ?? ws.root ?? null };
+    });
+    if (!root && !(task.documentPath && isAbsolute(task.documentPath))) {
+      throw new CairnError('VALIDATION_ERROR', `Project ${task.project} has no root folder and its workspace is not inside a repository, so task ${task.id} has no place for a document. Nothing was changed.`, {
+        suggestions: [`update_project {key: "${task.project}", root: "/path/to/repo"}`],
+      });
+    }
+    const recorded = task.documentPath;
+    const rel = recorded ?? [WORKSPACE_DIR, 'docs', `${task.id}.md`].join('/');
+    const abs = isAbsolute(rel) ? rel : join(root!, ...rel.split('/'));
+    const out = { taskId: task.id, documentPath: abs, repository: root, created: false };
+    if (existsSync(abs)) return { ...out, status: 'active' };
+    if (input.requireExisting) return { ...out, status: recorded ? 'pending' : 'missing' };
+    mkdirSync(dirname(abs), { recursive: true });
+    let created = true;
+    try {
+      writeFileSync(abs, documentShell(task, nowIso(ctx)), { flag: 'wx' });
+    } catch (err) {
+      // Another agent wrote it first: theirs stands.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      created = false;
+    }
+    if (!recorded) {
+      const stored = root && !isAbsolute(rel) ? rel : relative(root ?? '', abs).split(sep).join('/');
+      await updateTask({ ...ctx, store: ws.store }, { id: task.id, documentPath: stored });
+    }
+    return { ...out, status: 'active', created };
+  } finally {
+    await ws.close();
+  }
+}
