@@ -9,6 +9,7 @@ import type { Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
 import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
 import { lazyStore } from './lazy-store.js';
+import { GuardedStdioTransport } from './stdio-guard.js';
 import { buildMcpServer, stdioSink } from './server.js';
 import { forwardChanges } from './subscriptions.js';
 import { parseToolsets } from './toolsets.js';
@@ -77,6 +78,9 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
     }
   };
 
+  // Oversized, malformed or batched lines are answered by the guard; if the transport closes anyway, leave (stdio-guard.ts).
+  let transportClosed = () => undefined as void;
+  const transport = new GuardedStdioTransport(() => transportClosed());
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
@@ -88,7 +92,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
       void feed.then((f) => forwardChanges(f, stdioSink(server, ctx.era)), () => undefined);
       return server;
     },
-    { onerror: (err) => log('warning', err.message) },
+    { onerror: (err) => log('warning', err.message), transport },
   );
   await new Promise<void>((resolve) => {
     let closing = false;
@@ -115,6 +119,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
       await store.close().catch(() => undefined);
       resolve();
     };
+    transportClosed = () => void shutdown('transport closed');
     process.stdin.once('end', () => void shutdown('stdin closed'));
     process.stdin.once('close', () => void shutdown('stdin closed'));
     process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -1,0 +1,96 @@
+/** `cairn mcp` never goes deaf (issue 22, item 2): oversized, malformed and batched lines get a JSON-RPC error over stdio and the server keeps serving. */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../helpers/wait.js';
+import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
+import { ENTRY } from './helpers.js';
+
+let ws: TempWorkspace;
+let child: ChildProcessWithoutNullStreams | undefined;
+afterEach(() => {
+  child?.kill('SIGKILL');
+  child = undefined;
+  ws?.cleanup();
+});
+
+interface Rpc {
+  id?: unknown;
+  result?: any;
+  error?: { code: number; message: string };
+}
+
+/** The built stdio server with raw access to its pipes: every JSON line it prints is collected. */
+function start() {
+  ws = tempWorkspace();
+  child = spawn(process.execPath, [ENTRY, '--db', ws.db], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: ws.dir } });
+  const got: Rpc[] = [];
+  let buf = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    buf += d;
+    for (let i = buf.indexOf('\n'); i >= 0; i = buf.indexOf('\n')) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (line.trim()) got.push(JSON.parse(line) as Rpc);
+    }
+  });
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const exited = new Promise<number | null>((r) => child!.on('exit', (code) => r(code)));
+  const send = (text: string) => new Promise<void>((r) => (child!.stdin.write(text) ? r() : child!.stdin.once('drain', () => r())));
+  const reply = async (id: number) => {
+    await waitFor(() => got.some((m) => m.id === id), `reply to ${id} (stderr: ${stderr.slice(-500)})`);
+    return got.find((m) => m.id === id)!;
+  };
+  return { got, send, reply, exited, stderr: () => stderr };
+}
+
+const init = (id: number) =>
+  `${JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`;
+const call = (id: number, name: string, args: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
+
+describe('cairn mcp over stdio keeps serving after bad input', () => {
+  it('a line over the size limit: a JSON-RPC error (-32600), then the next request is answered', async () => {
+    const s = start();
+    await s.send(init(1));
+    await s.reply(1);
+    const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_projects', arguments: { pad: 'x'.repeat(11 * 1024 * 1024) } } });
+    await s.send(`${huge}\n`);
+    await waitFor(() => s.got.some((m) => m.error?.code === -32600), 'an error for the oversized line');
+    expect(s.got.find((m) => m.error?.code === -32600)!.error!.message).toMatch(/larger than/);
+    await s.send(call(3, 'create_project', { key: 'API', name: 'API' }));
+    expect((await s.reply(3)).result?.isError).not.toBe(true);
+    await s.send(call(4, 'list_projects', {}));
+    expect(JSON.stringify((await s.reply(4)).result)).toContain('API');
+  });
+
+  it('malformed JSON (-32700), a non-JSON-RPC object and a batch (-32600) are answered; serving goes on', async () => {
+    const s = start();
+    await s.send(init(1));
+    await s.reply(1);
+    await s.send('{"jsonrpc":"2.0","id":5,"method":"tools/call",\n');
+    await waitFor(() => s.got.some((m) => m.error?.code === -32700), 'parse error');
+    await s.send('{"hello":"world"}\n');
+    await s.send(`[${call(6, 'list_projects', {}).trim()},${call(7, 'list_projects', {}).trim()}]\n`);
+    await waitFor(() => s.got.filter((m) => m.error?.code === -32600).length >= 2, 'invalid request errors');
+    await s.send(call(8, 'list_projects', {}));
+    expect((await s.reply(8)).result).toBeDefined();
+  });
+
+  it('a __proto__ argument is refused with the error run-op would give, not dropped', async () => {
+    const s = start();
+    await s.send(init(1));
+    await s.reply(1);
+    await s.send('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_projects","arguments":{"__proto__":{"x":1}}}}\n');
+    const r = await s.reply(9);
+    expect(JSON.stringify(r)).toContain('__proto__');
+    expect(JSON.stringify(r)).toContain('VALIDATION_ERROR');
+  });
+
+  it('stdin closing still ends the process cleanly', async () => {
+    const s = start();
+    await s.send(init(1));
+    await s.reply(1);
+    child!.stdin.end();
+    expect(await s.exited).toBe(0);
+  });
+});
