@@ -11,9 +11,15 @@ OUT=$REPO/test/fixtures/import
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
-echo '{"name":"cairn-fixtures","private":true}' > package.json
-npm install --no-audit --no-fund --silent "task-master-ai@$TM_VERSION" "backlog.md@$BL_VERSION" > /dev/null
-BIN=$WORK/node_modules/.bin
+# FIXTOOLS=DIR reuses a folder where these exact versions are already installed.
+if [ -n "${FIXTOOLS:-}" ]; then
+  BIN=$FIXTOOLS/node_modules/.bin
+else
+  echo '{"name":"cairn-fixtures","private":true}' > package.json
+  npm install --no-audit --no-fund --silent "task-master-ai@$TM_VERSION" "backlog.md@$BL_VERSION" > /dev/null
+  BIN=$WORK/node_modules/.bin
+fi
+[ "$("$BIN/task-master" --version 2>/dev/null | tail -1)" = "$TM_VERSION" ] || echo "note: task-master reports $("$BIN/task-master" --version 2>/dev/null | tail -1)" >&2
 export NO_COLOR=1 FORCE_COLOR=0 CI=1
 
 # --- Task Master: two tags, dependencies, subtasks (with a dependency on a sibling), statuses, priorities.
@@ -33,7 +39,9 @@ tm set-status --id 2 --status in-progress
 tm add-tag feature-billing --description "Billing work"
 tm add-task --tag feature-billing --title "Stripe webhook" --description "Handle invoice.paid" --priority high
 tm add-task --tag feature-billing --title "Invoice PDF" --description "Render invoices" --dependencies 1 --priority medium
-tm set-status --tag feature-billing --id 2 --status deferred
+tm use-tag feature-billing
+tm set-status --id 2 --status deferred
+tm use-tag master
 mkdir -p "$OUT/taskmaster/.taskmaster/tasks"
 cp .taskmaster/tasks/tasks.json "$OUT/taskmaster/.taskmaster/tasks/tasks.json"
 
