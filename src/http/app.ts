@@ -20,6 +20,7 @@ import { buildOpenApi } from './openapi.js';
 import { rateLimit, type RateLimitOptions } from './rate-limit.js';
 import { RevocationWatch } from './revocation-watch.js';
 import { API_PREFIX, mountRestRoutes } from './rest-routes.js';
+import { mountMethodRules } from './rest-conventions.js';
 
 export const VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
@@ -79,7 +80,8 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   const closing = new AbortController();
   const app = new Hono<AuthEnv>();
   app.onError(onAppError);
-  app.notFound((c) => httpError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`, [`GET ${API_PREFIX}/openapi.json lists every route`]));
+  let methods: ReturnType<typeof mountMethodRules> | undefined;
+  app.notFound((c) => methods?.methodNotAllowed(c.req.method, c.req.path) ?? httpError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`, [`GET ${API_PREFIX}/openapi.json lists every route`]));
 
   // Handlers in flight, so shutdown can let them finish before it ends the long-lived streams.
   let inflight = 0;
@@ -116,6 +118,7 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     ...(opts.maxEventStreamsPerToken ? { maxStreamsPerToken: opts.maxEventStreamsPerToken } : {}),
   });
   mountRestRoutes(app, core);
+  methods = mountMethodRules(app, API_PREFIX, [{ path: `${API_PREFIX}/openapi.json`, method: 'GET' }, { path: `${API_PREFIX}/events`, method: 'GET' }]);
   const mcp = mountMcp(app, core, {
     feed,
     revocations,

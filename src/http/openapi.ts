@@ -47,6 +47,16 @@ function operation(op: Op): Schema {
     requestBody = { required: req.length > 0, content: { 'application/json': { schema: body } } };
   }
   const ok = op.rest.method === 'POST' && op.name.startsWith('create_') ? '201' : '200';
+  const outShape = op.output instanceof z.ZodObject ? (op.output.shape as Record<string, unknown>) : {};
+  const tagged = 'task' in outShape || 'project' in outShape;
+  // If-Match applies where a PATCH or DELETE names one task or project (rest-conventions.ts).
+  const preconditions = (op.rest.method === 'PATCH' || op.rest.method === 'DELETE') && /:(id|taskId|key)\b/.test(op.rest.path);
+  if (preconditions) parameters.push({ name: 'If-Match', in: 'header', required: false, description: 'The ETag you read; 412 if the resource changed since', schema: { type: 'string' } });
+  const hasBody = op.rest.method === 'POST' || op.rest.method === 'PATCH';
+  const headers: Schema = {
+    ...(tagged ? { ETag: { description: 'The task\'s version ("v7") or a digest of the project; send it back in If-Match', schema: { type: 'string' } } } : {}),
+    ...(ok === '201' ? { Location: { description: 'Where the created resource is read', schema: { type: 'string' } } } : {}),
+  };
   return {
     operationId: op.name,
     summary: op.title,
@@ -57,16 +67,18 @@ function operation(op: Op): Schema {
     'x-cairn-read-only': op.readOnly,
     ...(op.readOnly ? {} : { security: [{ bearer: ['write'] }, {}] }),
     responses: {
-      [ok]: { description: op.title, content: { 'application/json': { schema: outputSchema(op) } } },
+      [ok]: { description: op.title, ...(Object.keys(headers).length ? { headers } : {}), content: { 'application/json': { schema: outputSchema(op) } } },
       '400': errorRef('Invalid arguments (VALIDATION_ERROR and friends)'),
       '401': errorRef('Missing or invalid bearer token'),
-      '403': errorRef('Forbidden: a read token on a write, or a refused Host/Origin'),
+      '403': errorRef(op.readOnly ? 'Forbidden: a refused Host/Origin, or acting as another actor without an admin token' : 'Forbidden: a read token on a write, a refused Host/Origin, or acting as another actor without an admin token'),
       '404': errorRef('Task, project or route not found'),
-      '409': errorRef('Conflict: version, claim, cycle, existing project'),
-      '413': errorRef('Body too large'),
+      ...(op.readOnly ? {} : { '409': errorRef('Conflict: version, claim, cycle, existing project') }),
+      ...(preconditions ? { '412': errorRef('If-Match did not match: the resource changed since you read it') } : {}),
+      ...(hasBody ? { '413': errorRef('Body too large'), '415': errorRef('The body is not Content-Type: application/json') } : {}),
       '429': errorRef('Rate limited; see Retry-After'),
       '500': errorRef('Internal error (a bug)'),
       '503': errorRef('Workspace busy; retry'),
+      ...(op.readOnly ? {} : { '507': errorRef('The disk is full; nothing was written') }),
     },
   };
 }
@@ -106,7 +118,15 @@ export function buildOpenApi(version: string): Schema {
       title: 'Cairn REST API',
       version,
       description: 'Every Cairn operation over JSON. Errors are {error:{code,message,suggestions}}. Send Authorization: Bearer <token> once the workspace has tokens.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
+    servers: [
+      {
+        url: 'http://{host}:{port}',
+        description: 'cairn serve (loopback by default; --host and --port choose)',
+        variables: { host: { default: '127.0.0.1' }, port: { default: '7420' } },
+      },
+    ],
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     paths,
     components: {

@@ -4,6 +4,7 @@ import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
 import { requireWrite, INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
 import { errorResponse, httpError, json } from './http-errors.js';
 import { bodyInput, mergePathParams, pathParams, queryInput, UnsupportedMediaType } from './rest-input.js';
+import { answerHeaders, applyIfMatch, PreconditionFailed } from './rest-conventions.js';
 import type { Context as CoreContext } from '../core/context.js';
 import { CairnError } from '../core/errors.js';
 
@@ -61,6 +62,7 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
     const params = pathParams(op.rest.path);
     app.on(op.rest.method, API_PREFIX + op.rest.path, async (c) => {
       const principal = c.get('principal');
+      let fromIfMatch = false;
       try {
         if (!op.readOnly) requireWrite(principal, op.name);
         const url = new URL(c.req.url);
@@ -69,10 +71,17 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
         const ctx = opContext(core, principal, c.req.header('x-cairn-actor'));
         // Idempotency-Key (an outbox delivery, a retry): the write happens once per key (runOp).
         const key = c.req.header('idempotency-key')?.trim().slice(0, 200);
-        const out = await runOp(op, key ? { ...ctx, idempotencyKey: key } : ctx, mergePathParams(op, base, pathValues));
-        return json(restStatus(op), out);
+        // If-Match on PATCH/DELETE: 412 when the task or project changed since the caller read it.
+        const pre = await applyIfMatch(op, ctx, c.req.header('if-match'), pathValues, mergePathParams(op, base, pathValues));
+        fromIfMatch = pre.fromIfMatch;
+        const out = await runOp(op, key ? { ...ctx, idempotencyKey: key } : ctx, pre.input);
+        const status = restStatus(op);
+        return json(status, out, answerHeaders(API_PREFIX, status, out));
       } catch (err) {
         if (err instanceof UnsupportedMediaType) return httpError('UNSUPPORTED_MEDIA_TYPE', err.message, ['Content-Type: application/json']);
+        if (err instanceof PreconditionFailed || (fromIfMatch && err instanceof CairnError && err.code === 'VERSION_CONFLICT')) {
+          return httpError('PRECONDITION_FAILED', err.message, ['GET the resource again, then retry with its new ETag in If-Match']);
+        }
         if (!(err instanceof CairnError) || err.code !== 'FORBIDDEN') return errorResponse(err);
         const scope = (err.details as { requiredScope?: string } | undefined)?.requiredScope;
         return errorResponse(err, scope === 'admin' ? { 'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="admin"' } : INSUFFICIENT_SCOPE_HEADER);
