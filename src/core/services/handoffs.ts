@@ -14,7 +14,7 @@ import type { ProjectRow, Store } from '../ports.js';
 import { projectForPaths } from '../rules/project-root.js';
 import { withIdempotency, isReplay } from './idempotency.js';
 import { displayIdOf } from './hydrate.js';
-import { isPathLike, normalizeAnchors, realish, repositoryOfDb, WORKSPACE_DB, WORKSPACE_DIR, workspaceRootOf } from './repo-paths.js';
+import { isPathLike, normalizeAnchors, projectRootOf, realish, repositoryOfDb, WORKSPACE_DB, WORKSPACE_DIR, workspaceRootOf } from './repo-paths.js';
 import { resolveProject } from './resolve.js';
 import { createTask } from './tasks.js';
 
@@ -87,7 +87,7 @@ async function targetProject(ws: OpenedWorkspace, ref: string | undefined, path:
   return ws.store.read(async (tx) => {
     if (ref) return resolveProject(tx, ref);
     const all = await tx.listProjects(false);
-    const rooted = path ? projectForPaths(all, [path, realish(path)]) : undefined;
+    const rooted = path ? projectForPaths(all.map((p) => ({ key: p.key, root: projectRootOf(p.root, ws.root) })), [path, realish(path)]) : undefined;
     const found = rooted ? all.find((p) => p.key === rooted) : all.length === 1 ? all[0] : undefined;
     if (found) return found;
     const where = path ?? ws.store.location;
@@ -107,10 +107,10 @@ async function originOf(ctx: Context, from: string | undefined): Promise<string>
     if (from) return resolveProject(tx, from);
     // No session project: the one rooted at this workspace's repository, else the only one.
     const all = await tx.listProjects(false);
-    const rooted = repo ? projectForPaths(all, [repo]) : undefined;
+    const rooted = repo ? projectForPaths(all.map((x) => ({ key: x.key, root: projectRootOf(x.root, repo) })), [repo]) : undefined;
     return all.find((x) => x.key === rooted) ?? (all.length === 1 ? all[0] : undefined);
   }).catch(() => undefined);
-  const root = p?.root ?? repo;
+  const root = p ? projectRootOf(p.root, repo) : repo;
   if (!p && !from) return root ? `repository ${root}` : `actor ${ctx.actor}`;
   return `${p?.key ?? from}${root ? ` @ ${root}` : ''}`;
 }
@@ -131,7 +131,7 @@ export async function submitHandoff(ctx: Context & { defaultProject?: string }, 
     const project = await targetProject(ws, ref, repository ? resolve(repository) : undefined).catch((err: unknown) => {
       throw ref && err instanceof CairnError && err.code === 'PROJECT_NOT_FOUND' && !repository ? unknownTarget(err, ref) : err;
     });
-    const root = project.root ?? ws.root ?? null;
+    const root = projectRootOf(project.root, ws.root);
     const anchors = normalizeAnchors(input.anchors, root);
     const target = { project: project.key, repository: root, workspace: ws.store.location };
     const targetCtx: Context = { ...ctx, store: ws.store };

@@ -83,3 +83,12 @@ export function repositoryOfDb(dbPath: string): string | undefined {
 }
 
 export const isPathLike = (target: string): boolean => isAbsolute(target) || target.startsWith('./') || target.startsWith('../') || target === '.' || target === '..' || target.startsWith('~/');
+
+/**
+ * A project's repository folder: its root (a relative root, as `--root .` stores it, is read against
+ * the workspace's repository), else the workspace's repository, else null.
+ */
+export function projectRootOf(root: string | null, workspaceRoot: string | undefined): string | null {
+  if (root) return isAbsolute(root) ? root : resolve(workspaceRoot ?? '.', root);
+  return workspaceRoot ?? null;
+}

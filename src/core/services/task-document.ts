@@ -13,7 +13,7 @@ import { TaskRef } from '../model/ids.js';
 import type { Task } from '../model/task.js';
 import { openRepositoryWorkspace } from './handoffs.js';
 import { hydrate } from './hydrate.js';
-import { WORKSPACE_DIR } from './repo-paths.js';
+import { projectRootOf, WORKSPACE_DIR } from './repo-paths.js';
 import { resolveTask } from './resolve.js';
 import { updateTask } from './tasks.js';
 
@@ -64,7 +64,7 @@ export async function getTaskDocument(ctx: Context, input: z.infer<typeof GetTas
     const { task, root } = await ws.store.read(async (tx) => {
       const row = await resolveTask(tx, input.id);
       const project = await tx.getProjectByUid(row.projectUid);
-      return { task: await hydrate(tx, row, nowIso(ctx), ctx.actor), root: project?.root ?? ws.root ?? null };
+      return { task: await hydrate(tx, row, nowIso(ctx), ctx.actor), root: projectRootOf(project?.root ?? null, ws.root) };
     });
     if (!root && !(task.documentPath && isAbsolute(task.documentPath))) {
       throw new CairnError('VALIDATION_ERROR', `Project ${task.project} has no root folder and its workspace is not inside a repository, so task ${task.id} has no place for a document. Nothing was changed.`, {
