@@ -88,17 +88,17 @@ describeBrowser('web board accessibility and screenshots', () => {
       await claims.getByText('agent:codex-2').waitFor();
       expect(await claims.innerText()).toMatch(/agent:claude-1[\s\S]*\d+:\d\d/);
       // Agents act from other processes; the activity shows it first thing.
-      expect(server.cli(['start', 'API-8'], 'agent:gemini-3').code).toBe(0);
-      expect(server.cli(['comment', 'API-5', 'Backoff capped at 10 minutes.'], 'agent:gemini-3').code).toBe(0);
+      server.ok(['start', 'API-8'], 'agent:gemini-3');
+      server.ok(['comment', 'API-5', 'Backoff capped at 10 minutes.'], 'agent:gemini-3');
       await page.locator('.activity li').first().getByText('API-5').waitFor();
       expect(await page.locator('.activity li').first().innerText()).toContain('agent:gemini-3 commented on API-5');
       await claims.getByText('API-8').waitFor();
       await page.screenshot({ path: join(shots, 'agents.png') });
       // On the board, the touched card carries the actor's name for a few seconds.
-      expect(server.cli(['update', 'API-3', '--priority', 'urgent'], 'agent:claude-1').code).toBe(0);
+      server.ok(['update', 'API-3', '--priority', 'urgent'], 'agent:claude-1');
       await page.goto(`${server.url}/#/API/board`);
       await page.locator('[data-card="API-3"]').waitFor();
-      expect(server.cli(['check', 'API-3', '--check', '0'], 'agent:claude-1').code).toBe(0);
+      server.ok(['check', 'API-3', '--check', '0'], 'agent:claude-1');
       await page.locator('[data-card="API-3"] .touched-by', { hasText: 'agent:claude-1' }).waitFor();
     } finally {
       await browser.close();

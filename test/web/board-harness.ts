@@ -46,6 +46,8 @@ export interface Server {
   call<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
   /** The built CLI in another process against the same workspace. */
   cli(args: string[], actor?: string): { code: number; stdout: string; stderr: string };
+  /** cli() that fails the test with the command's output when it does not exit 0. */
+  ok(args: string[], actor?: string): string;
   token?: string;
   stop(): Promise<void>;
 }
@@ -86,6 +88,11 @@ export async function startServer(opts: { env?: Record<string, string>; setup?: 
     db,
     dir,
     cli,
+    ok(args, actor) {
+      const r = cli(args, actor);
+      if (r.code !== 0) throw new Error(`cairn ${args.join(' ')} exited ${r.code}: ${r.stdout}${r.stderr}`);
+      return r.stdout;
+    },
     async call(method, path, body) {
       const res = await fetch(url + path, {
         method,

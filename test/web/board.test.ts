@@ -1,5 +1,6 @@
 /** The board in Chromium against a real `cairn serve`: loading, quick add, drag and keyboard moves, checklist, dependencies, live changes from the CLI, conflicts, reconnects. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { call, connectV1 } from '../mcp/helpers.js';
 import { describeBrowser, openBrowser, startServer, until, type Browser, type Server } from './board-harness.js';
 
 describeBrowser('web board', () => {
@@ -85,6 +86,7 @@ describeBrowser('web board', () => {
     await until('focus back on WEB-3', () => page.evaluate(() => (globalThis as any).document.activeElement?.closest('[data-card]')?.getAttribute('data-card') === 'WEB-3'));
     await page.keyboard.press('Alt+ArrowDown');
     await until('WEB-3 below WEB-1', async () => (await server.call('GET', '/api/v1/tasks?project=WEB&status=todo&sort=position')).body.tasks[1]?.id === 'WEB-3');
+    await until('focus still on WEB-3', () => page.evaluate(() => (globalThis as any).document.activeElement?.closest('[data-card]')?.getAttribute('data-card') === 'WEB-3'));
     await page.keyboard.press('Alt+ArrowRight');
     await until('WEB-3 in progress', async () => (await task('WEB-3')).status === 'in_progress');
     // Focus follows the card, and the move is announced.
@@ -104,8 +106,7 @@ describeBrowser('web board', () => {
       });
       mo.observe(g.document.body, { childList: true, subtree: true });
     });
-    const r = server.cli(['add', 'Added from the CLI', '--project', 'WEB', '--labels', 'cli'], 'agent:cli-bot');
-    expect(r.code, r.stderr).toBe(0);
+    server.ok(['add', 'Added from the CLI', '--project', 'WEB', '--labels', 'cli'], 'agent:cli-bot');
     const added = card('WEB-4');
     await added.waitFor();
     const shownAt = await browser.page.evaluate(() => (globalThis as any).__shownAt as number);
@@ -114,8 +115,21 @@ describeBrowser('web board', () => {
     expect(await added.innerText()).toContain('Added from the CLI');
     // Highlighted with the actor's name for a few seconds.
     expect(await added.locator('.touched-by').innerText()).toBe('agent:cli-bot');
-    expect(server.cli(['move', 'WEB-4', 'review'], 'agent:cli-bot').code).toBe(0);
+    server.ok(['move', 'WEB-4', 'review'], 'agent:cli-bot');
     await lane('review').locator('[data-card="WEB-4"]').waitFor();
+  });
+
+  it('shows what an agent does over MCP (cairn mcp over stdio, another process), live', async () => {
+    const agent = await connectV1({ db: server.db, args: ['--as', 'agent:mcp-bot'] });
+    try {
+      expect((await call(agent, 'claim_task', { id: 'WEB-4' })).isError).toBe(false);
+      expect((await call(agent, 'update_task', { id: 'WEB-4', title: 'Renamed by the agent' })).isError).toBe(false);
+    } finally {
+      await agent.close();
+    }
+    await card('WEB-4').getByText('Renamed by the agent').waitFor();
+    await card('WEB-4').getByText('claimed by agent:mcp-bot').waitFor();
+    expect(await card('WEB-4').locator('.touched-by').innerText()).toBe('agent:mcp-bot');
   });
 
   it('toggles a checklist item in the card panel', async () => {
@@ -175,8 +189,8 @@ describeBrowser('web board', () => {
     await page.evaluate(() => (globalThis as any).cairnBoard.dropConnection());
     await page.locator('.feed', { hasText: 'Reconnecting' }).waitFor();
     // Changes while the board is cut off.
-    expect(server.cli(['add', 'Made while offline', '--project', 'WEB'], 'agent:offline').code).toBe(0);
-    expect(server.cli(['update', 'WEB-2', '--title', 'Renamed while offline'], 'agent:offline').code).toBe(0);
+    server.ok(['add', 'Made while offline', '--project', 'WEB'], 'agent:offline');
+    server.ok(['update', 'WEB-2', '--title', 'Renamed while offline'], 'agent:offline');
     await until('a refused resume attempt', () => resumes.length > 0);
     await page.unroute('**/api/v1/events');
     await page.locator('.feed', { hasText: 'Live' }).waitFor();
@@ -201,7 +215,7 @@ describeBrowser('web board', () => {
     await page.getByLabel('Assignee').selectOption('agent:filter');
     await until('one card', async () => (await page.locator('.card').count()) === 1);
     // A live change that no longer matches leaves the filtered board.
-    expect(server.cli(['update', 'WEB-7', '--priority', 'low']).code).toBe(0);
+    server.ok(['update', 'WEB-7', '--priority', 'low']);
     await until('WEB-7 filtered out', async () => (await card('WEB-7').count()) === 0);
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await card('WEB-7').waitFor();
@@ -216,7 +230,7 @@ describeBrowser('web board', () => {
     expect(await page.locator('.ready-list .card-id').allInnerTexts()).toEqual(ready);
     await page.getByRole('link', { name: 'Graph' }).click();
     await page.getByRole('heading', { name: /Dependencies of/ }).waitFor();
-    expect(server.cli(['block', 'WEB-6', '--by', 'WEB-5']).code).toBe(0);
+    server.ok(['block', 'WEB-6', '--by', 'WEB-5']);
     await page.getByRole('button', { name: /WEB-6 .*blocked by WEB-5/ }).waitFor();
     expect(await page.locator('.graph path.edge').count()).toBeGreaterThanOrEqual(1);
     await page.getByRole('link', { name: 'Board' }).click();

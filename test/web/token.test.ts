@@ -63,7 +63,7 @@ describeBrowser('web board with tokens', () => {
     expect(await page.evaluate(() => (globalThis as any).localStorage.getItem('cairn.token'))).toBe(secret);
     // The live feed runs with the token too.
     await page.locator('.feed', { hasText: 'Live' }).waitFor();
-    expect(server.cli(['add', 'Added while the board watches', '--project', 'SEC']).code).toBe(0);
+    server.ok(['add', 'Added while the board watches', '--project', 'SEC']);
     await page.locator('[data-card="SEC-2"]').waitFor();
   });
 

@@ -1,5 +1,5 @@
 /** One card on the board: id, kind, priority, ready marker, title, labels, assignee or live claim, checklist progress, blockers, and who just touched it. */
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { BoardModel } from '../lib/model.js';
 import type { TaskSummary } from '../lib/types.js';
 
@@ -30,7 +30,9 @@ export function claimLive(t: TaskSummary): boolean {
 
 export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMove, onKeyFocus }: CardProps) {
   const btn = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
+  // A layout effect: a keyed re-order moves DOM nodes, which blurs the focused one; focus comes back
+  // in the same task, before the next key press is handled.
+  useLayoutEffect(() => {
     // Follow the card with the focus only while the keyboard is on the board (never steal it from a field).
     const active = document.activeElement;
     if (focusId === t.id && (active === document.body || active?.closest('.board'))) btn.current?.focus();
