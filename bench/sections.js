@@ -5,4 +5,5 @@ export const SECTIONS = {
   mcp: () => import('./mcp.js'),
   http: () => import('./http.js'),
   profiles: () => import('./profiles.js'),
+  transfer: () => import('./transfer.js'),
 };
