@@ -47,3 +47,26 @@ await build({
   // Some bundled CommonJS code calls require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
 });
+
+// The CLI: one bundle whose commands' modules are chunks loaded on demand, so `cairn --version` or a
+// read command parses only what it runs (module loading was most of a CLI start). Chunks sit at the
+// same depth as dist/cli/main.js, so its relative imports (../mcp/main.js, loaded by `cairn mcp`)
+// resolve the same from either. The MCP and HTTP servers stay out: the CLI imports them by path.
+rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { 'cli/main': 'src/cli/main.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: ['better-sqlite3', 'better-sqlite3-napi'],
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
+});

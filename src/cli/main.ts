@@ -48,8 +48,10 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   const json = wantsJson(args);
   try {
     const word = commandWord(args);
-    const { lightProgram } = await import('./program-base.js');
-    const program = (word && (await lightProgram(word))) || (await (await import('./program.js')).buildProgram(word));
+    const { baseProgram, lightProgram } = await import('./program-base.js');
+    // `cairn --version` needs no command at all; `mcp` and `serve` only hand over to a server module.
+    const versionOnly = !word && (args.includes('--version') || args.includes('-V'));
+    const program = versionOnly ? baseProgram() : (word && (await lightProgram(word))) || (await (await import('./program.js')).buildProgram(word));
     await program.parseAsync([...argv]);
     return EXIT_OK;
   } catch (err) {

@@ -1,10 +1,8 @@
 /** The bare `cairn` program: name, version, global options and error handling, shared by the full and the light builds. */
 import { Command } from 'commander';
-import { createRequire } from 'node:module';
+import { packageInfo } from '../package-info.js';
 
-function version(): string {
-  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-}
+const version = (): string => packageInfo().version;
 
 export function baseProgram(): Command {
   return new Command('cairn')

@@ -4,9 +4,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CairnError } from '../../core/errors.js';
 import { PROFILE_NAMES, PROFILE_SERVER_NAMES, type ProfileName } from '../../profiles/profile.js';
+import { packageInfo } from '../../package-info.js';
 import { DB_FILE, WORKSPACE_DIR } from '../../workspace.js';
 
 export const CLIENTS = ['claude-code', 'claude-desktop', 'vscode', 'cursor', 'acp'] as const;
@@ -92,7 +92,7 @@ export function projectDb(projectPath: string): { projectPath: string; db: strin
  * `cairn` or even `node` may not be found; absolute paths work the same for global, local and npx installs.
  */
 export function binPath(): string {
-  return real(fileURLToPath(new URL('../../../bin/cairn.js', import.meta.url)));
+  return real(join(packageInfo().root, 'bin', 'cairn.js'));
 }
 
 /** The one definition of how a host starts the server; every client format below is built from it. */
