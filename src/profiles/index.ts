@@ -1,11 +1,12 @@
 /** The seed profiles Cairn serves, and the one place a profile name is checked. */
 import { CairnError } from '../core/errors.js';
+import { adeProfile } from './ade/index.js';
 import { castleProfile } from './castle/index.js';
 import { devplannerProfile } from './devplanner/index.js';
 import type { Profile } from './profile.js';
 import { txProfile } from './tx/index.js';
 
-export const PROFILES: readonly Profile[] = [castleProfile, txProfile, devplannerProfile];
+export const PROFILES: readonly Profile[] = [castleProfile, txProfile, devplannerProfile, adeProfile];
 
 /** "native" (or nothing) is the native surface; an unknown name is an error listing the valid ones, never a fallback. */
 export function findProfile(name: string | undefined): Profile | undefined {
