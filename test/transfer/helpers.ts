@@ -27,8 +27,8 @@ export async function richWorkspace(cairn: Cairn): Promise<void> {
   await cairn.call('update_checklist', { id: a.id, ops: [{ op: 'check', index: 0 }] });
   await cairn.call('add_comment', { id: a.id, body: 'Looks good\nsecond line' });
   await cairn.call('add_comment', { id: b.id, body: 'Research notes', kind: 'research' });
-  await cairn.call('claim_task', { id: b.id });
   await cairn.call('complete_task', { id: a.id, closeReason: 'fixed' });
+  await cairn.call('claim_task', { id: b.id });
   const c = (await cairn.call('create_task', { project: 'API', title: 'Old chore', kind: 'chore' })).task;
   await cairn.call('complete_task', { id: c.id });
   await cairn.call('archive_task', { id: c.id });

@@ -8,6 +8,7 @@ import type { DumpQuery, StoredEvent, TaskDump, TransferTx } from '../../core/tr
 import type { DB } from '../schema.js';
 import { base } from './tasks.js';
 import { toTaskRow, type TaskRecord } from './rows.js';
+import { prepared } from './prepared.js';
 
 type Q = Kysely<DB>;
 
@@ -81,9 +82,13 @@ async function projectEvents(db: Q, projectUid: string, sinceSeq?: number): Prom
   return (await q.execute()).map(toEvent);
 }
 
+const insertWithSeq = prepared((db, p) =>
+  db.insertInto('events').values({ seq: p(0), at: p(1), actor: p(2), via: p(3), project_uid: p(4), task_uid: p(5), type: p(6), changes: p(7) }),
+);
+const insertNew = prepared((db, p) => db.insertInto('events').values({ at: p(1), actor: p(2), via: p(3), project_uid: p(4), task_uid: p(5), type: p(6), changes: p(7) }));
+
 async function insertEvent(db: Q, e: StoredEvent, keepSeq: boolean): Promise<number> {
-  const values = { at: e.at, actor: e.actor, via: e.via, project_uid: e.projectUid, task_uid: e.taskUid, type: e.type, changes: e.changes };
-  const r = await db.insertInto('events').values(keepSeq ? { seq: e.seq, ...values } : values).executeTakeFirst();
+  const r = await (keepSeq ? insertWithSeq : insertNew).run(db, [e.seq, e.at, e.actor, e.via, e.projectUid, e.taskUid, e.type, e.changes]);
   return keepSeq ? e.seq : Number(r.insertId);
 }
 

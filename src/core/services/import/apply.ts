@@ -59,6 +59,8 @@ export class Importer {
   /** Cairn exports: uids this import wrote (a dry run's stand in for the store). */
   readonly #seen = new Map<string, string>();
   #keepSeq = false;
+  /** The workspace had nothing when the import began: no task can exist but those this import wrote. */
+  #empty = false;
   readonly #now: string;
 
   constructor(
@@ -76,6 +78,7 @@ export class Importer {
 
   /** An empty history keeps the file's event numbers (a restore); otherwise events are appended. */
   async start(): Promise<void> {
+    this.#empty = (await this.tx.lastSeq()) === 0 && (await this.tx.listProjects(true)).length === 0;
     this.#keepSeq = this.opts.source === 'cairn' && (await this.tx.lastSeq()) === 0;
   }
 
@@ -133,7 +136,7 @@ export class Importer {
   }
 
   async #existingUid(p: TargetProject, t: IncomingTask): Promise<string | undefined> {
-    if (this.opts.source === 'cairn') return this.#seen.get(t.sourceId) ?? ((await this.tx.getTask(t.uid ?? t.sourceId)) ? (t.uid ?? t.sourceId) : undefined);
+    if (this.opts.source === 'cairn') return this.#seen.get(t.sourceId) ?? (!this.#empty && (await this.tx.getTask(t.uid ?? t.sourceId)) ? (t.uid ?? t.sourceId) : undefined);
     if (!p.bySource) {
       p.bySource = new Map();
       if (!p.isNew) {
@@ -169,6 +172,9 @@ export class Importer {
     const now = this.#now;
     const checklist = t.checklist.map((i, index) => ({ index, text: i.text, checked: i.checked }));
     const labels = [...new Set(t.labels)].sort(byBytes);
+    // A parent this import already wrote goes in with the row (the insert trigger links it), sparing an update later.
+    const parentAtInsert = t.parent !== null ? (this.opts.source === 'cairn' ? this.#seen.get(t.parent) : p.bySource?.get(t.parent)) : undefined;
+    if (parentAtInsert) this.#pending[this.#pending.length - 1]!.parent = null;
     const updatedAt = t.updatedAt ?? t.createdAt ?? now;
     const row = {
       uid, projectUid: p.row.uid, projectKey: p.row.key, seq,
@@ -177,7 +183,7 @@ export class Importer {
       position: t.position ?? (await tx.maxLanePosition(p.row.uid, status.name)) + 1,
       assignee: t.assignee, substatus: t.substatus, slug: t.slug,
       claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null,
-      parentUid: null, parentId: null,
+      parentUid: parentAtInsert ?? null, parentId: null,
       links: t.links, anchors: t.anchors, closeReason: t.closeReason, origin: t.origin, documentPath: t.documentPath,
       version: t.version ?? 1, createdAt: t.createdAt ?? now, updatedAt,
       completedAt: t.completedAt !== undefined ? t.completedAt : status.category === 'done' ? updatedAt : null,
