@@ -1,4 +1,4 @@
-// Bundles the MCP stdio server into single ESM files so `cairn mcp` starts fast (module loading dominated start-up).
+// Bundles the MCP stdio server and the CLI into ESM files so `cairn mcp` and every `cairn` command start fast (module loading dominated start-up).
 // dist/mcp/main.js (what `cairn mcp` imports) and dist/mcp/stdio-entry.js are replaced by self-contained bundles;
 // better-sqlite3 stays external (native addon). Run after tsc: node scripts/bundle-mcp.js
 import { rmSync } from 'node:fs';
@@ -17,13 +17,12 @@ const { build } = esbuild;
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Chunk names carry content hashes; clear the old ones so dist/ does not collect them.
 rmSync(join(root, 'dist', 'mcp', 'chunks'), { recursive: true, force: true });
-await build({
+/** What both bundles share: ESM for Node 20, the native SQLite addon left out. */
+const common = {
   absWorkingDir: root,
-  entryPoints: { 'mcp/main': 'src/mcp/main.ts', 'mcp/stdio-entry': 'src/mcp/stdio-entry.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
-  chunkNames: 'mcp/chunks/[name]-[hash]',
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -34,6 +33,13 @@ await build({
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
+  // Some bundled CommonJS code calls require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
+};
+await build({
+  ...common,
+  entryPoints: { 'mcp/main': 'src/mcp/main.ts', 'mcp/stdio-entry': 'src/mcp/stdio-entry.ts' },
+  chunkNames: 'mcp/chunks/[name]-[hash]',
   plugins: [
     {
       name: 'cairn-mcp-shims',
@@ -44,8 +50,6 @@ await build({
     // A failed safeParse kept each request's data alive until the next full GC (read p99); see the file.
     zodFailurePatch({ onMissing: (path) => console.warn(`bundle-mcp: zod's safeParse failure changed (${path}); check whether scripts/zod-failure-patch.js is still needed`) }),
   ],
-  // Some bundled CommonJS code calls require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
 });
 
 // The CLI: one bundle whose commands' modules are chunks loaded on demand, so `cairn --version` or a
@@ -53,20 +57,4 @@ await build({
 // same depth as dist/cli/main.js, so its relative imports (../mcp/main.js, loaded by `cairn mcp`)
 // resolve the same from either. The MCP and HTTP servers stay out: the CLI imports them by path.
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
-await build({
-  absWorkingDir: root,
-  entryPoints: { 'cli/main': 'src/cli/main.ts' },
-  outdir: 'dist',
-  bundle: true,
-  splitting: true,
-  chunkNames: 'chunks/[name]-[hash]',
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: ['better-sqlite3', 'better-sqlite3-napi'],
-  minify: true,
-  sourcemap: false,
-  legalComments: 'none',
-  logLevel: 'warning',
-  banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
-});
+await build({ ...common, entryPoints: { 'cli/main': 'src/cli/main.ts' }, chunkNames: 'chunks/[name]-[hash]' });

@@ -17,7 +17,8 @@ const GLOBAL = new Set(['--db', '--as', '--json', '--help', '--version']);
 
 function optionRow(o: Option): string {
   const desc = (o.description || '').replace(/\|/g, '\\|');
-  const dflt = o.defaultValue !== undefined ? ` (default: ${String(o.defaultValue)})` : '';
+  // A --no-… switch's implied default (true) is already in its text; booleans' defaults are said by which switch is shown.
+  const dflt = o.defaultValue !== undefined && !o.negate && typeof o.defaultValue !== 'boolean' && !/\bdefault\b/i.test(desc) ? ` (default: ${String(o.defaultValue)})` : '';
   return `| \`${o.flags}\` | ${desc}${dflt} |`;
 }
 

@@ -37,7 +37,7 @@ function optionFor(f: FieldFlag, name: string): Option[] {
   const desc = f.description + (f.kind === 'list' ? (f.split ? ' (repeatable or comma-separated)' : ' (repeatable)') : f.kind === 'json' ? ' (JSON)' : '');
   if (f.kind === 'boolean') {
     const on = new Option(`--${name}`, desc);
-    const off = new Option(`--no-${name}`, desc ? `turn off: ${desc}` : `turn off --${name}`);
+    const off = new Option(`--no-${name}`, f.offDescription ?? `Turn off --${name}`);
     // Show the switch that changes the default; keep the other for explicitness in scripts.
     return f.defaultValue === true ? [on.hideHelp(), off] : [on, off.hideHelp()];
   }
@@ -52,7 +52,7 @@ function optionFor(f: FieldFlag, name: string): Option[] {
 
 /** Adds the binding's positionals and flags to `cmd` and returns how to read them back. */
 export function bindCommand(cmd: Command, binding: Binding, op: Op): BoundCommand {
-  const fields = flagsFromShape(op.input.shape as never).filter((f) => !binding.omit?.includes(f.path[0]!) && !(binding.fixed && f.path[0]! in binding.fixed));
+  const fields = flagsFromShape(op.input.shape as never, op.name).filter((f) => !binding.omit?.includes(f.path[0]!) && !(binding.fixed && f.path[0]! in binding.fixed));
   const byField = new Map(fields.map((f) => [f.path.join('.'), f]));
   const bound: BoundCommand = { binding, op, positionals: [], options: [], labels: new Map() };
   for (const spec of binding.args ?? []) {

@@ -1,5 +1,6 @@
 /** Derives CLI flags from an op's zod input shape, so a new op field becomes a flag without CLI code. */
 import type * as z from 'zod';
+import { fieldHelp, offHelp } from './flag-help.js';
 
 /** How a flag's text becomes a value: as is, a number, a switch, a repeatable list, or JSON. */
 export type FlagKind = 'string' | 'number' | 'boolean' | 'list' | 'json';
@@ -20,6 +21,8 @@ export interface FieldFlag {
   repeatable: boolean;
   required: boolean;
   description: string;
+  /** For a boolean that is on by default: the help of its visible `--no-…` switch. */
+  offDescription?: string;
   defaultValue?: unknown;
   choices?: string[];
 }
@@ -88,42 +91,46 @@ function splittable(el: Schema): boolean {
 /** `expectedVersion` → "expected version": a plain fallback where the schema has no description. */
 const humanize = (path: string[]): string => path.map((p) => kebab(p).replace(/-/g, ' ')).join(' ');
 
-function describe(u: Unwrapped, path: string[], choices?: string[]): string {
-  const parts = [u.description ?? humanize(path)];
-  if (choices && !u.description?.includes(choices.join('|'))) parts.push(`(${choices.join('|')})`);
+function describe(u: Unwrapped, path: string[], choices: string[] | undefined, op: string | undefined): string {
+  const text = fieldHelp(op, path, u.description) ?? humanize(path);
+  const parts = [text];
+  if (choices && !text.includes(choices.join('|'))) parts.push(`(${choices.join('|')})`);
   const d = u.defaultValue;
-  if (d !== undefined && d !== '' && d !== false && typeof d !== 'object') parts.push(`(default: ${String(d)})`);
+  // A boolean's default is said by which switch help shows; a text that names its default keeps it.
+  if (d !== undefined && d !== '' && typeof d !== 'boolean' && typeof d !== 'object' && !/\bdefault\b/i.test(text)) parts.push(`(default: ${String(d)})`);
   return parts.filter(Boolean).join(' ');
 }
 
 /** One flag for a field; a plain object of scalars is flattened into one flag per key. */
-function flagsFor(path: string[], schema: Schema): FieldFlag[] {
+function flagsFor(path: string[], schema: Schema, op?: string): FieldFlag[] {
   const u = unwrap(schema);
   const def = defOf(u.base);
   const base = { path, flag: path.map(kebab).join('-'), numeric: false, split: false, nullable: u.nullable, repeatable: false, required: !u.optional };
   const choices = enumValues(u.base);
   const mk = (kind: FlagKind, extra: Partial<FieldFlag> = {}): FieldFlag[] => [
-    { ...base, kind, description: describe(u, path, choices), ...(u.defaultValue !== undefined ? { defaultValue: u.defaultValue } : {}), ...(choices ? { choices } : {}), ...extra },
+    { ...base, kind, description: describe(u, path, choices, op), ...(u.defaultValue !== undefined ? { defaultValue: u.defaultValue } : {}), ...(choices ? { choices } : {}), ...extra },
   ];
-  if (def.type === 'boolean' || (def.type === 'literal' && (def.values as unknown[]).every((v) => v === true))) return mk('boolean');
+  if (def.type === 'boolean' || (def.type === 'literal' && (def.values as unknown[]).every((v) => v === true))) {
+    return mk('boolean', u.defaultValue === true ? { offDescription: offHelp(op, path, describe(u, path, choices, op)) } : {});
+  }
   if (def.type === 'number') return mk('number');
   if (def.type === 'string' || def.type === 'enum' || def.type === 'literal') return mk('string');
   const el = listElement(u.base);
   if (el && isScalar(el)) {
     const elChoices = enumValues(el);
-    return mk('list', { numeric: defOf(el).type === 'number', split: splittable(el), description: describe(u, path, elChoices), ...(elChoices ? { choices: elChoices } : {}) });
+    return mk('list', { numeric: defOf(el).type === 'number', split: splittable(el), description: describe(u, path, elChoices, op), ...(elChoices ? { choices: elChoices } : {}) });
   }
   if (el) return mk('json', { repeatable: true });
   if (def.type === 'object' && path.length === 1) {
     const shape = (def.shape ?? {}) as Record<string, Schema>;
     if (Object.values(shape).every((s) => isScalar(unwrap(s).base))) {
-      return Object.entries(shape).flatMap(([k, s]) => flagsFor([...path, k], s).map((f) => ({ ...f, required: false })));
+      return Object.entries(shape).flatMap(([k, s]) => flagsFor([...path, k], s, op).map((f) => ({ ...f, required: false })));
     }
   }
   return mk('json');
 }
 
-/** Every flag an op's input shape yields, in declaration order. */
-export function flagsFromShape(shape: Record<string, Schema>): FieldFlag[] {
-  return Object.entries(shape).flatMap(([name, schema]) => flagsFor([name], schema));
+/** Every flag an op's input shape yields, in declaration order; `op` (its name) picks op-specific help. */
+export function flagsFromShape(shape: Record<string, Schema>, op?: string): FieldFlag[] {
+  return Object.entries(shape).flatMap(([name, schema]) => flagsFor([name], schema, op));
 }

@@ -1,0 +1,78 @@
+/**
+ * Help text for flags whose op field has no description of its own, or whose description speaks to
+ * an API caller ("true un-archives") rather than to someone typing a flag. Looked up as
+ * `op.field` first, then `field`; anything missing falls back to the field's name, which a test
+ * forbids for the commands cairn ships.
+ */
+
+/** Field (or `op.field`) → what the flag does, in a person's words. */
+const FIELD_HELP: Record<string, string> = {
+  project: 'Project key or alias',
+  allProjects: 'Look across all projects, not only the default one',
+  title: 'New title',
+  description: 'Markdown description; "-" reads it from stdin',
+  labels: 'Labels, e.g. api,auth',
+  'search_tasks.labels': 'Tasks with any of these labels',
+  'submit_handoff.tags': 'Labels for the handed-off task',
+  tags: 'Labels',
+  addLabels: 'Labels to add',
+  removeLabels: 'Labels to remove',
+  checklist: 'A checklist item (repeat the flag for more)',
+  anchors: 'A repository file the task is about (repeat the flag for more)',
+  'links.branch': 'Git branch of the work',
+  'links.worktree': 'Worktree path of the work',
+  'links.prUrl': 'Pull request URL',
+  'links.prNumber': 'Pull request number',
+  'links.prState': 'Pull request state',
+  documentPath: 'Path of the plan document',
+  status: 'Status (lane) name',
+  'list_tasks.status': 'Only tasks in these statuses (lanes)',
+  'search_tasks.status': 'Only tasks in these statuses (lanes)',
+  category: 'Only tasks whose status has this category',
+  kind: 'Task kind',
+  'list_tasks.kind': 'Only tasks of these kinds',
+  'search_tasks.kind': 'Only tasks of these kinds',
+  'list_tasks.priority': 'Only tasks of these priorities',
+  substatus: 'Sub-state within the lane, e.g. blocked or review',
+  'list_tasks.substatus': 'Only tasks with this sub-state',
+  slug: 'Name unique within the project, e.g. user-authentication',
+  'list_tasks.slug': 'The task with this slug',
+  assignee: 'Only tasks assigned to this actor',
+  includeArchived: 'Include archived tasks',
+  'list_projects.includeArchived': 'Include archived projects',
+  'board_overview.includeArchived': 'Count archived tasks too',
+  'get_progress.includeArchived': 'Count archived tasks too',
+  includeBacklog: 'Count backlog tasks as ready too',
+  limit: 'How many to show at most',
+  cursor: 'nextCursor from the previous page',
+  expectedVersion: 'Fail with VERSION_CONFLICT if the task changed since this version',
+  closeReason: 'Why it closed, e.g. fixed, duplicate, wont_fix',
+  restore: 'Un-archive instead',
+  confirm: 'Confirm: purging cannot be undone',
+  name: 'Name',
+  'update_project.name': 'New name',
+  root: 'Repository path; agents started inside it default to this project',
+  aliases: 'Other names (package names, repo slugs) that resolve to this project',
+  'get_task_document.requireExisting': 'Fail when the task has no plan document yet',
+};
+
+/** The visible `--no-…` switch of a boolean that is on by default. */
+const OFF_HELP: Record<string, string> = {
+  'search_tasks.includeDone': 'Leave finished tasks out (they are searched by default)',
+  'get_task_document.requireExisting': 'Write a plan document from the task when there is none yet',
+};
+
+/** Help for a field: the op-specific text, else the field's, else undefined (use the schema's description). */
+export function fieldHelp(op: string | undefined, path: readonly string[], schemaDescription: string | undefined): string | undefined {
+  const key = path.join('.');
+  const override = op ? FIELD_HELP[`${op}.${key}`] : undefined;
+  if (override) return override;
+  // Descriptions written for API callers about a boolean's value read badly as a flag's help.
+  if (schemaDescription && !/^(true|false)\b/i.test(schemaDescription)) return schemaDescription;
+  return FIELD_HELP[key] ?? schemaDescription;
+}
+
+/** Help for the `--no-…` switch of a boolean that defaults to true. */
+export function offHelp(op: string | undefined, path: readonly string[], onHelp: string): string {
+  return (op && OFF_HELP[`${op}.${path.join('.')}`]) ?? `Turn off (on by default): ${onHelp.replace(/\s*\(default:? true\)/i, '')}`;
+}
