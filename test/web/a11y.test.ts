@@ -94,6 +94,9 @@ describeBrowser('web board accessibility and screenshots', () => {
       expect(await page.locator('.activity li').first().innerText()).toContain('agent:gemini-3 commented on API-5');
       await claims.getByText('API-8').waitFor();
       await page.screenshot({ path: join(shots, 'agents.png') });
+      // Fresh entries are highlighted: still readable.
+      expect(await page.locator('.activity li.fresh-event').count()).toBeGreaterThan(0);
+      expect(await axeSerious(page)).toEqual([]);
       // On the board, the touched card carries the actor's name for a few seconds.
       server.ok(['update', 'API-3', '--priority', 'urgent'], 'agent:claude-1');
       await page.goto(`${server.url}/#/API/board`);

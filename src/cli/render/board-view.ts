@@ -11,7 +11,10 @@ const pct = (rate: number): string => `${Math.round(rate * 100)}%`;
 
 function laneLines(lane: Lane, env: RenderEnv): string[] {
   const check = lane.checklistTotal ? `  checklist ${lane.checklistDone}/${lane.checklistTotal}` : '';
-  const head = `${env.paint('bold', lane.displayName)} ${env.paint('dim', `(${lane.status}, ${lane.category})`)}  ${lane.count}${env.paint('dim', check)}`;
+  // Say the status name and category only where the display name does not already (no "Backlog (backlog, backlog)").
+  const said = new Set([lane.displayName.toLowerCase().replace(/\s+/g, '_')]);
+  const extra = [lane.status, lane.category].filter((x) => !said.has(x) && (said.add(x), true));
+  const head = `${env.paint('bold', lane.displayName)}${extra.length ? ` ${env.paint('dim', `(${extra.join(', ')})`)}` : ''}  ${lane.count}${env.paint('dim', check)}`;
   const idWidth = Math.max(0, ...lane.cards.map((c) => c.id.length));
   const titleWidth = Math.min(60, Math.max(0, ...lane.cards.map((c) => c.title.length)));
   const cards = lane.cards.map((c) => {

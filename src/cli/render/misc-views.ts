@@ -3,6 +3,7 @@ import type { ActivityEvent } from '../../core/model/activity.js';
 import type { Project } from '../../core/model/project.js';
 import type { RenderEnv } from './render-env.js';
 import { table } from './table.js';
+import { humanTime } from './time.js';
 
 function short(value: unknown): string {
   if (value === null || value === undefined) return '-';
@@ -14,7 +15,7 @@ function eventLines(events: ActivityEvent[], env: RenderEnv, withTask: boolean):
   return events.map((e) => {
     const changes = Object.entries(e.changes).map(([k, c]) => `${k}: ${short(c.before)} → ${short(c.after)}`);
     const subject = withTask ? `  ${e.taskId ?? e.project ?? ''}` : '';
-    return `${env.paint('dim', `#${e.seq} ${e.at}`)}  ${env.paint('cyan', e.actor)}  ${env.paint('bold', e.type)}${subject}${changes.length ? `\n    ${changes.join('\n    ')}` : ''}`;
+    return `${env.paint('dim', `#${e.seq} ${humanTime(e.at)}`)}  ${env.paint('cyan', e.actor)}  ${env.paint('bold', e.type)}${subject}${changes.length ? `\n    ${changes.join('\n    ')}` : ''}`;
   });
 }
 

@@ -2,6 +2,7 @@
 import type { Task } from '../../core/model/task.js';
 import type { RenderEnv } from './render-env.js';
 import { markerCell, taskLine } from './task-parts.js';
+import { humanTime, relativeTime } from './time.js';
 
 function field(env: RenderEnv, name: string, value: string): string {
   return `${env.paint('dim', `${name}:`.padEnd(11))}${value}`;
@@ -35,7 +36,7 @@ function facts(t: Task, env: RenderEnv): string[] {
   const out = [field(env, 'status', `${t.status} (${t.statusCategory})${t.substatus ? `   substatus: ${t.substatus}` : ''}`), field(env, 'priority', `${t.priority}   kind: ${t.kind}   score: ${t.score}`)];
   out.push(field(env, 'assignee', t.assignee ?? '-'));
   if (t.slug) out.push(field(env, 'slug', t.slug));
-  if (t.claim) out.push(field(env, 'claim', `${t.claim.actor} until ${t.claim.expiresAt}`));
+  if (t.claim) out.push(field(env, 'claim', `${t.claim.actor} until ${humanTime(t.claim.expiresAt)}`));
   if (t.labels.length) out.push(field(env, 'labels', t.labels.join(', ')));
   out.push(...relations(t, env));
   const links = Object.entries(t.links).map(([k, v]) => `${k}=${String(v)}`);
@@ -43,8 +44,8 @@ function facts(t: Task, env: RenderEnv): string[] {
   if (t.anchors.length) out.push(field(env, 'anchors', t.anchors.join(', ')));
   if (t.documentPath) out.push(field(env, 'document', t.documentPath));
   if (t.closeReason) out.push(field(env, 'closed', t.closeReason));
-  for (const [name, at] of [['archived', t.archivedAt], ['deleted', t.deletedAt]] as const) if (at) out.push(field(env, name, env.paint('red', at)));
-  out.push(field(env, 'updated', `${t.updatedAt}  (created ${t.createdAt})`));
+  for (const [name, at] of [['archived', t.archivedAt], ['deleted', t.deletedAt]] as const) if (at) out.push(field(env, name, env.paint('red', humanTime(at))));
+  out.push(field(env, 'updated', `${humanTime(t.updatedAt)}, created ${humanTime(t.createdAt)}`));
   return out;
 }
 
@@ -54,7 +55,7 @@ export function taskDetailView(out: { task: Task }, env: RenderEnv): string {
   if (t.description) blocks.push(`${env.paint('bold', 'Description')}\n${indent(t.description)}`);
   if (t.checklist.length) blocks.push(checklistLines(t, env).join('\n'));
   if (t.comments.length) {
-    const comments = t.comments.map((c) => `  ${env.paint('cyan', c.author)} ${env.paint('dim', `· ${c.kind} · ${c.createdAt}`)}\n${indent(c.body, '    ')}`);
+    const comments = t.comments.map((c) => `  ${env.paint('cyan', c.author)} ${env.paint('dim', `· ${c.kind} · ${relativeTime(c.createdAt)}`)}\n${indent(c.body, '    ')}`);
     blocks.push(`${env.paint('bold', `Comments (${t.comments.length})`)}\n${comments.join('\n')}`);
   }
   return blocks.join('\n\n');
@@ -69,7 +70,7 @@ export function taskCreatedView(out: { task: Task }, env: RenderEnv): string {
 export function taskChangedView(out: { task: Task }, env: RenderEnv): string {
   const t = out.task;
   const lines = [`${env.verb ?? 'Changed'} ${taskLine(t, env)}`];
-  if (t.claim) lines.push(`  ${env.paint('dim', `claimed by ${t.claim.actor} until ${t.claim.expiresAt}`)}`);
+  if (t.claim) lines.push(`  ${env.paint('dim', `claimed by ${t.claim.actor} until ${humanTime(t.claim.expiresAt)}`)}`);
   else if (markerCell(t).text) lines.push(`  ${env.paint('dim', markerCell(t).text)}`);
   return lines.join('\n');
 }
