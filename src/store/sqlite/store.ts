@@ -30,12 +30,22 @@ interface Handle {
 }
 
 function handle(raw: BetterSqlite3.Database): Handle {
+  // Never wait in SQLite's busy handler: it sleeps synchronously, freezing a server's event loop for
+  // as long as another process holds the write lock. The store waits instead (waitForLock below).
+  if (!raw.memory) raw.pragma('busy_timeout = 0');
   const checkpointer = raw.memory ? undefined : new Checkpointer(raw, raw.name);
   const conn = new Connection(raw);
   return { raw, conn, checkpointer, db: new Kysely<DB>({ dialect: cairnSqliteDialect(conn) }), dataVersion: raw.prepare<[], number>('PRAGMA data_version').pluck() };
 }
 
-const MAX_BUSY_RETRIES = 5;
+/** How long a write waits for another process's write lock before reporting BUSY (OpenOptions.busyTimeoutMs overrides). */
+export const DEFAULT_LOCK_WAIT_MS = 30_000;
+
+/** Between attempts at a lock: 1, 2, 4 … ms, at most 50, with jitter so waiting processes do not retry in step. */
+function backoff(attempt: number): Promise<void> {
+  const ms = Math.min(50, 2 ** attempt) * (0.5 + Math.random());
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 function isBusy(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
@@ -88,9 +98,36 @@ export class SqliteStore implements Store {
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
-    return h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h, true, fn)).catch((err: unknown) => {
-      throw this.#translate(err);
-    });
+    // WAL readers do not wait for writers; BUSY reaches a reader only in rare moments (another
+    // connection recovering the log), and is waited out like a writer's.
+    return this.#waitForLock(() => h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h, true, fn)));
+  }
+
+  get #lockWaitMs(): number {
+    return this.#options.busyTimeoutMs ?? DEFAULT_LOCK_WAIT_MS;
+  }
+
+  /**
+   * Runs `attempt` until it gets past SQLITE_BUSY, waiting between tries on timers so the event
+   * loop keeps serving (reads, health checks, heartbeats) meanwhile; BUSY after the deadline. The
+   * connection is released between tries (the transaction never began, or was rolled back).
+   */
+  async #waitForLock<T>(attempt: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.#lockWaitMs;
+    for (let n = 0; ; n++) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (!isBusy(err)) throw this.#translate(err);
+        if (Date.now() >= deadline) {
+          throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer for ${Math.round(this.#lockWaitMs / 1000)} s; nothing was changed. Retry the command.`, {
+            cause: err,
+            suggestions: ['Retry in a moment; if it persists, look for a stuck process holding the database open'],
+          });
+        }
+        await backoff(n);
+      }
+    }
   }
 
   /** A damaged file, a full disk or a read-only folder named as such (sqlite-errors.ts); anything else as it is. */
@@ -114,28 +151,16 @@ export class SqliteStore implements Store {
       h = this.#current() ?? (this.#file = handle(openSqliteFile(this.location, this.#options)));
     }
     if (h.raw.readonly) throw readOnlyError(this.location, readOnlyReason(this.location));
-    for (let attempt = 0; ; attempt++) {
-      let result: T;
-      try {
-        const file = h;
-        file.checkpointer?.writing();
-        result = await h.db.transaction().execute((trx) => this.#run(trx, file, false, fn));
-      } catch (err) {
-        if (!isBusy(err)) throw this.#translate(err);
-        if (attempt >= MAX_BUSY_RETRIES) {
-          throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer; nothing was changed. Retry the command.`, {
-            cause: err,
-            suggestions: ['Retry in a moment; if it persists, look for a stuck process holding the database open'],
-          });
-        }
-        continue;
-      }
-      // Committed: nothing after this point may turn the write into a reported failure.
-      this.#localWrites++;
-      this.#wrote = true;
-      h.checkpointer?.committed();
-      return result;
-    }
+    const file = h;
+    const result = await this.#waitForLock(() => {
+      file.checkpointer?.writing();
+      return file.db.transaction().execute((trx) => this.#run(trx, file, false, fn));
+    });
+    // Committed: nothing after this point may turn the write into a reported failure.
+    this.#localWrites++;
+    this.#wrote = true;
+    file.checkpointer?.committed();
+    return result;
   }
 
   async changeToken(): Promise<string> {
