@@ -31,6 +31,7 @@ const EXAMPLES = [
   ['complete_task', { id: 'API-2', comment: 'Sessions stored in Redis.' }],
   ['claim_task', { id: 'API-1' }],
   ['release_task', { id: 'API-1' }],
+  ['claim_next', { project: 'API' }],
   ['remove_dependency', { taskId: 'API-1', blockedBy: 'API-2' }],
   ['board_overview', { project: 'API', cardsPerLane: 2 }],
   ['task_history', { id: 'API-1', limit: 3 }],

@@ -21,6 +21,8 @@ export interface Binding {
   /** Fails with a clear error when no project is given or found (`add`). */
   needsProject?: boolean;
   view: ViewName;
+  /** A flag that runs another op instead (`start --next` → claim_next); that op's flags join this command's. */
+  alternate?: { flag: string; op: string; description: string };
   /** Past-tense verb for one-line confirmations (`Claimed API-3 …`). */
   verb?: string;
   examples: string[];
@@ -49,7 +51,11 @@ export const BINDINGS: readonly Binding[] = [
     omit: ['title', 'description', 'appendDescription', 'kind', 'priority', 'score', 'labels', 'addLabels', 'removeLabels', 'assignee', 'parentId', 'links', 'anchors', 'closeReason', 'documentPath'],
     examples: ['cairn move API-3 review', 'cairn move API-3 todo --position 0'],
   },
-  { command: 'start', op: 'claim_task', summary: 'Claim a task and start it', args: ['<id>'], view: 'task-changed', verb: 'Claimed', examples: ['cairn start API-3', 'cairn start API-3 --lease-seconds 3600 --as agent:claude-1'] },
+  {
+    command: 'start', op: 'claim_task', summary: 'Claim a task and start it (again to renew the lease)', args: ['[id]'], view: 'task-changed', verb: 'Claimed',
+    alternate: { flag: 'next', op: 'claim_next', description: 'claim the first ready task instead (claim_next; --project, --labels, --assignee, --kind narrow it)' },
+    examples: ['cairn start API-3', 'cairn start API-3 --lease-seconds 3600 --as agent:claude-1', 'cairn start --next --labels backend', 'cairn start API-3 --force   # even though blockers are open'],
+  },
   { command: 'release', op: 'release_task', summary: 'Give up your claim on a task', args: ['<id>'], view: 'task-changed', verb: 'Released', examples: ['cairn release API-3', 'cairn release API-3 --force --to-status backlog'] },
   { command: 'done', op: 'complete_task', summary: 'Complete a task', args: ['<id>'], view: 'completed', examples: ['cairn done API-3', 'cairn done API-3 --comment "Implemented in #42" --close-reason fixed'] },
   {

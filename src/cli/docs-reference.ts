@@ -37,6 +37,7 @@ function section(path: string, cmd: Command, b: Binding | undefined): string {
   if (options.length) lines.push('| option | meaning |', '|---|---|', ...options.map(optionRow), '');
   if (b) {
     lines.push(`Runs the \`${b.op}\` operation. \`--json\` prints its output unchanged: \`${outputKeys(b.op)}\`.`, '');
+    if (b.alternate) lines.push(`With \`--${b.alternate.flag}\` it runs \`${b.alternate.op}\` instead: \`${outputKeys(b.alternate.op)}\`.`, '');
     lines.push('```sh', ...b.examples, '```', '');
   }
   return lines.join('\n');

@@ -14,6 +14,9 @@
  * }
  */
 import { visibleStrings } from './render/visible-text.js';
+import { colorEnabled, painter } from './render/color.js';
+import { table } from './render/table.js';
+import { humanTime } from './render/time.js';
 import type { Command } from 'commander';
 import { locateWorkspace, openSession, resolveActor, type GlobalOptions } from './session.js';
 
@@ -39,6 +42,10 @@ export interface CliRuntime {
   resolveActor: typeof resolveActor;
   /** JSON under --json (exactly `out`), else the text `human(out)`. Throw CairnError for failures: main maps it. */
   print<T>(out: T, json: boolean | undefined, human: (out: T) => string): void;
+  /** An aligned table with a header row, as the CLI's own lists print. */
+  table(headers: string[], rows: string[][]): string;
+  /** A time for people: local and relative ("14:05 (in 28 min)"); --json output keeps ISO. */
+  time(iso: string): string;
 }
 
 export const cliRuntime: CliRuntime = {
@@ -47,4 +54,6 @@ export const cliRuntime: CliRuntime = {
   openSession,
   resolveActor,
   print: (out, json, human) => process.stdout.write(`${json ? JSON.stringify(out, null, 2) : human(visibleStrings(out))}\n`),
+  table: (headers, rows) => table(headers, rows, { paint: painter(colorEnabled(process.stdout)) }),
+  time: humanTime,
 };

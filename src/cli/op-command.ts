@@ -50,8 +50,11 @@ function optionFor(f: FieldFlag, name: string): Option[] {
   return out;
 }
 
-/** Adds the binding's positionals and flags to `cmd` and returns how to read them back. */
-export function bindCommand(cmd: Command, binding: Binding, op: Op): BoundCommand {
+/**
+ * Adds the binding's positionals and flags to `cmd` and returns how to read them back. `taken`:
+ * flags `cmd` already has (from the op an alternate shares the command with), read but not re-added.
+ */
+export function bindCommand(cmd: Command, binding: Binding, op: Op, taken?: ReadonlySet<string>): BoundCommand {
   const fields = flagsFromShape(op.input.shape as never, op.name).filter((f) => !binding.omit?.includes(f.path[0]!) && !(binding.fixed && f.path[0]! in binding.fixed));
   const byField = new Map(fields.map((f) => [f.path.join('.'), f]));
   const bound: BoundCommand = { binding, op, positionals: [], options: [], labels: new Map() };
@@ -68,7 +71,7 @@ export function bindCommand(cmd: Command, binding: Binding, op: Op): BoundComman
     if (positional.has(key)) continue;
     const name = binding.flags?.[key] ?? f.flag;
     for (const opt of optionFor(f, name)) {
-      cmd.addOption(opt);
+      if (!taken?.has(opt.long ?? '')) cmd.addOption(opt);
       bound.options.push({ attr: opt.attributeName(), field: f, name });
     }
     bound.labels.set(key, `--${name}`);

@@ -22,6 +22,8 @@ export const ERROR_KINDS = {
   TOKEN_EXISTS: 'conflict',
   VERSION_CONFLICT: 'conflict',
   ALREADY_CLAIMED: 'conflict',
+  /** Claiming a task whose blockers are not finished (claim_task force: true overrides, and history says so). */
+  BLOCKED: 'conflict',
   NOT_CLAIMED: 'conflict',
   TASK_DELETED: 'conflict',
   STATUS_IN_USE: 'conflict',

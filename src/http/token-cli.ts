@@ -11,10 +11,15 @@ interface Runtime {
   globals(cmd: Command): { db?: string | undefined; json?: boolean | undefined };
   openSession(g: { db?: string | undefined }, opts: { write: boolean }): { ctx: { store: import('../core/ports.js').Store; actor: string }; close(): Promise<void> };
   print<T>(out: T, json: boolean | undefined, human: (out: T) => string): void;
+  table(headers: string[], rows: string[][]): string;
+  time(iso: string): string;
 }
 
-function row(t: TokenInfo): string {
-  return `${t.name.padEnd(20)} ${t.scope.padEnd(5)} ${t.prefix}…  created ${t.createdAt}  last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `  revoked ${t.revokedAt}` : ''}`;
+/** The token list for people: a header row, then one aligned row per token (times local and relative). */
+function tokenTable(rt: Runtime, tokens: TokenInfo[]): string {
+  const revoked = tokens.some((t) => t.revokedAt);
+  const rows = tokens.map((t) => [t.name, t.scope, `${t.prefix}…`, rt.time(t.createdAt), t.lastUsedAt ? rt.time(t.lastUsedAt) : 'never', ...(revoked ? [t.revokedAt ? rt.time(t.revokedAt) : ''] : [])]);
+  return rt.table(['NAME', 'SCOPE', 'PREFIX', 'CREATED', 'LAST USED', ...(revoked ? ['REVOKED'] : [])], rows);
 }
 
 async function withSession<T>(rt: Runtime, cmd: Command, write: boolean, fn: (ctx: Parameters<typeof createToken>[0]) => Promise<T>): Promise<T> {
@@ -47,7 +52,7 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .action(async (_o: unknown, cmd: Command) => {
       const all = Boolean(cmd.opts<{ all?: boolean }>().all);
       const tokens = await withSession(rt, cmd, false, (ctx) => listTokens(ctx, { includeRevoked: all }));
-      rt.print({ tokens }, rt.globals(cmd).json, (r) => (r.tokens.length ? r.tokens.map(row).join('\n') : 'No tokens: cairn serve accepts loopback requests without one. Create one with cairn token create --name NAME --scope read|write'));
+      rt.print({ tokens }, rt.globals(cmd).json, (r) => (r.tokens.length ? tokenTable(rt, r.tokens) : 'No tokens: cairn serve accepts loopback requests without one. Create one with cairn token create --name NAME --scope read|write'));
     });
   group
     .command('revoke')

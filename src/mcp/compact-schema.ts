@@ -1,7 +1,9 @@
 /**
  * Trims generated JSON Schema before it is advertised: the tool list is paid for in every prompt,
  * so drop what a model gains nothing from ($schema, a regex spelling out a declared format,
- * descriptions that only repeat the enum, a union's array branch repeating its item's description).
+ * descriptions that only repeat the enum, a union's array branch repeating its item's description,
+ * `minLength: 1`: that an id or a title is not empty goes without saying, and the server, which
+ * validates every argument itself, still refuses an empty one with VALIDATION_ERROR).
  */
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -21,6 +23,7 @@ export function compactJsonSchema<T>(schema: T): T {
     const n: Node = {};
     for (const [k, x] of Object.entries(v)) if (k !== '$schema') n[k] = walk(x);
     if (typeof n.format === 'string') delete n.pattern;
+    if (n.type === 'string' && n.minLength === 1) delete n.minLength;
     trimEnumDescription(n);
     // `T | T[]` unions: the array's items say the same as the scalar branch.
     if (Array.isArray(n.anyOf)) {

@@ -26,6 +26,7 @@ const list = (ids: readonly string[]): string => (ids.length ? ids.join(', ') : 
 export function taskLine(t: TaskRow): string {
   const bits = [`${t.id} [${t.status}${t.priority !== 'none' ? `, ${t.priority}` : ''}] ${t.title}`];
   if (t.assignee) bits.push(`@${t.assignee}`);
+  if (t.claim) bits.push(`claimed by ${t.claim.actor} until ${t.claim.expiresAt}`);
   if (t.openBlockers.length) bits.push(`blocked by ${t.openBlockers.join(', ')}`);
   if (t.blocks.length) bits.push(`blocks ${t.blocks.join(', ')}`);
   if (t.isReady) bits.push('ready');
@@ -90,7 +91,7 @@ function projectBlock(p: Project): string {
 
 function eventLine(e: ActivityEvent): string {
   const fields = Object.keys(e.changes);
-  return `- #${e.seq} ${e.at} ${e.actor} ${e.type}${e.taskId ? ` ${e.taskId}` : ''}${fields.length ? ` (${fields.join(', ')})` : ''}`;
+  return `- #${e.seq} ${e.at} ${e.actor}${e.via ? ` (via ${e.via})` : ''} ${e.type}${e.taskId ? ` ${e.taskId}` : ''}${fields.length ? ` (${fields.join(', ')})` : ''}`;
 }
 
 /** How the caller gets the next page; cursor-based lists name the same tool. */
@@ -163,6 +164,7 @@ function renderBoard(o: Rec): string {
 export function renderResult(r: RenderContext, output: unknown): string {
   if (!isRec(output)) return JSON.stringify(output);
   const o = output;
+  if ('task' in o && o.task === null) return 'No ready task to claim (nothing matches, or everything is blocked or claimed). next_tasks explains what blocks the queue.';
   if (isRec(o.task)) {
     const parts = [taskBlock(o.task as Task)];
     if (Array.isArray(o.nowReady)) parts.push('', o.nowReady.length ? `Now ready: ${o.nowReady.join(', ')}. Call next_tasks to pick the next one.` : 'No task became ready by this. Call next_tasks for more work.');

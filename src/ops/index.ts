@@ -5,11 +5,11 @@ import { archiveTaskOp, changesSinceOp, deleteTaskOp, getProgressOp, listLabelsO
 import { archiveProjectOp, createProjectOp, getProjectOp, listProjectsOp, updateProjectOp } from './project-ops.js';
 import { createTaskOp, getTaskOp, listTasksOp, nextTasksOp, searchTasksOp, updateTaskOp } from './task-ops.js';
 import {
-  addCommentOp, addDependencyOp, boardOverviewOp, claimTaskOp, completeTaskOp, releaseTaskOp, removeDependencyOp, updateChecklistOp,
+  addCommentOp, addDependencyOp, boardOverviewOp, claimNextOp, claimTaskOp, completeTaskOp, releaseTaskOp, removeDependencyOp, updateChecklistOp,
 } from './work-ops.js';
 
 export const OPS = [
-  listTasksOp, getTaskOp, searchTasksOp, nextTasksOp, createTaskOp, updateTaskOp, claimTaskOp, releaseTaskOp, completeTaskOp,
+  listTasksOp, getTaskOp, searchTasksOp, nextTasksOp, createTaskOp, updateTaskOp, claimTaskOp, claimNextOp, releaseTaskOp, completeTaskOp,
   addDependencyOp, removeDependencyOp, updateChecklistOp, addCommentOp, boardOverviewOp,
   listProjectsOp, getProjectOp, createProjectOp,
   taskHistoryOp, archiveTaskOp, deleteTaskOp, getProgressOp,

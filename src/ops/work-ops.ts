@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { BoardInput, boardOverview } from '../core/services/board.js';
 import { UpdateChecklistInput, updateChecklist } from '../core/services/checklist.js';
-import { ClaimTaskInput, claimTask, ReleaseTaskInput, releaseTask } from '../core/services/claims.js';
+import { ClaimNextInput, claimNext, ClaimTaskInput, claimTask, ReleaseTaskInput, releaseTask } from '../core/services/claims.js';
 import { AddCommentInput, addComment } from '../core/services/comments.js';
 import { addDependency, DependencyInput, removeDependency } from '../core/services/dependencies.js';
 import { CompleteTaskInput, completeTask } from '../core/services/lifecycle.js';
@@ -15,13 +15,25 @@ export const claimTaskOp = defineOp({
   toolset: 'tasks',
   title: 'Claim a task',
   description:
-    'Take a task so no other agent works it: sets you as assignee, moves a todo task to in progress, and leases it for leaseSeconds (default 1800). Call again before the lease ends to renew. Fails with ALREADY_CLAIMED if another agent holds it.',
+    'Lease a task so no other agent works it: you become assignee, todo moves to in progress. Claim again before leaseSeconds end to renew. ALREADY_CLAIMED: another agent holds it; BLOCKED: blockers open.',
   input: ClaimTaskInput,
   output: TaskOut,
   readOnly: false,
   idempotent: true,
   rest: { method: 'POST', path: '/tasks/:id/claim' },
   run: async (ctx, input) => ({ task: await claimTask(ctx, input) }),
+});
+
+export const claimNextOp = defineOp({
+  name: 'claim_next',
+  toolset: 'tasks',
+  title: 'Claim the next ready task',
+  description: 'Atomically claim the first ready task (next_tasks order); concurrent callers never get the same one. task is null when none is ready.',
+  input: ClaimNextInput,
+  output: z.object({ task: Task.nullable() }),
+  readOnly: false,
+  rest: { method: 'POST', path: '/claims/next' },
+  run: (ctx, input) => claimNext(ctx, withDefaultProject(ctx, input)),
 });
 
 export const releaseTaskOp = defineOp({

@@ -13,7 +13,7 @@ import { findOp, OPS } from '../../src/ops/index.js';
 
 describe('CLI bindings', () => {
   it('binds every op, and every binding names a real op and real fields', async () => {
-    const bound = new Set(BINDINGS.map((b) => b.op));
+    const bound = new Set(BINDINGS.flatMap((b) => [b.op, ...(b.alternate ? [b.alternate.op] : [])]));
     expect(OPS.map((op) => op.name).filter((n) => !bound.has(n))).toEqual([]);
     expect(new Set(BINDINGS.map((b) => b.command)).size).toBe(BINDINGS.length);
     for (const b of BINDINGS) {

@@ -67,8 +67,10 @@ export function taskCreatedView(out: { task: Task }, env: RenderEnv): string {
   return `${env.paint('green', 'Created')} ${taskLine(t, env)}\n  ${env.paint('dim', rel)}`;
 }
 
-export function taskChangedView(out: { task: Task }, env: RenderEnv): string {
+export function taskChangedView(out: { task: Task | null }, env: RenderEnv): string {
   const t = out.task;
+  // claim_next (`cairn start --next`) answers null when nothing is ready.
+  if (!t) return 'No ready task to claim: nothing matches, or everything is blocked or claimed. `cairn ready` says what blocks the queue.';
   const lines = [`${env.verb ?? 'Changed'} ${taskLine(t, env)}`];
   if (t.claim) lines.push(`  ${env.paint('dim', `claimed by ${t.claim.actor} until ${humanTime(t.claim.expiresAt)}`)}`);
   else if (markerCell(t).text) lines.push(`  ${env.paint('dim', markerCell(t).text)}`);

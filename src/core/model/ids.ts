@@ -20,7 +20,7 @@ export const TaskRef = z
   .trim()
   .min(1, 'task id must not be empty')
   .max(64, 'task id is too long')
-  .describe('Task id: display id like API-12 or internal ULID');
+  .describe('Task id: API-12 or internal ULID');
 
 export type ParsedTaskRef =
   | { type: 'display'; projectKey: string; seq: number; text: string }

@@ -1,21 +1,30 @@
-/** Claims: an atomic lease on a task so that of many agents exactly one works on it; renewing is a heartbeat. */
+/**
+ * Claims: an atomic lease on a task so that of many agents exactly one works on it; renewing is a
+ * heartbeat. A claim means "I can work on this": a task with open blockers is refused unless forced,
+ * and claim_next takes the first ready task in one write transaction.
+ */
 import * as z from 'zod';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
 import { TaskRef } from '../model/ids.js';
 import type { Task } from '../model/task.js';
-import type { TaskPatch, TaskRow } from '../ports.js';
+import { Kind } from '../model/task.js';
+import type { ListAfter, TaskFilter, TaskPatch, TaskRow, Tx } from '../ports.js';
 import { isClaimLive } from '../rules/readiness.js';
+import { sortKeyOf } from './cursor.js';
 import { displayIdOf, hydrate } from './hydrate.js';
-import { resolveLiveTask } from './resolve.js';
+import { activeProjectUids, resolveLiveTask, resolveProject } from './resolve.js';
 import { commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
+const LeaseSeconds = z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS).describe('Lease length; claim again before it ends to renew');
+
 export const ClaimTaskInput = z.object({
   id: TaskRef,
-  leaseSeconds: z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS).describe('Lease length; claim again before it ends to renew'),
+  leaseSeconds: LeaseSeconds,
+  force: z.boolean().default(false).describe('Claim despite open blockers (history records it)'),
 });
 
 function alreadyClaimed(row: TaskRow): CairnError {
@@ -26,38 +35,97 @@ function alreadyClaimed(row: TaskRow): CairnError {
   });
 }
 
+function blocked(row: TaskRow): CairnError {
+  const id = displayIdOf(row);
+  const open = row.openBlockerIds.length ? row.openBlockerIds : [`${row.openBlockers} task(s)`];
+  return new CairnError('BLOCKED', `Task ${id} is blocked by ${open.join(', ')}, not finished yet; a claim says you can work on it now. Nothing was changed.`, {
+    suggestions: [`claim_next {} to take the first ready task`, `get_task {id: "${row.openBlockerIds[0] ?? id}"} and finish or unblock it first`, `claim_task {id: "${id}", force: true} to claim it anyway (history records it)`],
+    details: { blockedBy: row.openBlockerIds },
+  });
+}
+
 export async function claimTask(ctx: Context, input: z.infer<typeof ClaimTaskInput>): Promise<Task> {
+  return ctx.store.write(async (tx) => hydrate(tx, await claimRow(tx, ctx, await resolveLiveTask(tx, input.id), input), nowIso(ctx), ctx.actor));
+}
+
+/** Claims `row` for ctx.actor inside the caller's write transaction; the saved row. */
+async function claimRow(tx: Tx, ctx: Context, row: TaskRow, input: { leaseSeconds: number; force: boolean }): Promise<TaskRow> {
+  const now = nowIso(ctx);
+  const id = displayIdOf(row);
+  if (row.category === 'done' || row.category === 'canceled') {
+    throw new CairnError('VALIDATION_ERROR', `Task ${id} is ${row.status} (${row.category}); finished tasks cannot be claimed.`, {
+      suggestions: ['next_tasks to find a ready task', `update_task {id: "${id}", status: "todo"} to reopen it first`],
+    });
+  }
+  if (row.archivedAt) {
+    throw new CairnError('VALIDATION_ERROR', `Task ${id} is archived; archived tasks cannot be claimed.`, {
+      suggestions: ['next_tasks to find a ready task', `archive_task {id: "${id}", restore: true} to un-archive it first`],
+    });
+  }
+  const stored = row.claimedBy && row.claimExpiresAt ? { actor: row.claimedBy, expiresAt: row.claimExpiresAt } : null;
+  if (stored && isClaimLive(stored, now) && stored.actor !== ctx.actor) throw alreadyClaimed(row);
+  const renewing = stored?.actor === ctx.actor && isClaimLive(stored, now);
+  // The holder renewing keeps the lease even if a blocker was added meanwhile; a new claim must be workable.
+  const forced = row.openBlockers > 0 && !renewing;
+  if (forced && !input.force) throw blocked(row);
+  const expiresAt = new Date(ctx.clock.now().getTime() + input.leaseSeconds * 1000).toISOString();
+  const patch: TaskPatch = { claimedBy: ctx.actor, claimExpiresAt: expiresAt, assignee: ctx.actor };
+  if (row.category === 'todo' || row.category === 'backlog') {
+    const inProgress = firstOfCategory(await statusesOf(tx, row), 'in_progress');
+    if (inProgress) Object.assign(patch, statusPatch(row, inProgress, now), { position: await positionAt(tx, row, inProgress.name, undefined) });
+  }
+  // The claim and its status change are one conditional UPDATE: the condition holds on engines
+  // without an exclusive write lock too, and the row (and its indexes) is written once.
+  const guarded = async ({ claimedBy: _holder, claimExpiresAt: _expiry, ...rest }: TaskPatch) => {
+    if (!(await tx.tryClaim(row.uid, ctx.actor, now, expiresAt, rest))) throw alreadyClaimed((await tx.getTask(row.uid))!);
+  };
+  // Diff against the pre-claim row so the event shows the claim itself, and a forced claim the blockers it went past.
+  const extra: Record<string, { before: unknown; after: unknown }> = forced ? { forcedPastBlockers: { before: null, after: row.openBlockerIds } } : {};
+  return commitTaskChange(tx, ctx, row, patch, renewing ? 'task.claim_renewed' : 'task.claimed', extra, { write: guarded });
+}
+
+// Kept small: every default tool list carries it (the budget is test/mcp/surface.test.ts).
+export const ClaimNextInput = z.object({
+  project: z.string().optional(),
+  labels: z.array(z.string()).max(50).optional().describe('Any of these'),
+  assignee: z.string().optional().describe('"none": unassigned'),
+  kind: Kind.optional(),
+  leaseSeconds: LeaseSeconds.describe('As claim_task'),
+});
+
+/**
+ * Claims the first ready task (DESIGN §2 order) matching the filter, in one write transaction:
+ * on SQLite the transaction holds the write lock, and on any engine each attempt is tryClaim's
+ * conditional UPDATE, so a task lost to a concurrent claimer is passed over, never shared.
+ */
+export async function claimNext(ctx: Context, input: z.infer<typeof ClaimNextInput>): Promise<{ task: Task | null }> {
   return ctx.store.write(async (tx) => {
-    const row = await resolveLiveTask(tx, input.id);
     const now = nowIso(ctx);
-    const id = displayIdOf(row);
-    if (row.category === 'done' || row.category === 'canceled') {
-      throw new CairnError('VALIDATION_ERROR', `Task ${id} is ${row.status} (${row.category}); finished tasks cannot be claimed.`, {
-        suggestions: ['next_tasks to find a ready task', `update_task {id: "${id}", status: "todo"} to reopen it first`],
-      });
-    }
-    if (row.archivedAt) {
-      throw new CairnError('VALIDATION_ERROR', `Task ${id} is archived; archived tasks cannot be claimed.`, {
-        suggestions: ['next_tasks to find a ready task', `archive_task {id: "${id}", restore: true} to un-archive it first`],
-      });
-    }
-    const stored = row.claimedBy && row.claimExpiresAt ? { actor: row.claimedBy, expiresAt: row.claimExpiresAt } : null;
-    if (stored && isClaimLive(stored, now) && stored.actor !== ctx.actor) throw alreadyClaimed(row);
-    const expiresAt = new Date(ctx.clock.now().getTime() + input.leaseSeconds * 1000).toISOString();
-    const patch: TaskPatch = { claimedBy: ctx.actor, claimExpiresAt: expiresAt, assignee: ctx.actor };
-    if (row.category === 'todo' || row.category === 'backlog') {
-      const inProgress = firstOfCategory(await statusesOf(tx, row), 'in_progress');
-      if (inProgress) Object.assign(patch, statusPatch(row, inProgress, now), { position: await positionAt(tx, row, inProgress.name, undefined) });
-    }
-    const renewing = stored?.actor === ctx.actor && isClaimLive(stored, now);
-    // The claim and its status change are one conditional UPDATE: the condition holds on engines
-    // without an exclusive write lock too, and the row (and its indexes) is written once.
-    const guarded = async ({ claimedBy: _holder, claimExpiresAt: _expiry, ...rest }: TaskPatch) => {
-      if (!(await tx.tryClaim(row.uid, ctx.actor, now, expiresAt, rest))) throw alreadyClaimed((await tx.getTask(row.uid))!);
+    const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : await activeProjectUids(tx);
+    const filter: TaskFilter = {
+      ...(projectUids ? { projectUids } : {}),
+      ...(input.kind ? { kinds: [input.kind] } : {}),
+      ...(input.labels?.length ? { labelsAny: input.labels } : {}),
+      ...(input.assignee !== undefined ? { assignee: input.assignee === 'none' ? null : input.assignee } : {}),
+      ready: { now, actor: ctx.actor },
     };
-    // Diff against the pre-claim row so the event shows the claim itself.
-    const saved = await commitTaskChange(tx, ctx, row, patch, renewing ? 'task.claim_renewed' : 'task.claimed', {}, { write: guarded });
-    return hydrate(tx, saved, now, ctx.actor);
+    let after: ListAfter | undefined;
+    for (;;) {
+      const { rows, more } = await tx.listTasks(filter, 'priority', 8, after, { count: false });
+      for (const r of rows) {
+        // Ready already means unclaimed (or the lease lapsed) with no open blockers; a task this
+        // actor holds is in progress, so never "next".
+        const row = await tx.getTask(r.uid);
+        if (!row || row.claimedBy === ctx.actor) continue;
+        try {
+          return { task: await hydrate(tx, await claimRow(tx, ctx, row, { leaseSeconds: input.leaseSeconds, force: false }), now, ctx.actor) };
+        } catch (err) {
+          if (!(err instanceof CairnError) || (err.code !== 'ALREADY_CLAIMED' && err.code !== 'BLOCKED')) throw err;
+        }
+      }
+      if (!more || !rows.length) return { task: null };
+      after = sortKeyOf(rows[rows.length - 1]!, 'priority');
+    }
   });
 }
 
