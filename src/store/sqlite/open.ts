@@ -130,10 +130,15 @@ function applicationId(db: SqliteDatabase): number {
 /** An up-to-date workspace made before the mark gets it now; a busy lock just leaves it for the next open. */
 function markWorkspace(db: SqliteDatabase): void {
   if (db.readonly || applicationId(db) === CAIRN_APPLICATION_ID) return;
+  // Without waiting: another process holding the write lock must not stall this open.
+  const wait = db.pragma('busy_timeout', { simple: true }) as number;
   try {
+    db.pragma('busy_timeout = 0');
     db.pragma(`application_id = ${CAIRN_APPLICATION_ID}`);
   } catch (err) {
     if (!String((err as { code?: unknown }).code).startsWith('SQLITE_BUSY')) throw err;
+  } finally {
+    db.pragma(`busy_timeout = ${wait}`);
   }
 }
 
