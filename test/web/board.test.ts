@@ -236,4 +236,18 @@ describeBrowser('web board', () => {
     await page.getByRole('link', { name: 'Board' }).click();
     await card('WEB-1').waitFor();
   });
+
+  it('completes, archives and restores a card from its panel', async () => {
+    const { page } = browser;
+    await card('WEB-6').locator('.card-title').click();
+    const panel = page.getByRole('dialog', { name: /WEB-6/ });
+    await panel.getByRole('button', { name: 'Archive' }).click();
+    await until('WEB-6 off the board', async () => (await card('WEB-6').count()) === 0);
+    await panel.getByRole('button', { name: 'Restore' }).click();
+    await card('WEB-6').waitFor();
+    await panel.getByRole('button', { name: 'Complete' }).click();
+    await lane('done').locator('[data-card="WEB-6"]').waitFor();
+    expect((await task('WEB-6')).statusCategory).toBe('done');
+    await page.keyboard.press('Escape');
+  });
 });

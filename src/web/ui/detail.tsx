@@ -14,6 +14,48 @@ export interface PanelApi {
   onOpen(id: string): void;
 }
 
+/** Complete, claim, archive, delete, and the way back (restore). */
+function Actions({ task, model, change }: { task: Task; model: BoardModel; change: PanelApi['change'] }) {
+  const enc = encodeURIComponent(task.id);
+  const post = (what: string, path: string, body: Record<string, unknown> = {}) => () => void change(what, () => model.api.send<{ task: Task }>('POST', `/tasks/${enc}${path}`, body));
+  if (task.deletedAt || task.archivedAt) {
+    return (
+      <p class="status-line" role="status">
+        <strong>{task.deletedAt ? 'Deleted' : 'Archived'}</strong>: it is off the board.{' '}
+        <button class="secondary" onClick={task.deletedAt ? post('restore', '/restore') : post('restore', '/archive', { restore: true })}>
+          Restore
+        </button>
+      </p>
+    );
+  }
+  const finished = task.statusCategory === 'done' || task.statusCategory === 'canceled';
+  return (
+    <div class="row actions" role="group" aria-label="Actions">
+      {!finished && (
+        <button class="primary" onClick={post('completion', '/complete', { expectedVersion: task.version })}>
+          Complete
+        </button>
+      )}
+      {!finished && !task.claim && (
+        <button class="secondary" onClick={post('claim', '/claim')}>
+          Claim
+        </button>
+      )}
+      <button class="secondary" onClick={post('archive', '/archive')}>
+        Archive
+      </button>
+      <button
+        class="secondary danger"
+        onClick={() => {
+          if (confirm(`Delete ${task.id} “${task.title}”? It can be restored later.`)) void change('deletion', () => model.api.send<{ task: Task }>('DELETE', `/tasks/${enc}`));
+        }}
+      >
+        Delete
+      </button>
+    </div>
+  );
+}
+
 export function Detail({ model, id, onOpen, onClose }: { model: BoardModel; id: string; onOpen(id: string): void; onClose(): void }) {
   const [task, setTask] = useState<Task | null>(null);
   const [history, setHistory] = useState<ActivityEvent[]>([]);
@@ -112,6 +154,7 @@ export function Detail({ model, id, onOpen, onClose }: { model: BoardModel; id: 
               </button>
             )}
           </p>
+          <Actions task={task} model={model} change={change} />
           <Description value={task.description} version={task.version} onSave={(v, base) => patch('description change', { description: v }, base)} />
           <Checklist task={task} model={model} change={change} onOpen={onOpen} />
           <Dependencies task={task} model={model} change={change} onOpen={onOpen} />
