@@ -4,6 +4,10 @@ import { runOp } from '../ops/index.js';
 import type { BoundCommand } from './op-command.js';
 import { collectInput } from './op-command.js';
 import { emit } from './output.js';
+import { fieldTable, parseFields, pickFields } from './field-columns.js';
+import { colorEnabled, painter } from './render/color.js';
+import { visibleStrings } from './render/visible-text.js';
+import { resolveTextInputs } from './text-input.js';
 import { defaultProject, noProjectError, openSession, type GlobalOptions } from './session.js';
 
 /** Restates a VALIDATION_ERROR from the op in this command's words: flags instead of field names. */
@@ -20,7 +24,8 @@ function inCliTerms(err: CairnError, b: BoundCommand): CairnError {
 
 export async function runBound(b: BoundCommand, args: unknown[], opts: Record<string, unknown>): Promise<void> {
   const g = opts as GlobalOptions;
-  const input = collectInput(b, args, opts);
+  const fields = b.binding.fields ? parseFields(opts.fields) : undefined;
+  let input = collectInput(b, args, opts);
   const session = openSession(g, { write: !b.op.readOnly });
   try {
     const takesProject = 'project' in b.op.input.shape;
