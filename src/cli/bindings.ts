@@ -25,26 +25,32 @@ export interface Binding {
   alternate?: { flag: string; op: string; description: string };
   /** Past-tense verb for one-line confirmations (`Claimed API-3 …`). */
   verb?: string;
+  /** The verb instead when this boolean field is set (`archive --restore` → Restored). */
+  verbIf?: { field: string; verb: string };
+  /** A text field `--edit` writes in $VISUAL/$EDITOR (its flag also takes "-" for stdin). */
+  editable?: string;
+  /** A list command: `--fields a,b` picks the task fields shown (and kept under --json). */
+  fields?: boolean;
   examples: string[];
 }
 
 export const BINDINGS: readonly Binding[] = [
   {
-    command: 'add', op: 'create_task', summary: 'Create a task', args: ['<title>'], needsProject: true, view: 'task-created',
+    command: 'add', op: 'create_task', summary: 'Create a task', args: ['<title>'], needsProject: true, view: 'task-created', editable: 'description',
     examples: ['cairn add "Add login endpoint" --priority high --labels api,auth', 'cairn add "Write docs" --blocked-by API-1 --checklist "draft" --checklist "review"'],
   },
   {
-    command: 'list', op: 'list_tasks', summary: 'List tasks (open ones unless --include-done)', view: 'task-list',
-    examples: ['cairn list', 'cairn list --status todo,in_progress --priority high', 'cairn list --ready --json', 'cairn list --all-projects --limit 200'],
+    command: 'list', op: 'list_tasks', summary: 'List tasks (open ones unless --include-done)', view: 'task-list', fields: true,
+    examples: ['cairn list', 'cairn list --status todo,in_progress --priority high', 'cairn list --ready --json', 'cairn list --all-projects --limit 200', 'cairn list --fields title,assignee,labels,updatedAt'],
   },
   { command: 'show', op: 'get_task', summary: 'Show a task in full', args: ['<id>'], view: 'task', examples: ['cairn show API-3', 'cairn show API-3 --json'] },
   {
-    command: 'ready', op: 'next_tasks', summary: 'The ready queue: what to work on next', view: 'ready',
+    command: 'ready', op: 'next_tasks', summary: 'The ready queue: what to work on next', view: 'ready', fields: true,
     examples: ['cairn ready', 'cairn ready --limit 3 --labels backend', 'cairn ready --json'],
   },
   {
-    command: 'update', op: 'update_task', summary: 'Change fields of a task', args: ['<id>'], view: 'task-changed', verb: 'Updated',
-    examples: ['cairn update API-3 --priority urgent --add-labels hotfix', 'cairn update API-3 --title "New title" --expected-version 4', 'cairn update API-3 --no-assignee'],
+    command: 'update', op: 'update_task', summary: 'Change fields of a task', args: ['<id>'], view: 'task-changed', verb: 'Updated', editable: 'description',
+    examples: ['cairn update API-3 --priority urgent --add-labels hotfix', 'cairn update API-3 --title "New title" --expected-version 4', 'cairn update API-3 --no-assignee', 'cairn update API-3 --edit   # the description in $EDITOR', 'git log -1 --format=%B | cairn update API-3 --description -'],
   },
   {
     command: 'move', op: 'update_task', summary: 'Move a task to a status (lane) and position', args: ['<id>', '<status>'], view: 'task-changed', verb: 'Moved',
@@ -71,13 +77,13 @@ export const BINDINGS: readonly Binding[] = [
     examples: ['cairn check API-3 --check 0 --check 2', 'cairn check API-3 --add "write docs" --remove 4', 'cairn check API-3 --edit "1=Write the tests" --uncheck 1'],
   },
   { command: 'comment', op: 'add_comment', summary: 'Comment on a task', args: ['<id>', '<body...>'], view: 'commented', examples: ['cairn comment API-3 "Looked into it: the bug is in the parser"', 'cairn comment API-3 --kind research "Options: A, B"'] },
-  { command: 'search', op: 'search_tasks', summary: 'Full-text search', args: ['<query...>'], view: 'search', examples: ['cairn search login', 'cairn search "rate limit" --no-include-done', 'cairn search auth* --json'] },
+  { command: 'search', op: 'search_tasks', summary: 'Full-text search', args: ['<query...>'], view: 'search', fields: true, examples: ['cairn search login', 'cairn search "rate limit" --no-include-done', 'cairn search auth* --json'] },
   { command: 'board', op: 'board_overview', summary: 'The board: lanes, cards and progress', view: 'board', examples: ['cairn board', 'cairn board --project API --cards-per-lane 10'] },
   { command: 'progress', op: 'get_progress', summary: 'Completion statistics by lane, priority and assignee', view: 'board', examples: ['cairn progress', 'cairn progress --all-projects --json'] },
   { command: 'changes', op: 'changes_since', summary: 'The activity feed after a sequence number', view: 'changes', examples: ['cairn changes', 'cairn changes --since 120 --json'] },
   { command: 'history', op: 'task_history', summary: 'Who changed what on a task', args: ['<id>'], view: 'history', examples: ['cairn history API-3', 'cairn history API-3 --limit 10 --json'] },
   { command: 'labels', op: 'list_labels', summary: 'Labels in use with counts', view: 'labels', examples: ['cairn labels', 'cairn labels --project API'] },
-  { command: 'archive', op: 'archive_task', summary: 'Archive a task (--restore un-archives)', args: ['<id>'], view: 'task-changed', verb: 'Archived', examples: ['cairn archive API-3', 'cairn archive API-3 --restore'] },
+  { command: 'archive', op: 'archive_task', summary: 'Archive a task (--restore un-archives)', args: ['<id>'], view: 'task-changed', verb: 'Archived', verbIf: { field: 'restore', verb: 'Restored' }, examples: ['cairn archive API-3', 'cairn archive API-3 --restore'] },
   { command: 'delete', op: 'delete_task', summary: 'Soft-delete a task (restorable)', args: ['<id>'], view: 'task-changed', verb: 'Deleted', examples: ['cairn delete API-3', 'cairn delete API-3 --json'] },
   { command: 'restore', op: 'restore_task', summary: 'Restore a deleted task', args: ['<id>'], view: 'task-changed', verb: 'Restored', examples: ['cairn restore API-3'] },
   { command: 'purge', op: 'purge_task', summary: 'Erase a deleted task for good (needs --yes)', args: ['<id>'], flags: { confirm: 'yes' }, view: 'purged', examples: ['cairn delete API-3 && cairn purge API-3 --yes'] },
@@ -95,13 +101,13 @@ export const BINDINGS: readonly Binding[] = [
   },
   { command: 'project list', op: 'list_projects', summary: 'List projects', view: 'projects', examples: ['cairn project list', 'cairn project list --include-archived --json'] },
   {
-    command: 'project create', op: 'create_project', summary: 'Create a project', args: ['<key>', '<name>'], view: 'project', verb: 'Created',
-    examples: ['cairn project create API "API server" --root .', 'cairn project create PLAN --template devplanner'],
+    command: 'project create', op: 'create_project', summary: 'Create a project', args: ['<key>', '<name>'], view: 'project', verb: 'Created', editable: 'description',
+    examples: ['cairn project create API "API server" --root .', 'cairn project create PLAN "Planning" --template devplanner'],
   },
   { command: 'project show', op: 'get_project', summary: 'Show a project and its workflow', args: ['<key>'], view: 'project', examples: ['cairn project show API'] },
   {
-    command: 'project update', op: 'update_project', summary: 'Change a project (name, root, aliases, workflow)', args: ['<key>'], view: 'project', verb: 'Updated',
+    command: 'project update', op: 'update_project', summary: 'Change a project (name, root, aliases, workflow)', args: ['<key>'], view: 'project', verb: 'Updated', editable: 'description',
     examples: ['cairn project update API --name "Public API" --aliases api-server', `cairn project update API --statuses '{"op":"add","name":"qa","category":"in_progress"}'`, 'cairn project update API --no-root'],
   },
-  { command: 'project archive', op: 'archive_project', summary: 'Archive a project (--restore un-archives)', args: ['<key>'], view: 'project', verb: 'Archived', examples: ['cairn project archive OLD', 'cairn project archive OLD --restore'] },
+  { command: 'project archive', op: 'archive_project', summary: 'Archive a project (--restore un-archives)', args: ['<key>'], view: 'project', verb: 'Archived', verbIf: { field: 'restore', verb: 'Restored' }, examples: ['cairn project archive OLD', 'cairn project archive OLD --restore'] },
 ];

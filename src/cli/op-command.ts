@@ -76,6 +76,8 @@ export function bindCommand(cmd: Command, binding: Binding, op: Op, taken?: Read
     }
     bound.labels.set(key, `--${name}`);
   }
+  if (binding.editable) cmd.option('--edit', `write the ${binding.editable.replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)} in $VISUAL or $EDITOR (starts from the current text)`);
+  if (binding.fields) cmd.option('--fields <names>', 'task fields to show as columns, e.g. id,title,status,assignee,labels,updatedAt,state (with --json: the keys kept per task)');
   if (binding.custom === 'checklist') {
     bound.customOps = addChecklistFlags(cmd);
     bound.labels.set('ops', CHECKLIST_FLAG_LABEL);

@@ -34,8 +34,15 @@ export async function runBound(b: BoundCommand, args: unknown[], opts: Record<st
       if (key) session.ctx.defaultProject = key;
       else if (b.binding.needsProject) throw await noProjectError(session.ctx);
     }
+    input = await resolveTextInputs(b, input, opts, session.ctx);
     const out = await runOp(b.op, session.ctx, input);
-    emit(out, { json: g.json, view: b.binding.view, verb: b.binding.verb });
+    // `archive --restore` restored: the verb follows the flag that turns the op around.
+    const verb = b.binding.verbIf && input[b.binding.verbIf.field] === true ? b.binding.verbIf.verb : b.binding.verb;
+    if (fields && g.json) process.stdout.write(`${JSON.stringify(pickFields(out as Record<string, unknown>, fields), null, 2)}\n`);
+    else if (fields) {
+      const stdout = process.stdout;
+      process.stdout.write(`${fieldTable(visibleStrings(out) as Record<string, unknown>, fields, { paint: painter(colorEnabled(stdout)), width: stdout.isTTY ? stdout.columns : undefined })}\n`);
+    } else emit(out, { json: g.json, view: b.binding.view, verb });
   } catch (err) {
     throw inCliTerms(toCairnError(err), b);
   } finally {
