@@ -30,6 +30,8 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   cli: (t) => !['mcp', 'http', 'store'].includes(layer(t)),
   mcp: (t) => !['cli', 'http', 'store'].includes(layer(t)),
   http: (t) => !['cli', 'store'].includes(layer(t)),
+  // The remote runner and outbox (a client of cairn serve): core and ops, used by the CLI and MCP entries.
+  remote: (t) => !['cli', 'mcp', 'http', 'store', 'profiles'].includes(layer(t)),
 };
 
 describe('dependency rule', () => {

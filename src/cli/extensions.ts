@@ -32,6 +32,8 @@ export interface CliExtension {
 
 export const EXTENSIONS: readonly CliExtension[] = [
   { name: 'token', summary: 'Bearer tokens for cairn serve: create | list | revoke', module: '../http/token-cli.js', register: 'registerTokenCommands' },
+  { name: 'sync', summary: 'Deliver the outbox to the remote cairn serve now (CAIRN_URL / --remote)', module: '../remote/outbox-cli.js', register: 'registerSyncCommand' },
+  { name: 'outbox', summary: 'Writes waiting for the remote server, and those it refused: list | retry', module: '../remote/outbox-cli.js', register: 'registerOutboxCommands' },
 ];
 
 /** What an extension gets from the CLI: the global options, the workspace, the actor, and output in the CLI's two modes. */

@@ -5,7 +5,7 @@ import { EXIT_OK } from './exit-codes.js';
 import { reportError } from './report-error.js';
 
 /** Global options that take a value, so the scan for the command word can skip their values. */
-const VALUE_OPTIONS = new Set(['--db', '--as']);
+const VALUE_OPTIONS = new Set(['--db', '--as', '--remote']);
 
 /** The first command word in argv (after global options), without parsing. */
 export function commandWord(args: readonly string[]): string | undefined {

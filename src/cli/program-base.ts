@@ -10,6 +10,7 @@ export function baseProgram(): Command {
     .version(version(), '-V, --version')
     .option('--db <path>', 'workspace database (env CAIRN_DB; default: nearest .cairn/cairn.db)')
     .option('--as <name>', 'who is acting, recorded in history (env CAIRN_ACTOR; default: OS user)')
+    .option('--remote <url>', 'work against a remote cairn serve instead of a local database (env CAIRN_URL, token CAIRN_TOKEN)')
     .option('--json', 'print machine-readable JSON (errors too)')
     .exitOverride()
     .configureOutput({ outputError: () => undefined })

@@ -1,6 +1,7 @@
 /** Runs a bound command: open the session, fill the default project, call the op, print the result. */
 import { CairnError, toCairnError } from '../core/errors.js';
 import { runOp } from '../ops/index.js';
+import { isOfflineReceipt } from '../remote/remote-runner.js';
 import type { BoundCommand } from './op-command.js';
 import { collectInput } from './op-command.js';
 import { emit } from './output.js';
@@ -36,6 +37,11 @@ export async function runBound(b: BoundCommand, args: unknown[], opts: Record<st
     }
     input = await resolveTextInputs(b, input, opts, session.ctx);
     const out = await runOp(b.op, session.ctx, input);
+    // A write kept in the outbox while the remote server is away (other than a handoff, whose view says so).
+    if (isOfflineReceipt(out) && b.op.name !== 'submit_handoff') {
+      process.stdout.write(g.json ? `${JSON.stringify(out, null, 2)}\n` : `Recorded offline (outbox ${out.outboxId}): ${out.message}\n`);
+      return;
+    }
     // `archive --restore` restored: the verb follows the flag that turns the op around.
     const verb = b.binding.verbIf && input[b.binding.verbIf.field] === true ? b.binding.verbIf.verb : b.binding.verb;
     if (fields && g.json) process.stdout.write(`${JSON.stringify(pickFields(out as Record<string, unknown>, fields), null, 2)}\n`);

@@ -5,11 +5,14 @@ import { resolve, sep } from 'node:path';
 import { CairnError } from '../core/errors.js';
 import { systemClock } from '../core/ports.js';
 import { findOp, runOp, type OpContext } from '../ops/index.js';
+import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
 import { findWorkspace, openStore, type WorkspaceLocation } from '../workspace.js';
 
 /** Options every command accepts (declared on the program). */
 export interface GlobalOptions {
   db?: string | undefined;
+  /** A remote `cairn serve` to run every op on (else CAIRN_URL). */
+  remote?: string | undefined;
   as?: string | undefined;
   json?: boolean | undefined;
 }
@@ -50,6 +53,13 @@ function hintMissing(ws: WorkspaceLocation): void {
 
 export function openSession(g: GlobalOptions, opts: { write: boolean }): Session {
   const workspace = locateWorkspace(g);
+  // The actor goes along when named, or when there is no token (whose name would be the actor).
+  const remote = g.db ? undefined : remoteSettings(g.remote, process.env, g.as?.trim() || process.env.CAIRN_ACTOR?.trim() || (process.env.CAIRN_TOKEN ? undefined : resolveActor(g)));
+  if (remote) {
+    const runner = openRemote(remote, { cwd: process.cwd(), env: process.env });
+    const ctx: OpContext = { store: remoteOnlyStore(remote.url), clock: systemClock, actor: resolveActor(g), remote: runner };
+    return { ctx, workspace: { path: remote.url, source: 'flag' }, close: () => runner.close() };
+  }
   if (opts.write && workspace.source === 'default') throw noWorkspaceError(workspace);
   if (!opts.write && !existsSync(workspace.path)) hintMissing(workspace);
   const store = openStore(workspace.path);

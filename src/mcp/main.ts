@@ -8,6 +8,7 @@ import { followChanges } from '../core/services/change-feed.js';
 import type { Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
 import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
+import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
 import { lazyStore } from './lazy-store.js';
 import { GuardedStdioTransport } from './stdio-guard.js';
 import { buildMcpServer, stdioSink } from './server.js';
@@ -23,6 +24,8 @@ export interface McpStdioOptions {
   actor?: string;
   /** A seed's surface (castle, tx, devplanner, …); default CAIRN_PROFILE, then the native tools. */
   profile?: string;
+  /** Run every tool on this remote `cairn serve` (default CAIRN_URL; token CAIRN_TOKEN), with a local outbox for writes while it is away. */
+  remote?: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
 }
@@ -54,8 +57,15 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const readOnly = truthy(opts.readOnly) || truthy(env.CAIRN_READ_ONLY);
   // The profile's host names the agent's project directory (CASTLE_PROJECT_PATH): it scopes like a working directory.
   const projectDir = profile?.projectPathEnv ? env[profile.projectPathEnv] : undefined;
+  // --remote / CAIRN_URL: every op goes to that server; writes wait in the outbox while it is away.
+  const remote = opts.db ? undefined : remoteSettings(opts.remote, env, opts.actor ?? env.CAIRN_ACTOR ?? (env.CAIRN_TOKEN ? undefined : 'agent'));
+  const runner = remote ? openRemote(remote, { cwd, env, log: (m) => log('info', m) }) : undefined;
+  if (runner) {
+    log('info', `serving remote ${runner.url} (outbox ${runner.outbox.dir})`);
+    runner.startAutoFlush();
+  }
   // Loaded after serving starts (a separate chunk when bundled): initialize does not need the database.
-  const opened = import('../workspace.js').then(({ findWorkspace, openStore }) => {
+  const opened = runner ? Promise.resolve(remoteOnlyStore(runner.url)) : import('../workspace.js').then(({ findWorkspace, openStore }) => {
     const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) });
     const surface = profile ? `profile ${profile.name}${profileToolsets.length ? ` + ${profileToolsets.join(',')}` : ''}` : `toolsets ${toolsets.join(',')}`;
     log('info', `serving ${location.path}${location.source === 'default' ? ' (no database yet; the first write creates it)' : ''} · ${surface}${readOnly ? ' · read-only' : ''}`);
@@ -64,7 +74,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const store: Store = lazyStore(opened, opts.db ?? env.CAIRN_DB ?? cwd);
   // Another repository's workspace, for handoffs to it; opened (and closed) per call.
   const openWorkspace = (db: string): Store => lazyStore(import('../workspace.js').then((m) => m.openStore(db)), db);
-  const feed = opened.then((s) => followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }));
+  const feed = runner ? new Promise<never>(() => undefined) : opened.then((s) => followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }));
   feed.catch((err: unknown) => log('error', `cannot open the workspace: ${String(err)}`));
 
   let inflight = 0;
@@ -84,7 +94,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
-        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, services: { openWorkspace },
+        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, services: { openWorkspace, ...(runner ? { remote: runner } : {}) },
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
         ctx,
@@ -114,7 +124,8 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
           await new Promise((r) => setTimeout(r, 20));
         }
       }
-      (await feed.catch(() => undefined))?.close();
+      if (runner) await runner.close();
+      else (await feed.catch(() => undefined))?.close();
       await handle.close().catch(() => undefined);
       await store.close().catch(() => undefined);
       resolve();

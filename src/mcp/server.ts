@@ -158,6 +158,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
       context,
       track,
       onInternal,
+      remote: remote !== undefined,
     });
     if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))));
     registerResources(server, context);

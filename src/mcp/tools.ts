@@ -12,6 +12,7 @@ import { getTaskOp } from '../ops/task-ops.js';
 import { detailSchemas, FieldsArg, listShapeOf, takeFields, toRows, type FieldName } from './detail-fields.js';
 import { compactJsonSchema } from './compact-schema.js';
 import { errorResult, okResult } from './tool-result.js';
+import { OUTBOX_OPS } from '../remote/remote-runner.js';
 
 /**
  * The schema as the client sees it, with validation left to us: run-op parses inputs, and
@@ -64,7 +65,21 @@ export interface ToolHooks {
   onInternal(err: unknown): void;
   /** A refusal for tools registered but not served (a toolset left out), answered before anything runs. */
   refuse?(op: Op): CairnError | undefined;
+  /** Ops run on a remote server (`--remote`): writes that wait in the outbox answer a receipt, which their output schema then allows. */
+  remote?: boolean;
 }
+
+/**
+ * A write kept in the outbox answers `{persistedOffline, outboxId, message}` instead of its output:
+ * with a remote, such ops advertise their output's fields as optional beside those three (still an
+ * object schema, as MCP requires). Local servers advertise the op's own schema, unchanged.
+ */
+function withReceipt(output: z.ZodType): z.ZodType {
+  const shape = (output as Partial<z.ZodObject>).shape;
+  if (!shape || 'persistedOffline' in shape) return output;
+  return (output as z.ZodObject).partial().extend({ persistedOffline: z.boolean().optional(), outboxId: z.string().optional(), message: z.string().optional() });
+}
+const receiptSchemas = new WeakMap<z.ZodType, z.ZodType>();
 
 /** The tool's advertised schemas: the op's own, or for ops that list task summaries, `fields` and rows (detail-fields.ts). */
 function schemasOf(op: Op) {
@@ -98,7 +113,13 @@ function parseFields(op: Op, raw: unknown): FieldName[] {
 
 export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: ToolHooks): void {
   for (const op of ops) {
-    const { shape, input, output } = schemasOf(op);
+    const own = schemasOf(op);
+    const { shape, input } = own;
+    let output = own.output;
+    if (hooks.remote && !op.readOnly && OUTBOX_OPS.has(op.name)) {
+      if (!receiptSchemas.has(own.output)) receiptSchemas.set(own.output, withReceipt(own.output));
+      output = receiptSchemas.get(own.output)!;
+    }
     server.registerTool(
       op.name,
       { title: op.title, description: op.description, inputSchema: advertiseOnly(input), outputSchema: advertiseOnly(output), annotations: annotationsOf(op) },

@@ -1,0 +1,198 @@
+/**
+ * The outbox: writes recorded while the remote `cairn serve` is unreachable, one JSON file per
+ * entry in `.cairn/outbox/`, written durably (temporary file, fsync, rename, fsync of the folder)
+ * before the caller is told `persistedOffline: true`. Each entry carries its idempotency key (its
+ * id), which the server records in the write's own transaction, so a delivery repeated after a crash
+ * changes nothing: delivered exactly once. Delivered entries move to `delivered/`; entries the
+ * server refuses move to `refused/` with its error — never dropped.
+ */
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { newUlid } from '../core/model/ids.js';
+
+export interface OutboxEntry {
+  /** Time-ordered id; also the idempotency key the server records. */
+  id: string;
+  op: string;
+  args: Record<string, unknown>;
+  /** The actor named explicitly (--as / CAIRN_ACTOR), sent as X-Cairn-Actor; else the token's own name acts. */
+  actor?: string;
+  /** Where it was meant to go. */
+  url: string;
+  createdAt: string;
+  /** Delivery attempts so far, and the last reason it could not be delivered. */
+  attempts: number;
+  lastError?: string;
+}
+
+export interface DeliveredEntry extends OutboxEntry {
+  deliveredAt: string;
+  result: unknown;
+}
+
+export interface RefusedEntry extends OutboxEntry {
+  refusedAt: string;
+  error: { code: string; message: string; suggestions?: string[] };
+}
+
+const PENDING_RE = /^[0-9A-Z]{26}\.json$/;
+
+function fsyncDir(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // Some filesystems cannot fsync a directory; the rename itself is still atomic.
+  }
+}
+
+/** Writes `file` so that after a crash it is either absent or complete. */
+function writeDurably(file: string, data: unknown): void {
+  const dir = join(file, '..');
+  const tmp = `${file}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w');
+  try {
+    writeSync(fd, `${JSON.stringify(data, null, 2)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+  fsyncDir(dir);
+}
+
+export class Outbox {
+  constructor(readonly dir: string) {}
+
+  #read<T>(file: string): T | undefined {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as T;
+    } catch {
+      return undefined; // delivered (moved) meanwhile by another process
+    }
+  }
+
+  /** Records a write durably and returns it (the caller answers persistedOffline: true). */
+  add(e: Omit<OutboxEntry, 'id' | 'createdAt' | 'attempts'>): OutboxEntry {
+    mkdirSync(this.dir, { recursive: true });
+    const entry: OutboxEntry = { id: newUlid(), createdAt: new Date().toISOString(), attempts: 0, ...e };
+    writeDurably(join(this.dir, `${entry.id}.json`), entry);
+    return entry;
+  }
+
+  /** Entries waiting for delivery, oldest first. */
+  pending(): OutboxEntry[] {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir).filter((f) => PENDING_RE.test(f)).sort().map((f) => this.#read<OutboxEntry>(join(this.dir, f))).filter((e): e is OutboxEntry => !!e);
+  }
+
+  hasPending(): boolean {
+    return existsSync(this.dir) && readdirSync(this.dir).some((f) => PENDING_RE.test(f));
+  }
+
+  refused(): RefusedEntry[] {
+    const dir = join(this.dir, 'refused');
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir).filter((f) => PENDING_RE.test(f)).sort().map((f) => this.#read<RefusedEntry>(join(dir, f))).filter((e): e is RefusedEntry => !!e);
+  }
+
+  delivered(id: string): DeliveredEntry | undefined {
+    return this.#read<DeliveredEntry>(join(this.dir, 'delivered', `${id}.json`));
+  }
+
+  /** Where an entry is now: pending, delivered (with the server's answer), refused (with its error), or unknown. */
+  find(id: string): { state: 'pending'; entry: OutboxEntry } | { state: 'delivered'; entry: DeliveredEntry } | { state: 'refused'; entry: RefusedEntry } | undefined {
+    const pending = this.#read<OutboxEntry>(join(this.dir, `${id}.json`));
+    if (pending) return { state: 'pending', entry: pending };
+    const done = this.delivered(id);
+    if (done) return { state: 'delivered', entry: done };
+    const refused = this.#read<RefusedEntry>(join(this.dir, 'refused', `${id}.json`));
+    return refused ? { state: 'refused', entry: refused } : undefined;
+  }
+
+  /** The server took it: its answer is kept in delivered/, then the pending file goes (a crash between them only means a replay). */
+  markDelivered(e: OutboxEntry, result: unknown): void {
+    const dir = join(this.dir, 'delivered');
+    mkdirSync(dir, { recursive: true });
+    writeDurably(join(dir, `${e.id}.json`), { ...e, deliveredAt: new Date().toISOString(), result } satisfies DeliveredEntry);
+    this.#remove(join(this.dir, `${e.id}.json`));
+  }
+
+  /** The server refused it (a deleted target, a bad argument): kept in refused/ with the error, never dropped. */
+  markRefused(e: OutboxEntry, error: RefusedEntry['error']): void {
+    const dir = join(this.dir, 'refused');
+    mkdirSync(dir, { recursive: true });
+    writeDurably(join(dir, `${e.id}.json`), { ...e, refusedAt: new Date().toISOString(), error } satisfies RefusedEntry);
+    this.#remove(join(this.dir, `${e.id}.json`));
+  }
+
+  /** Not delivered this time (the server is still away): count the attempt. */
+  noteAttempt(e: OutboxEntry, why: string): void {
+    const file = join(this.dir, `${e.id}.json`);
+    if (existsSync(file)) writeDurably(file, { ...e, attempts: e.attempts + 1, lastError: why });
+  }
+
+  /** Puts a refused entry back in the queue (after fixing what the server refused). */
+  retry(id: string): boolean {
+    const from = join(this.dir, 'refused', `${id}.json`);
+    const e = this.#read<RefusedEntry>(from);
+    if (!e) return false;
+    const { refusedAt: _r, error: _e, ...entry } = e;
+    writeDurably(join(this.dir, `${id}.json`), entry);
+    this.#remove(from);
+    return true;
+  }
+
+  #remove(file: string): void {
+    try {
+      unlinkSync(file);
+    } catch {
+      // already gone
+    }
+    fsyncDir(join(file, '..'));
+  }
+
+  /**
+   * Takes the delivery lock (one deliverer at a time per outbox, so entries go in order); a lock
+   * left by a process that died (SIGKILL) is taken over. Undefined when another live process holds it.
+   */
+  lock(): (() => void) | undefined {
+    mkdirSync(this.dir, { recursive: true });
+    const file = join(this.dir, '.lock');
+    for (let tries = 0; tries < 3; tries++) {
+      try {
+        const fd = openSync(file, 'wx');
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        return () => this.#remove(file);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        const holder = Number(readFileSync(file, 'utf8').trim() || NaN);
+        if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) return undefined;
+        if (holder === process.pid) return undefined;
+        this.#remove(file); // stale: its process is gone
+      }
+    }
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** `.cairn/outbox` of the nearest ancestor with `.cairn/`, else of the working directory; CAIRN_OUTBOX overrides. */
+export function outboxDir(cwd: string, env: NodeJS.ProcessEnv, workspaceRoot: string | undefined): string {
+  if (env.CAIRN_OUTBOX) return env.CAIRN_OUTBOX;
+  return join(workspaceRoot ?? cwd, '.cairn', 'outbox');
+}
+

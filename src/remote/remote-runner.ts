@@ -1,0 +1,257 @@
+/**
+ * Runs ops on a remote `cairn serve`: each op goes to the server's REST binding for it (the same
+ * route the REST API generates from the op), so every tool and command answers what it answers
+ * locally. runOp hands ops here when the context has `remote` set — one place for every surface.
+ * When the server cannot be reached, writes that can wait (handoffs, creates, comments, status
+ * changes) are recorded in the outbox and answered `persistedOffline: true`; reads say the server
+ * is unreachable, and where. The outbox is delivered when the server answers again (a timer in
+ * long-running processes, after each command in the CLI, and `cairn sync`).
+ */
+import { CairnError, ERROR_KINDS, type ErrorCode } from '../core/errors.js';
+import { findOp } from '../ops/index.js';
+import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
+import { Outbox, type OutboxEntry } from './outbox.js';
+
+/** Writes that can wait in the outbox while the server is away. */
+export const OUTBOX_OPS: ReadonlySet<string> = new Set(['submit_handoff', 'create_task', 'add_comment', 'update_task', 'complete_task']);
+
+export interface RemoteOptions {
+  /** The server's base URL (http://host:7420). */
+  url: string;
+  token?: string | undefined;
+  /** Sent as X-Cairn-Actor only when named explicitly (--as, CAIRN_ACTOR); otherwise the token's name acts. */
+  actor?: string | undefined;
+  outbox: Outbox;
+  /** Per-request limit (default 10 s). */
+  timeoutMs?: number;
+  log?: (message: string) => void;
+}
+
+/** What an op answers when it was recorded in the outbox instead of reaching the server. */
+export interface OfflineReceipt {
+  persistedOffline: true;
+  outboxId: string;
+  message: string;
+}
+
+class Unreachable extends Error {}
+
+export interface FlushReport {
+  delivered: Array<{ id: string; op: string; result: unknown }>;
+  refused: Array<{ id: string; op: string; error: { code: string; message: string } }>;
+  /** Left for later: the server is still away (or another process is delivering). */
+  remaining: number;
+  /** Why delivery stopped early, if it did. */
+  stopped?: string;
+}
+
+export class HttpRemoteRunner implements RemoteRunner {
+  readonly url: string;
+  #flushing: Promise<FlushReport> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(private readonly opts: RemoteOptions) {
+    this.url = opts.url.replace(/\/+$/, '');
+  }
+
+  get outbox(): Outbox {
+    return this.opts.outbox;
+  }
+
+  async run(op: Op, raw: Record<string, unknown>, ctx: OpContext): Promise<unknown> {
+    const args = withSessionDefaults(op, raw, ctx);
+    try {
+      const out = await this.send(op, args);
+      if (this.outbox.hasPending()) void this.flush().catch(() => undefined);
+      return out;
+    } catch (err) {
+      if (!(err instanceof Unreachable)) throw err;
+      if (op.readOnly || !OUTBOX_OPS.has(op.name)) throw this.unreachable(err.message, op);
+      const entry = this.outbox.add({ op: op.name, args, url: this.url, ...(this.opts.actor ? { actor: this.opts.actor } : {}) });
+      this.opts.log?.(`server unreachable; ${op.name} recorded in the outbox as ${entry.id}`);
+      this.#schedule();
+      return receipt(op, entry, this.url, err.message);
+    }
+  }
+
+  /** One HTTP request for an op; throws Unreachable when no answer came, CairnError for the server's refusals. */
+  async send(op: Op, args: Record<string, unknown>, idempotencyKey?: string): Promise<unknown> {
+    const { path, rest } = fillPath(op, args);
+    const url = new URL(`${this.url}/api/v1${path}`);
+    const hasBody = op.rest.method === 'POST' || op.rest.method === 'PATCH';
+    if (!hasBody) for (const [k, v] of Object.entries(rest)) appendQuery(url, k, v);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (hasBody) headers['content-type'] = 'application/json';
+    if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
+    if (this.opts.actor) headers['x-cairn-actor'] = this.opts.actor;
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+    let res: Response;
+    try {
+      res = await fetch(url, { method: op.rest.method, headers, ...(hasBody ? { body: JSON.stringify(rest) } : {}), signal: AbortSignal.timeout(this.opts.timeoutMs ?? 10_000) });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new Unreachable(cause?.code ?? cause?.message ?? (err as Error).message);
+    }
+    const text = await res.text().catch(() => '');
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : {};
+    } catch {
+      body = undefined;
+    }
+    if (res.ok && body !== undefined) return body;
+    // A proxy or something else answering: treat a gateway error as "not there", anything else as a refusal.
+    if (res.status === 502 || res.status === 503 && !isCairnError(body) || res.status === 504) throw new Unreachable(`HTTP ${res.status}`);
+    throw fromServer(res.status, body, this.url);
+  }
+
+  unreachable(why: string, op?: Op): CairnError {
+    return new CairnError('REMOTE_UNREACHABLE', `Cannot reach the Cairn server at ${this.url} (${why})${op ? `, so ${op.name} could not run` : ''}. Reads need the server; handoffs, creates, comments and status changes are kept in the outbox (${this.outbox.dir}) and delivered when it is back.`, {
+      suggestions: [`Check that cairn serve is running at ${this.url}`, 'cairn outbox  (what is waiting)', 'cairn sync  (deliver now)'],
+      details: { url: this.url, reason: why },
+    });
+  }
+
+  /**
+   * Delivers pending entries in order, once each: the entry id is the Idempotency-Key, which the
+   * server records in the same transaction as the write, so a delivery repeated after a crash (or
+   * raced by another process) is answered without a second write. Stops at the first unreachable.
+   */
+  flush(): Promise<FlushReport> {
+    this.#flushing ??= this.#flushOnce().finally(() => (this.#flushing = undefined));
+    return this.#flushing;
+  }
+
+  async #flushOnce(): Promise<FlushReport> {
+    const report: FlushReport = { delivered: [], refused: [], remaining: 0 };
+    const unlock = this.outbox.lock();
+    if (!unlock) return { ...report, remaining: this.outbox.pending().length, stopped: 'another process is delivering this outbox' };
+    try {
+      for (const e of this.outbox.pending()) {
+        const op = opFor(e);
+        try {
+          const result = await this.send(op, e.args, e.id);
+          await faultPoint(e);
+          this.outbox.markDelivered(e, result);
+          report.delivered.push({ id: e.id, op: e.op, result });
+          this.opts.log?.(`delivered outbox entry ${e.id} (${e.op})`);
+        } catch (err) {
+          if (err instanceof Unreachable) {
+            this.outbox.noteAttempt(e, err.message);
+            report.stopped = `cannot reach ${this.url} (${err.message})`;
+            break;
+          }
+          const c = err instanceof CairnError ? err : new CairnError('INTERNAL', String(err));
+          if (c.code === 'BUSY' || c.kind === 'internal') {
+            this.outbox.noteAttempt(e, `${c.code}: ${c.message}`);
+            report.stopped = `${c.code}: ${c.message}`;
+            break;
+          }
+          this.outbox.markRefused(e, { code: c.code, message: c.message, suggestions: c.suggestions });
+          report.refused.push({ id: e.id, op: e.op, error: { code: c.code, message: c.message } });
+          this.opts.log?.(`the server refused outbox entry ${e.id} (${e.op}): ${c.code}; kept in ${this.outbox.dir}/refused`);
+        }
+      }
+    } finally {
+      unlock();
+    }
+    report.remaining = this.outbox.pending().length;
+    return report;
+  }
+
+  /** Long-running processes (cairn mcp): keep trying while entries wait, backing off to `maxMs`. */
+  startAutoFlush(baseMs = 500, maxMs = 5000): void {
+    this.#autoBase = baseMs;
+    this.#autoMax = maxMs;
+    if (this.outbox.hasPending()) this.#schedule();
+  }
+
+  #autoBase = 0;
+  #autoMax = 0;
+  #delay = 0;
+
+  #schedule(): void {
+    if (!this.#autoBase || this.#timer || this.#closed) return;
+    this.#delay = this.#delay ? Math.min(this.#delay * 2, this.#autoMax) : this.#autoBase;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.flush().then((r) => {
+        if (r.remaining > 0) this.#schedule();
+        else this.#delay = 0;
+      }, () => this.#schedule());
+    }, this.#delay);
+    this.#timer.unref();
+  }
+
+  /** Stops the timer and waits for a delivery in progress. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#flushing?.catch(() => undefined);
+  }
+}
+
+/** Test hook: CAIRN_OUTBOX_FAULT=pause-after-send stops after the server answered, before the entry is marked (a crash there must not deliver twice). */
+async function faultPoint(e: OutboxEntry): Promise<void> {
+  if (process.env.CAIRN_OUTBOX_FAULT !== 'pause-after-send') return;
+  process.stderr.write(`cairn outbox: paused after sending ${e.id}\n`);
+  await new Promise(() => undefined);
+}
+
+function opFor(e: OutboxEntry): Op {
+  const op = findOp(e.op);
+  if (!op) throw new CairnError('VALIDATION_ERROR', `Outbox entry ${e.id} names unknown operation ${e.op}.`);
+  return op;
+}
+
+/** The session's default project filled in where the op takes one, as local runs do inside the op. */
+function withSessionDefaults(op: Op, raw: Record<string, unknown>, ctx: OpContext): Record<string, unknown> {
+  const shape = op.input.shape as Record<string, unknown>;
+  const out = { ...raw };
+  if (ctx.defaultProject && 'project' in shape && out.project === undefined && out.allProjects !== true) out.project = ctx.defaultProject;
+  if (ctx.defaultProject && op.name === 'submit_handoff' && out.from === undefined) out.from = ctx.defaultProject;
+  return out;
+}
+
+function fillPath(op: Op, args: Record<string, unknown>): { path: string; rest: Record<string, unknown> } {
+  const rest = { ...args };
+  const path = op.rest.path.replace(/:([A-Za-z]+)/g, (_m, name: string) => {
+    const v = rest[name];
+    delete rest[name];
+    return encodeURIComponent(String(v ?? ''));
+  });
+  return { path, rest };
+}
+
+function appendQuery(url: URL, key: string, v: unknown): void {
+  if (v === undefined) return;
+  if (Array.isArray(v)) for (const x of v) url.searchParams.append(key, typeof x === 'object' ? JSON.stringify(x) : String(x));
+  else url.searchParams.set(key, typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+}
+
+const isCairnError = (b: unknown): b is { error: { code: string; message: string; suggestions?: string[]; details?: Record<string, unknown> } } =>
+  typeof b === 'object' && b !== null && typeof (b as { error?: { code?: unknown } }).error?.code === 'string';
+
+/** The server's `{error}` as the same CairnError a local run would throw; transport codes (401, 429 …) as the nearest kind. */
+function fromServer(status: number, body: unknown, url: string): CairnError {
+  if (!isCairnError(body)) return new CairnError('INTERNAL', `The server at ${url} answered HTTP ${status} without a Cairn error body.`);
+  const { code, message, suggestions = [], details } = body.error;
+  if (code in ERROR_KINDS) return new CairnError(code as ErrorCode, message, { suggestions, ...(details ? { details } : {}) });
+  const mapped: ErrorCode = status === 401 || status === 403 ? 'FORBIDDEN' : status === 404 ? 'VALIDATION_ERROR' : status === 429 ? 'BUSY' : status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL';
+  return new CairnError(mapped, `${code} from ${url}: ${message}`, { suggestions: status === 401 ? ['Set CAIRN_TOKEN to a token of that server (cairn token create there)', ...suggestions] : suggestions, details: { serverCode: code, status } });
+}
+
+/** The answer for a write kept in the outbox: submit_handoff's own shape, or the receipt fields for other ops. */
+function receipt(op: Op, e: OutboxEntry, url: string, why: string): unknown {
+  const message = `The server at ${url} is unreachable (${why}); ${op.name} was recorded in the outbox as ${e.id} and will be delivered exactly once when it is back (cairn sync delivers now). Do not repeat it.`;
+  if (op.name === 'submit_handoff') {
+    const a = e.args as { target?: string; repository?: string };
+    return { taskId: null, target: { project: a.target ?? null, repository: a.repository ?? null, workspace: url }, persistedOffline: true, replayed: false, outboxId: e.id, message };
+  }
+  return { persistedOffline: true, outboxId: e.id, message } satisfies OfflineReceipt;
+}
+
+export function isOfflineReceipt(v: unknown): v is OfflineReceipt {
+  return typeof v === 'object' && v !== null && (v as OfflineReceipt).persistedOffline === true && typeof (v as OfflineReceipt).outboxId === 'string';
+}
