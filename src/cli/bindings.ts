@@ -50,7 +50,7 @@ export const BINDINGS: readonly Binding[] = [
   },
   {
     command: 'update', op: 'update_task', summary: 'Change fields of a task', args: ['<id>'], view: 'task-changed', verb: 'Updated', editable: 'description',
-    examples: ['cairn update API-3 --priority urgent --add-labels hotfix', 'cairn update API-3 --title "New title" --expected-version 4', 'cairn update API-3 --no-assignee', 'cairn update API-3 --edit   # the description in $EDITOR', 'git log -1 --format=%B | cairn update API-3 --description -'],
+    examples: ['cairn update API-3 --priority urgent --add-labels hotfix', 'cairn update API-3 --title "New title" --expected-version 4', 'cairn update API-3 --no-assignee', 'cairn update API-3 --edit   # the description in $EDITOR', 'echo "Steps to reproduce: …" | cairn update API-3 --description -'],
   },
   {
     command: 'move', op: 'update_task', summary: 'Move a task to a status (lane) and position', args: ['<id>', '<status>'], view: 'task-changed', verb: 'Moved',

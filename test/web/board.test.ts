@@ -178,6 +178,25 @@ describeBrowser('web board', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('snaps a dragged card back and says why when it changed meanwhile', async () => {
+    const { page } = browser;
+    // Hold the feed so the board keeps the old version, then let an agent change the card.
+    await page.route('**/api/v1/events', (route) => route.abort());
+    await page.evaluate(() => (globalThis as any).cairnBoard.dropConnection());
+    await page.locator('.feed', { hasText: 'Reconnecting' }).waitFor();
+    const before = await task('WEB-1');
+    expect((await server.call('PATCH', '/api/v1/tasks/WEB-1', { priority: 'urgent', expectedVersion: before.version })).status).toBe(200);
+    await card('WEB-1').dragTo(lane('review').locator('.lane-body'), { targetPosition: { x: 40, y: 10 } });
+    const alert = page.locator('.notice-conflict');
+    await alert.getByText(/Not saved: WEB-1 was changed .*Your move to Review was not applied/).waitFor();
+    expect(await alert.innerText()).toContain(`version ${before.version + 1}`);
+    await lane(before.status).locator('[data-card="WEB-1"]').waitFor();
+    expect((await task('WEB-1')).status).toBe(before.status);
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+    await page.unroute('**/api/v1/events');
+    await page.locator('.feed', { hasText: 'Live' }).waitFor();
+  });
+
   it('reconnects after a dropped connection with Last-Event-ID and loses no event', async () => {
     const { page } = browser;
     const resumes: string[] = [];

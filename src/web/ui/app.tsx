@@ -111,6 +111,8 @@ export function App() {
           onOpen={open}
           onClose={() => {
             const id = route.task;
+            // A notice about this card was read in its panel.
+            if (model.notice?.taskId === id) model.notice = null;
             go({ task: null });
             // Back to the card the panel was opened from, when it is on screen.
             requestAnimationFrame(() => document.querySelector<HTMLElement>(`[data-card="${CSS.escape(id ?? '')}"] .card-title`)?.focus());
