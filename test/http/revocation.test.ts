@@ -1,4 +1,5 @@
 /** Tokens end when revoked (issue 22, item 5): open SSE streams and MCP sessions of a revoked token close; SSE streams are capped per token and in total. */
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -72,6 +73,33 @@ describe('a revoked token loses its open streams', () => {
     const r = await cli(s.ws.db, ['token', 'revoke', 'agent']);
     expect(r.code, r.stderr).toBe(0);
     await waitFor(() => s!.server.app.mcp.sessionCount === 0, 'session closed after revocation', EVENTUALLY_MS);
+    await client.close().catch(() => undefined);
+  });
+
+  it('a 2026 subscriptions/listen stream of a revoked token ends', async () => {
+    s = await serve();
+    const { secret } = await createToken(ctxOf(s), { name: 'listener', scope: 'read' });
+    const { secret: writer } = await createToken(ctxOf(s), { name: 'writer', scope: 'write' });
+    await s.call('POST', '/api/v1/projects', { key: 'API', name: 'API' }, { authorization: `Bearer ${writer}` });
+    await s.call('POST', '/api/v1/tasks', { project: 'API', title: 'watched' }, { authorization: `Bearer ${writer}` });
+    // Every event-stream response the client gets, with whether the server ended it.
+    const streams: Array<{ ended: boolean }> = [];
+    const watching: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (!res.body || !res.headers.get('content-type')?.includes('text/event-stream')) return res;
+      const state = { ended: false };
+      streams.push(state);
+      const body = res.body.pipeThrough(new TransformStream({ flush: () => void (state.ended = true) }));
+      return new Response(body, { status: res.status, headers: res.headers });
+    };
+    const client = new Client({ name: 'v2', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { fetch: watching, requestInit: { headers: { authorization: `Bearer ${secret}` } } }));
+    const sub = await client.listen({ resourceSubscriptions: ['cairn://tasks/API-1'] });
+    await waitFor(() => streams.some((x) => !x.ended), 'listen stream open');
+    const r = await cli(s.ws.db, ['token', 'revoke', 'listener']);
+    expect(r.code, r.stderr).toBe(0);
+    await waitFor(() => streams.every((x) => x.ended), 'listen stream ended after revocation', EVENTUALLY_MS);
+    await sub.close().catch(() => undefined);
     await client.close().catch(() => undefined);
   });
 
