@@ -32,6 +32,8 @@ export const ERROR_KINDS = {
   ANCHOR_OUTSIDE_REPOSITORY: 'invalid',
   /** An idempotency key already recorded for another operation. */
   IDEMPOTENCY_KEY_REUSED: 'conflict',
+  /** The database refused a write (unique, foreign key, not null or check constraint); details name the constraint. */
+  CONSTRAINT_VIOLATION: 'conflict',
   READ_ONLY: 'forbidden',
   FORBIDDEN: 'forbidden',
   /** The workspace file is damaged (truncated, overwritten): restore it from a backup. */

@@ -1,5 +1,6 @@
 /** Project and workflow-status queries. */
 import type { Kysely } from 'kysely';
+import { CairnError } from '../../core/errors.js';
 import type { ProjectPatch, ProjectRow } from '../../core/ports.js';
 import type { Category, Status } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
@@ -68,7 +69,12 @@ const nextSeq = prepared((db, p) =>
 
 export async function allocateSeq(db: Q, projectUid: string): Promise<number> {
   const [r] = await nextSeq.all(db, [projectUid]);
-  if (!r) throw new Error(`allocateSeq: no project ${projectUid}`);
+  if (!r) {
+    throw new CairnError('PROJECT_NOT_FOUND', `Project ${projectUid} does not exist (it may have been removed meanwhile), so no task number can be allocated in it. Nothing was changed.`, {
+      suggestions: ['list_projects to see the projects there are'],
+      details: { projectUid },
+    });
+  }
   return r.next_seq - 1;
 }
 

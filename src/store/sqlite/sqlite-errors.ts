@@ -6,6 +6,7 @@
 import { accessSync, constants, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CairnError } from '../../core/errors.js';
+import { constraintViolation } from '../queries/constraint-errors.js';
 
 function codeOf(err: unknown): string {
   const code = (err as { code?: unknown } | null)?.code;
@@ -77,6 +78,7 @@ export function translateSqliteError(err: unknown, file: string): CairnError | u
       suggestions: ['Check that the path names a file this user can read and write (--db or CAIRN_DB)'],
     });
   }
+  if (code.startsWith('SQLITE_CONSTRAINT')) return constraintViolation(err);
   if (code === 'ENOTDIR' || code === 'EEXIST') {
     return new CairnError('NOT_A_WORKSPACE', `Cannot create a workspace at ${file}: a part of that path is a file, not a folder.`, {
       cause: err,
