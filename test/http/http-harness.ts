@@ -1,5 +1,7 @@
 /** HTTP test harness: a real `cairn serve` app on 127.0.0.1 with an ephemeral port over a temporary workspace. */
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import type { AccessLogEntry } from '../../src/http/access-log.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/http/main.js';
@@ -123,3 +125,30 @@ export async function readSse(
     await reader.cancel().catch(() => undefined);
   }
 }
+
+/**
+ * fetch over a fresh connection per request (no keep-alive). A pooled connection the server closes for
+ * idleness can be picked for the next request just as it closes ("other side closed"); the client's
+ * own idle timer prevents that only when it fires on time, which a process starved on a loaded
+ * machine cannot promise. Without reuse there is no such race. For the real SDK clients' `fetch` option.
+ */
+export const freshConnectionFetch = (async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const headers = new Headers(init.headers);
+  headers.set('connection', 'close');
+  const method = init.method ?? 'GET';
+  return new Promise<Response>((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: Object.fromEntries(headers), agent: false, ...(init.signal ? { signal: init.signal } : {}) }, (res) => {
+      const h = new Headers();
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) for (const x of [v].flat()) h.append(k, x);
+      const status = res.statusCode ?? 0;
+      const empty = status === 204 || status === 304 || method === 'HEAD';
+      if (empty) res.resume();
+      resolve(new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), { status, headers: h }));
+    });
+    req.on('error', reject);
+    if (init.body === undefined || init.body === null) req.end();
+    else if (typeof init.body === 'string') req.end(init.body);
+    else reject(new Error('freshConnectionFetch sends string bodies only'));
+  });
+}) as typeof fetch;

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../helpers/core.js';
 import { tempCairn } from '../helpers/workspace.js';
-import { refusedOnlyAsAllowed } from './refusals.js';
+import { RawState, refusedOnlyAsAllowed } from './refusals.js';
 
 const LABELS = ['a', 'b', 'c'] as const;
 const KINDS = ['task', 'bug', 'epic'] as const;
@@ -50,24 +50,27 @@ beforeAll(async () => {
       ...(parent ? { parentId: parent } : {}), ...(blocker ? { blockedBy: [blocker] } : {}),
     });
     ids.push(task.id);
-    let archived = false;
-    let deleted = false;
-    if (r() < 0.15) {
-      await c.call('archive_task', { id: task.id });
-      archived = true;
-    }
+    if (r() < 0.15) await c.call('archive_task', { id: task.id });
     if (r() < 0.1) {
       await c.call('delete_task', { id: task.id });
       ids.pop();
-      deleted = true;
     }
-    // Refused only for the reasons this task has: deleted (no changes until restored); archived or
-    // finished (no claims).
-    const finished = task.status === 'done' || task.status === 'canceled';
-    const changeRefusals = deleted ? ['TASK_DELETED'] : [];
-    const claimRefusals = [...changeRefusals, ...(archived || finished ? ['VALIDATION_ERROR'] : [])];
-    if (r() < 0.2) await refusedOnlyAsAllowed(`update_task ${task.id} position 0`, changeRefusals, () => c.call('update_task', { id: task.id, position: 0 }));
-    if (r() < 0.15) await refusedOnlyAsAllowed(`claim_task ${task.id}`, claimRefusals, () => c.call('claim_task', { id: task.id, leaseSeconds: 10 }));
+    // Refused only for the reasons the task has just now: deleted (no changes until restored);
+    // archived, finished or waiting on an open blocker (no claims).
+    const now = () => {
+      const db = new Database(c.ws.db, { readonly: true });
+      try {
+        return new RawState(db, clock.now().toISOString());
+      } finally {
+        db.close();
+      }
+    };
+    if (r() < 0.2) await refusedOnlyAsAllowed(`update_task ${task.id} position 0`, now().missingOrDeleted(task.id), () => c.call('update_task', { id: task.id, position: 0 }));
+    if (r() < 0.15) {
+      const state = now();
+      const allowed = [...state.missingOrDeleted(task.id), ...(state.unclaimable(task.id) ? ['VALIDATION_ERROR'] : []), ...(state.hasOpenBlocker(task.id) ? ['BLOCKED'] : [])];
+      await refusedOnlyAsAllowed(`claim_task ${task.id}`, allowed, () => c.call('claim_task', { id: task.id, leaseSeconds: 10 }));
+    }
   }
   clock.advance(5000); // some leases lapse
   const db = new Database(c.ws.db, { readonly: true });

@@ -70,6 +70,15 @@ export class RawState {
     return !t?.claimed_by || (t.claim_expires_at !== null && t.claim_expires_at <= this.#now);
   }
 
+  /** Whether the task waits on a blocker that is still open (not deleted, not done or canceled): a new claim is refused (BLOCKED). */
+  hasOpenBlocker(id: string): boolean {
+    const t = this.#byId.get(id);
+    return !!t && (this.#blockers.get(t.uid) ?? []).some((uid) => {
+      const b = this.#byUid.get(uid);
+      return !!b && b.deleted_at === null && b.category !== 'done' && b.category !== 'canceled';
+    });
+  }
+
   /** Whether `task` is blocked by `blocker` (an edge exists). */
   hasEdge(task: string, blocker: string): boolean {
     const [t, b] = [this.#byId.get(task), this.#byId.get(blocker)];

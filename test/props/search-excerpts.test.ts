@@ -71,7 +71,8 @@ describe('property: matched fields equal FTS5 highlight()', () => {
     }
   });
 
-  it('any script, through search_tasks on a workspace', async () => {
+  // The timeout bounds a hang, not a speed: the runs take seconds, ten times longer on a loaded two-core machine.
+  it('any script, through search_tasks on a workspace', { timeout: 600_000 }, async () => {
     const words = [...LATIN.slice(0, 12), ...OTHER];
     const text = textOf(words);
     await fc.assert(
