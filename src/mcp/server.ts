@@ -112,7 +112,8 @@ function remoteProjects(opts: BuildMcpServerOptions): ProjectSource {
   const ctx: OpContext = { store: opts.store, clock: systemClock, actor: opts.actor, ...opts.services };
   return {
     token: async () => String(Math.floor(Date.now() / 5000)),
-    list: async () => (await runOp(listProjectsOp, ctx, {})).projects,
+    // While the server is away there is no default project from the working directory; calls that name one still queue.
+    list: async () => (await runOp(listProjectsOp, ctx, {}).catch(() => ({ projects: [] }))).projects,
   };
 }
 
