@@ -1,7 +1,8 @@
 /** The CLI over files that are not healthy workspaces: read-only, damaged, another application's; and `cairn doctor` (issue 22, items 3 and 4). */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/sqlite/native.js';
@@ -71,6 +72,47 @@ describe('read-only workspaces', () => {
     const add = runUnprivileged(['add', 'more', '--json']);
     expect(add.code).toBe(4);
     expect(JSON.parse(add.stdout).error.code).toBe('READ_ONLY');
+  });
+});
+
+/** A tmpfs mounted at `dir` (root only); undefined where mounting is not allowed. */
+function mountTmpfs(dir: string): { readOnly(): void; unmount(): void } | undefined {
+  mkdirSync(dir, { recursive: true });
+  if (process.getuid?.() !== 0 || spawnSync('mount', ['-t', 'tmpfs', 'tmpfs', dir]).status !== 0) return undefined;
+  return {
+    readOnly: () => void expect(spawnSync('mount', ['-o', 'remount,ro', dir]).status).toBe(0),
+    unmount: () => void spawnSync('umount', ['-l', dir]),
+  };
+}
+
+describe('a read-only mount', () => {
+  const canMount = (() => {
+    if (process.getuid?.() !== 0) return false;
+    const probe = join(tmpdir(), `cairn-mount-probe-${process.pid}`);
+    const m = mountTmpfs(probe);
+    m?.unmount();
+    rmSync(probe, { recursive: true, force: true });
+    return m !== undefined;
+  })();
+  it.skipIf(!canMount)('reads work, writes are READ_ONLY (exit 4) with the reason', () => {
+    h = cliHarness();
+    const mnt = join(h.dir, 'mnt');
+    const m = mountTmpfs(mnt)!;
+    try {
+      const db = join(mnt, 'cairn.db');
+      h.ok(['--db', db, 'project', 'create', 'API', 'API']);
+      h.ok(['--db', db, 'add', 'on a mount', '--project', 'API']);
+      m.readOnly();
+      const list = h.run(['--db', db, 'list', '--json']);
+      expect(list.code, list.stderr).toBe(0);
+      expect(JSON.parse(list.stdout).tasks.map((t: { title: string }) => t.title)).toEqual(['on a mount']);
+      const add = h.run(['--db', db, 'add', 'more', '--project', 'API']);
+      expect(add.code).toBe(4);
+      expect(add.stderr).toMatch(/READ_ONLY.*read-only/);
+      noStack(add.stderr);
+    } finally {
+      m.unmount();
+    }
   });
 });
 
