@@ -25,7 +25,7 @@ const FIELD_HELP: Record<string, string> = {
   'links.prNumber': 'Pull request number',
   'links.prState': 'Pull request state',
   documentPath: 'Path of the plan document',
-  status: 'Status (lane) name',
+  status: 'Move it to this status (lane)',
   'list_tasks.status': 'Only tasks in these statuses (lanes)',
   'search_tasks.status': 'Only tasks in these statuses (lanes)',
   category: 'Only tasks whose status has this category',

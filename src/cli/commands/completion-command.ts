@@ -40,17 +40,17 @@ function bash(es: Entry[]): string {
   const cases = es.map((e) => `    ${q(e.path.join(' '))}) words=${q([...e.subcommands.map((s) => s.name), ...e.flags].join(' '))} ;;`);
   return `# cairn completion for bash: source it from ~/.bashrc, e.g.  source <(cairn completion bash)
 _cairn_complete() {
-  local cur path="" w i
+  local cur cpath="" w i
   cur="\${COMP_WORDS[COMP_CWORD]}"
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
-    case "\${path:+$path }$w" in
-${es.filter((e) => e.path.length).map((e) => `      ${q(e.path.join(' '))}) path=${q(e.path.join(' '))} ;;`).join('\n')}
+    case "\${cpath:+$cpath }$w" in
+${es.filter((e) => e.path.length).map((e) => `      ${q(e.path.join(' '))}) cpath=${q(e.path.join(' '))} ;;`).join('\n')}
     esac
   done
   local words
-  case "$path" in
+  case "$cpath" in
 ${cases.join('\n')}
   esac
   COMPREPLY=($(compgen -W "$words" -- "$cur"))
@@ -67,16 +67,17 @@ function zsh(es: Entry[]): string {
   return `#compdef cairn
 # cairn completion for zsh: put it on $fpath as _cairn, or  source <(cairn completion zsh)
 _cairn() {
-  local path="" w i
+  local cpath="" w i
+  # not "path": in zsh that is tied to $PATH
   local -a subs flags
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
     [[ $w == -* ]] && continue
-    case "\${path:+$path }$w" in
-${es.filter((e) => e.path.length).map((e) => `      ${q(e.path.join(' '))}) path=${q(e.path.join(' '))} ;;`).join('\n')}
+    case "\${cpath:+$cpath }$w" in
+${es.filter((e) => e.path.length).map((e) => `      ${q(e.path.join(' '))}) cpath=${q(e.path.join(' '))} ;;`).join('\n')}
     esac
   done
-  case "$path" in
+  case "$cpath" in
 ${cases.join('\n')}
   esac
   if [[ "\${words[CURRENT]}" == -* ]]; then
