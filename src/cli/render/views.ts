@@ -1,5 +1,6 @@
 /** The human views by name, so bindings can name how their op's output is shown. */
 import { boardView } from './board-view.js';
+import { progressView } from './progress-view.js';
 import { documentView, handoffView } from './handoff-views.js';
 import { changesView, historyView, labelsView, projectsView, projectView, purgedView } from './misc-views.js';
 import type { RenderEnv } from './render-env.js';
@@ -21,6 +22,7 @@ export const VIEWS = {
   commented: commentedView,
   search: searchView,
   board: boardView,
+  progress: progressView,
   history: historyView,
   changes: changesView,
   labels: labelsView,
