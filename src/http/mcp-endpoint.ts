@@ -10,6 +10,7 @@ import {
 import type { Context as HonoContext, Hono } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
+import { truthy } from '../core/rules/flag-value.js';
 import { findOp } from '../ops/index.js';
 import { protoArgumentRefusal } from '../mcp/proto-arguments.js';
 import { buildMcpServer, forwardChanges, parseToolsets, stdioSink, type BuildMcpServerOptions } from '../mcp/server.js';
@@ -48,8 +49,6 @@ interface Session {
   /** Stops watching the session's token (it ended by itself). */
   unhold?: () => void;
 }
-
-const truthy = (v: string | undefined): boolean => v !== undefined && /^(|1|true|yes|on)$/i.test(v.trim());
 
 /**
  * Per-request server options: toolsets, read-only and project from the query string; a read token

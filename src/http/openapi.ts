@@ -5,6 +5,7 @@ import { OPS, type Op } from '../ops/index.js';
 import { ERROR_KINDS } from '../core/errors.js';
 import { API_PREFIX } from './rest-routes.js';
 import { inputJsonSchema, pathParams } from './rest-input.js';
+import { successStatus } from './rest-conventions.js';
 
 type Schema = Record<string, unknown>;
 
@@ -46,7 +47,7 @@ function operation(op: Op): Schema {
     else delete body.required;
     requestBody = { required: req.length > 0, content: { 'application/json': { schema: body } } };
   }
-  const ok = op.rest.method === 'POST' && op.name.startsWith('create_') ? '201' : '200';
+  const ok = String(successStatus(op));
   const outShape = op.output instanceof z.ZodObject ? (op.output.shape as Record<string, unknown>) : {};
   const tagged = 'task' in outShape || 'project' in outShape;
   // If-Match applies where a PATCH or DELETE names one task or project (rest-conventions.ts).

@@ -23,6 +23,11 @@ export function etagOf(out: unknown): string | undefined {
   return undefined;
 }
 
+/** The status of a successful answer, for the route and its OpenAPI entry alike: 201 for a POST that creates (create_*), else 200. */
+export function successStatus(op: Pick<Op, 'name' | 'rest'>): 200 | 201 {
+  return op.rest.method === 'POST' && op.name.startsWith('create_') ? 201 : 200;
+}
+
 /** Where a created resource lives (the Location of a 201). */
 export function locationOf(prefix: string, out: unknown): string | undefined {
   const o = out as { task?: { id?: unknown }; project?: { key?: unknown } } | null;

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { CairnError } from '../core/errors.js';
+import { flagValue } from '../core/rules/flag-value.js';
 import type { Op } from '../ops/index.js';
 
 type JsonSchema = { type?: string | string[]; anyOf?: JsonSchema[]; oneOf?: JsonSchema[]; items?: JsonSchema; properties?: Record<string, JsonSchema>; required?: string[] };
@@ -43,8 +44,8 @@ function scalar(v: string, s: JsonSchema | undefined): unknown {
   const t = typesOf(s);
   if ((t.has('number') || t.has('integer')) && /^-?\d+(\.\d+)?$/.test(v.trim())) return Number(v);
   if (t.has('boolean')) {
-    if (v === '' || v === 'true' || v === '1') return true;
-    if (v === 'false' || v === '0') return false;
+    const on = flagValue(v);
+    if (on !== undefined) return on;
   }
   if (t.has('object') && !t.has('string') && v.trim().startsWith('{')) {
     try {

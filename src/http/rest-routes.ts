@@ -4,7 +4,7 @@ import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
 import { requireWrite, INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
 import { errorResponse, httpError, json } from './http-errors.js';
 import { bodyInput, mergePathParams, pathParams, queryInput, UnsupportedMediaType } from './rest-input.js';
-import { answerHeaders, applyIfMatch, PreconditionFailed } from './rest-conventions.js';
+import { answerHeaders, applyIfMatch, PreconditionFailed, successStatus } from './rest-conventions.js';
 import type { Context as CoreContext } from '../core/context.js';
 import { CairnError } from '../core/errors.js';
 
@@ -53,10 +53,6 @@ export function opContext(core: CoreContext, p: Principal, actorHeader: string |
   return { store: core.store, clock: core.clock, ...identityFor(p, actorHeader), ...(p.scope === 'read' ? { readOnly: true } : {}) };
 }
 
-function restStatus(op: Op): number {
-  return op.rest.method === 'POST' && op.name.startsWith('create_') ? 201 : 200;
-}
-
 export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
   for (const op of OPS as readonly Op[]) {
     const params = pathParams(op.rest.path);
@@ -75,7 +71,7 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
         const pre = await applyIfMatch(op, ctx, c.req.header('if-match'), pathValues, mergePathParams(op, base, pathValues));
         fromIfMatch = pre.fromIfMatch;
         const out = await runOp(op, key ? { ...ctx, idempotencyKey: key } : ctx, pre.input);
-        const status = restStatus(op);
+        const status = successStatus(op);
         return json(status, out, answerHeaders(API_PREFIX, status, out));
       } catch (err) {
         if (err instanceof UnsupportedMediaType) return httpError('UNSUPPORTED_MEDIA_TYPE', err.message, ['Content-Type: application/json']);

@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { followChanges } from '../core/services/change-feed.js';
+import { truthy } from '../core/rules/flag-value.js';
 import type { Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
 import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
@@ -37,8 +38,6 @@ function profileEnv(profile: Profile, env: NodeJS.ProcessEnv): Record<string, st
   if (profile.projectPathEnv && env[profile.projectPathEnv]) out[profile.projectPathEnv] = resolve(env[profile.projectPathEnv]!);
   return out;
 }
-
-const truthy = (v: boolean | string | undefined): boolean => v === true || (typeof v === 'string' && /^(1|true|yes|on)$/i.test(v.trim()));
 
 function log(level: string, message: string): void {
   process.stderr.write(`[cairn mcp] ${level}: ${message}\n`);

@@ -11,6 +11,7 @@ import type { ProjectRow, Tx } from '../ports.js';
 import { diff, record } from './activity.js';
 import { assertAliasesFree } from './alias-conflicts.js';
 import { resolveProject } from './resolve.js';
+import { findStatus } from '../rules/find-status.js';
 
 export const CreateProjectInput = z.object({
   key: ProjectKey,
@@ -105,16 +106,6 @@ export async function listProjects(ctx: Context, input: z.infer<typeof ListProje
 
 export async function getProject(ctx: Context, input: z.infer<typeof ProjectRefInput>): Promise<Project> {
   return ctx.store.read(async (tx) => present(tx, await resolveProject(tx, input.key)));
-}
-
-function findStatus(statuses: Status[], name: string, key: string): Status {
-  const s = statuses.find((x) => x.name === name);
-  if (!s) {
-    throw new CairnError('INVALID_STATUS', `Project ${key} has no status "${name}". Its statuses are: ${statuses.map((x) => x.name).join(', ')}.`, {
-      suggestions: [`get_project {key: "${key}"} to see the workflow`],
-    });
-  }
-  return s;
 }
 
 /** Applies workflow edits, keeping tasks' status names and categories (and so readiness) consistent. */

@@ -25,16 +25,8 @@ export async function statusesOf(tx: Tx, row: Pick<TaskRow, 'projectUid'>): Prom
   return tx.getStatuses(row.projectUid);
 }
 
-export function findStatus(statuses: Status[], name: string, projectKey: string): Status {
-  const s = statuses.find((x) => x.name === name) ?? statuses.find((x) => x.name === name.trim().toLowerCase());
-  if (!s) {
-    throw new CairnError('INVALID_STATUS', `"${name}" is not a status of project ${projectKey}. Valid statuses: ${statuses.map((x) => `${x.name} (${x.category})`).join(', ')}.`, {
-      suggestions: [`Use one of: ${statuses.map((x) => x.name).join(', ')}`, `get_project {key: "${projectKey}"} to see the workflow`],
-      details: { valid: statuses.map((x) => x.name) },
-    });
-  }
-  return s;
-}
+/** Re-exported for the services that import it from here; the rule itself lives in core/rules/find-status.ts. */
+export { findStatus } from '../rules/find-status.js';
 
 export function firstOfCategory(statuses: Status[], category: Status['category']): Status | undefined {
   return statuses.find((s) => s.category === category);

@@ -50,7 +50,13 @@ export async function eventHeads(db: Q, afterSeq: number, limit: number): Promis
   return heads.all(db, [afterSeq, limit]);
 }
 
+const lastSeqQuery = prepared((db) => db.selectFrom('events').select((eb) => eb.fn.max('seq').as('m')));
+
+/**
+ * The activity log's last seq (0 when empty): the one query for it. The change feed starts there,
+ * SSE answers it as `ready`, and CountCache (task-list.ts) names a workspace state by it.
+ */
 export async function lastSeq(db: Q): Promise<number> {
-  const r = await db.selectFrom('events').select((eb) => eb.fn.max('seq').as('m')).executeTakeFirst();
-  return Number(r?.m ?? 0);
+  const [r] = await lastSeqQuery.all(db, []);
+  return Number((r as { m: number | null } | undefined)?.m ?? 0);
 }

@@ -7,6 +7,7 @@ import type { ListAfter, TaskFilter, TaskSort, TaskSummaryRow } from '../../core
 import { priorityRank } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
+import { lastSeq } from './events.js';
 import { prepared, type Slots } from './prepared.js';
 import { summaryRows, type RowKey, type SummaryCache } from './summary-cache.js';
 
@@ -132,8 +133,6 @@ const countQuery = prepared((db, p, shape: FilterShape) =>
   applyFilter(db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
-const lastSeqQuery = prepared((db) => db.selectFrom('events').select((eb) => eb.fn.max('seq').as('m')));
-
 /**
  * Exact totals remembered for one state of the workspace. Agents page through results and repeat
  * the same filters, and an exact count walks every match (16k index entries for a large project's
@@ -152,8 +151,7 @@ export class CountCache {
   }
 
   async get(db: Q, key: string, count: () => Promise<number>): Promise<number> {
-    const [r] = await lastSeqQuery.all(db, []);
-    const seq = Number((r as { m: number | null } | undefined)?.m ?? 0);
+    const seq = await lastSeq(db);
     if (seq !== this.#seq) {
       this.#counts.clear();
       this.#seq = seq;
