@@ -41,6 +41,8 @@ const EXAMPLES = [
   ['delete_task', { id: 'API-3' }],
   ['purge_task', { id: 'API-3', confirm: true }],
   ['get_progress', { project: 'API' }],
+  ['submit_handoff', { target: 'API', title: 'Expose a retry hook', details: 'Needed by the web client.', anchors: ['src/retry.ts'], idempotencyKey: 'web-12-retry' }],
+  ['get_task_document', { id: 'API-4' }],
   ['list_labels', {}],
   ['update_project', { key: 'API', description: 'The backend.' }],
   ['create_project', { key: 'OLD', name: 'Old prototype' }],

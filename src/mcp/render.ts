@@ -191,5 +191,8 @@ export function renderResult(r: RenderContext, output: unknown): string {
     return ls.length ? `Labels: ${ls.map((l) => `${l.label} (${l.count})`).join(', ')}` : 'No labels in use yet.';
   }
   if (typeof o.purged === 'string') return `Purged ${o.purged}; it cannot be restored.`;
+  // Handoffs and writes kept in the outbox say what happened in their message; plan documents, where they are.
+  if (typeof o.documentPath === 'string') return `${String(o.taskId)}: ${o.documentPath} (${String(o.status)}${o.created === true ? ', created now' : ''})`;
+  if (typeof o.message === 'string') return `${o.message}${typeof o.outboxId === 'string' ? ` (outbox ${o.outboxId})` : ''}`;
   return JSON.stringify(o);
 }

@@ -63,7 +63,8 @@ const submitDependencyTask: ProfileTool = {
     }
     return json({
       success: true,
-      ...(out.taskId ? { taskId: out.taskId } : out.outboxId ? { taskId: `outbox:${out.outboxId}` } : {}),
+      // Queued in the outbox: no task id yet (the seed's taskId is optional); the message names the entry.
+      ...(out.taskId ? { taskId: out.taskId } : {}),
       repository: out.target.repository ?? out.target.project ?? out.target.workspace,
       persistedOffline: out.persistedOffline,
       message: out.message,
