@@ -97,6 +97,24 @@ describe('remote workspace', () => {
     }
   });
 
+  it('the ade profile with a remote: submit_dependency_task while the server is away answers persistedOffline: true and is delivered once', async () => {
+    const mcp = await connectV1({ args: ['--profile', 'ade'], cwd: client, env: clientEnv(url) });
+    try {
+      await server!.stop();
+      server = undefined;
+      const r = await ok(mcp, 'submit_dependency_task', { dependencyId: '@acme/core', taskSummary: 'Queued by ADE', taskDetails: 'while the bridge is down', priority: 'high' });
+      expect(r.data).toMatchObject({ success: true, persistedOffline: true, message: expect.stringContaining('outbox') });
+      expect(r.data.taskId).toBeUndefined();
+      server = await startServe(serverDb, port);
+      await waitFor(() => pendingFiles().length === 0, 'outbox delivered');
+      const local = openCairn({ db: serverDb });
+      expect((await local.call('get_task', { id: 'CORE-1' })).task).toMatchObject({ title: 'Queued by ADE', priority: 'high' });
+      await local.close();
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('cairn sync racing the automatic flush of a running cairn mcp delivers each entry once', async () => {
     await server!.stop();
     server = undefined;
