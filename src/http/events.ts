@@ -27,10 +27,13 @@ export interface EventsOptions {
   /** Open streams at most, in all and per token (per address for callers without one). Defaults 256 and 32. */
   maxStreams?: number;
   maxStreamsPerToken?: number;
+  /** Events waiting for a slow client at most; past it the stream ends and the client resumes with Last-Event-ID. Default 1000. */
+  maxPendingEvents?: number;
 }
 
 export const DEFAULT_MAX_EVENT_STREAMS = 256;
 export const DEFAULT_MAX_EVENT_STREAMS_PER_TOKEN = 32;
+export const DEFAULT_MAX_PENDING_EVENTS = 1000;
 
 function parseSince(raw: string | undefined): number | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -85,23 +88,47 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
       let buffer: ActivityEvent[] | null = [];
       let chain = Promise.resolve();
       let sent = 0;
+      // Events handed to the stream and not yet written. A client that reads slower than the log
+      // grows would make this grow without limit; past maxPending the stream ends instead (the
+      // writes still queued are abandoned). Nothing is lost: the client holds the id of the last
+      // event it received and reconnects with it as Last-Event-ID, and the log replays the rest.
+      const maxPending = opts.maxPendingEvents ?? DEFAULT_MAX_PENDING_EVENTS;
+      let pending = 0;
+      let overflowed = false;
+      let endStream = () => {};
+      const overflow = () => {
+        overflowed = true;
+        endStream();
+        stream.abort();
+      };
       const deliver = (events: ActivityEvent[]) => {
+        if (overflowed) return chain;
+        if ((pending += events.length) > maxPending) {
+          overflow();
+          return chain;
+        }
         chain = chain.then(async () => {
           for (const e of events) {
-            if (e.seq <= sent || (project && e.project !== project)) continue;
+            pending--;
+            if (overflowed || e.seq <= sent || (project && e.project !== project)) continue;
             await send(stream, e);
             sent = e.seq;
           }
         }).catch(() => undefined);
         return chain;
       };
-      const unsubscribe = opts.feed.subscribe((batch) => (buffer ? buffer.push(...batch) : void deliver(batch)));
+      const unsubscribe = opts.feed.subscribe((batch) => {
+        if (!buffer) return void deliver(batch);
+        buffer.push(...batch);
+        if (buffer.length > maxPending) overflow();
+      });
       const heartbeat = setInterval(() => void stream.write(': ping\n\n').catch(() => undefined), opts.heartbeatMs ?? 15_000);
       // The server-wide signal outlives every stream: its listener goes when the stream does, or
       // each connection ever made would stay reachable from it until shutdown.
       let onClosing: (() => void) | undefined;
       let unhold: (() => void) | undefined;
       const done = new Promise<void>((resolve) => {
+        endStream = resolve;
         stream.onAbort(resolve);
         if (principal.token && opts.revocations) unhold = opts.revocations.hold(principal.token.id, resolve);
         if (opts.closing.aborted) resolve();
@@ -109,16 +136,16 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
       });
       try {
         sent = since ?? (await core.store.read((tx) => tx.lastSeq()));
-        for (let more = since !== undefined; more && !stream.aborted; ) {
-          const page = await runOp(changesSinceOp, ctx, { since: sent, limit: 500, ...(project ? { project } : {}) });
+        for (let more = since !== undefined; more && !stream.aborted && !overflowed; ) {
+          const page = await runOp(changesSinceOp, ctx, { since: sent, limit: Math.min(500, maxPending), ...(project ? { project } : {}) });
           await deliver(page.events);
           more = page.hasMore;
           if (!page.events.length) break;
         }
         await stream.writeSSE({ event: 'ready', id: String(sent), data: JSON.stringify({ lastSeq: sent, project: project ?? null }), retry: 1000 });
-        const pending = buffer;
+        const buffered = buffer;
         buffer = null;
-        await deliver(pending);
+        if (!overflowed) await deliver(buffered);
         await done;
       } finally {
         if (onClosing) opts.closing.removeEventListener('abort', onClosing);

@@ -42,37 +42,48 @@ const BATCH = 500;
 export async function followChanges(store: Store, opts: ChangeFeedOptions = {}): Promise<ChangeFeed> {
   const listeners = new Map<Listener, FeedListenerOptions>();
   let lastSeq = opts.fromSeq ?? (await store.read((tx) => tx.lastSeq()));
-  let token = await store.changeToken();
+  let token: string | undefined = await store.changeToken();
   let polling: Promise<void> | null = null;
 
+  // At least once: lastSeq moves past a batch only after every listener that wanted it was handed
+  // it, so a read that fails leaves the batch to the next poll (which reads again, since the token
+  // is forgotten on failure). A listener that throws is reported and does not hold up the others.
   const drain = async (): Promise<void> => {
     for (;;) {
       const heads = await store.read((tx) => tx.eventHeads(lastSeq, BATCH));
       if (heads.length === 0) return;
       const from = lastSeq;
       const to = heads[heads.length - 1]!.seq;
-      lastSeq = to;
       const wanting = [...listeners].filter(([, o]) => (o.active?.() ?? true) && (!o.types || heads.some((h) => o.types!.has(h.type))));
       if (wanting.length > 0) {
         // Events committed since the heads were read wait for the next batch.
         const batch = (await store.read((tx) => tx.events({ afterSeq: from, limit: BATCH }))).filter((e) => e.seq <= to);
         for (const [listener, o] of wanting) {
           const mine = o.types ? batch.filter((e) => o.types!.has(e.type)) : batch;
-          if (mine.length > 0 && listeners.has(listener)) listener(mine);
+          if (mine.length === 0 || !listeners.has(listener)) continue;
+          try {
+            listener(mine);
+          } catch (err) {
+            opts.onError?.(err);
+          }
         }
       }
+      lastSeq = to;
       if (heads.length < BATCH) return;
     }
   };
 
   const poll = (): Promise<void> => {
     polling ??= (async () => {
+      let next: string | undefined;
       try {
-        const next = await store.changeToken();
+        next = await store.changeToken();
         if (next === token) return;
         token = next;
         await drain();
       } catch (err) {
+        // Not caught up: the next poll drains again even if nothing else commits meanwhile.
+        if (next !== undefined && token === next) token = undefined;
         opts.onError?.(err);
       } finally {
         polling = null;
