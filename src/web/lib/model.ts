@@ -91,8 +91,10 @@ export class BoardModel extends Observable {
   }
 
   async openProject(key: string): Promise<void> {
-    const { project } = await this.api.get<{ project: Project }>(`/projects/${encodeURIComponent(key)}`);
-    this.project = project;
+    // The project list (just read) already has the workflow; read the project only if it is new.
+    this.project = this.projects.find((p) => p.key === key) ?? (await this.api.get<{ project: Project }>(`/projects/${encodeURIComponent(key)}`)).project;
+    // Labels and assignees differ between projects.
+    this.filters = { ...NO_FILTERS };
     this.activity = [];
     if (this.feed.lastSeq !== undefined) void this.backfill(this.feed.lastSeq);
     await this.reloadLanes();

@@ -7,11 +7,15 @@ export function FilterBar({ model }: { model: BoardModel }) {
   const [labels, setLabels] = useState<string[]>([]);
   const [assignees, setAssignees] = useState<string[]>([]);
   const key = model.project?.key;
+  // The option lists wait for the lanes: the assignee list comes from board_overview, which reads
+  // every task, and should not compete with the first render.
+  const ready = model.lanes.length > 0;
+  const refresh = Math.floor(model.liveTick / 20);
   useEffect(() => {
-    if (!key) return;
+    if (!key || !ready) return;
     void model.api.get<{ labels: Array<{ label: string }> }>('/labels', { project: key }).then((r) => setLabels(r.labels.map((l) => l.label)), () => undefined);
-    void model.api.get<{ byAssignee: Record<string, unknown> }>('/board', { project: key, cardsPerLane: 0 }).then((r) => setAssignees(Object.keys(r.byAssignee).filter((a) => a && a !== 'unassigned' && a !== 'none')), () => undefined);
-  }, [key, model.liveTick > 0 && Math.floor(model.liveTick / 20)]);
+    void model.api.get<{ byAssignee: Record<string, unknown> }>('/board', { project: key, cardsPerLane: 0 }).then((r) => setAssignees(Object.keys(r.byAssignee).filter((a) => a && a !== 'unassigned')), () => undefined);
+  }, [key, ready, refresh]);
   const f = model.filters;
   const select = (id: string, label: string, value: string, options: readonly string[], set: (v: string) => void, any = 'Any') => (
     <label class="filter" for={id}>
