@@ -46,7 +46,7 @@ export const section = {
       ['get', 'get_task', (i) => fn(native, 'get_task')({ id: ids[i % ids.length] }), 'tx_show', (i) => fn(tx, 'tx_show')({ id: ids[i % ids.length] })],
       ['getCastle', 'get_task', (i) => fn(native, 'get_task')({ id: ids[i % ids.length] }), 'castle_get_task', (i) => fn(castle, 'castle_get_task')({ taskId: ids[i % ids.length] })],
       ['ready', 'next_tasks (limit 5)', () => fn(native, 'next_tasks')({ limit: 5 }), 'tx_ready (limit 5)', () => fn(tx, 'tx_ready')({ limit: 5 })],
-      ['list', 'list_tasks (limit 20, all statuses)', () => fn(native, 'list_tasks')({ limit: 20, includeDone: true, sort: 'created' }), 'tx_list (limit 20)', () => fn(tx, 'tx_list')({ limit: 20 })],
+      ['list', 'list_tasks (limit 20, all statuses, by id)', () => fn(native, 'list_tasks')({ limit: 20, includeDone: true, sort: 'id' }), 'tx_list (limit 20)', () => fn(tx, 'tx_list')({ limit: 20 })],
       ['listCastle', 'list_tasks (limit 50, by update)', () => fn(native, 'list_tasks')({ limit: 50, sort: 'updated' }), 'castle_list_tasks', () => fn(castle, 'castle_list_tasks')({})],
       ['search', 'search_tasks (limit 20)', () => fn(native, 'search_tasks')({ query: 'token refresh', limit: 20 }), 'castle_search_tasks', () => fn(castle, 'castle_search_tasks')({ query: 'token refresh' })],
       ['getCard', 'get_task', (i) => fn(native, 'get_task')({ id: ids[i % ids.length] }), 'get_card', (i) => fn(devplanner, 'get_card')({ projectSlug: slug, cardSlug: ids[i % ids.length].toLowerCase() })],

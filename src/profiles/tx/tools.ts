@@ -60,7 +60,7 @@ const txList: ProfileTool = {
   idempotent: true,
   async run(call, input: { status?: string; parentId?: string; limit: number }) {
     const page = await call.op('list_tasks', {
-      ...(await where(call)), includeDone: true, sort: 'created', limit: input.limit,
+      ...(await where(call)), includeDone: true, sort: 'id', limit: input.limit,
       ...(input.status ? { status: input.status } : {}), ...(input.parentId ? { parentId: input.parentId } : {}),
     });
     const tasks = await withDepsAll(call, page.tasks);

@@ -506,6 +506,15 @@ CREATE TABLE idempotency_keys (
 ) WITHOUT ROWID;
 `,
   },
+  {
+    version: 18,
+    name: 'a project\'s tasks by update time',
+    // Castle lists a project's tasks most recently updated first. Without this index SQLite sorted
+    // every open task of the project (or walked the global updated_at index testing each row), 300 ms
+    // at 100k tasks; walking this one stops at the page. Every update moves its entry, as it moves
+    // the global one's.
+    sql: `CREATE INDEX IF NOT EXISTS tasks_project_updated ON tasks (project_uid, updated_at, uid);`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
