@@ -70,6 +70,18 @@ describe('submit_handoff', () => {
     expect((await core.cairn.call('list_tasks', {})).total).toBe(1);
   });
 
+  it('the same key from two connections at once makes one task: the key is checked and recorded in the write transaction', async () => {
+    const other = openCairn({ db: join(core.dir, '.cairn', 'cairn.db'), actor: 'agent:other' });
+    try {
+      const outs = await Promise.all(Array.from({ length: 8 }, (_, i) => (i % 2 ? other : core.cairn).call('submit_handoff', { target: 'CORE', title: 'Raced', idempotencyKey: 'race-1' })));
+      expect(new Set(outs.map((o) => o.taskId))).toEqual(new Set(['CORE-1']));
+      expect(outs.filter((o) => !o.replayed)).toHaveLength(1);
+      expect((await core.cairn.call('list_tasks', {})).total).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('an unknown target names the closest keys and aliases', async () => {
     const e = await expectCode(api.cairn.call('submit_handoff', { repository: core.dir, target: 'acme/core-lbi', title: 'x' }), 'PROJECT_NOT_FOUND');
     expect(e.message).toContain('acme/core-lib');
