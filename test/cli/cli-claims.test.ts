@@ -28,12 +28,12 @@ describe('cairn start', () => {
     expect(blocked!.code).toBe(3);
     expect(blocked!.json().error).toMatchObject({ code: 'BLOCKED', details: { blockedBy: ['API-1'] } });
     expect(okJson(next!).task).toMatchObject({ id: 'API-1', status: 'in_progress', claim: { actor: 'tester' } });
-    expect(nextDocs!.stdout).toMatch(/^Claimed API-3 .*\n {2}claimed by tester until \d{4}-\d\d-\d\dT/);
+    expect(nextDocs!.stdout).toMatch(/^Claimed API-3 .*\n {2}claimed by tester until \S/);
     expect(none!.code).toBe(0);
     expect(none!.stdout).toContain('No ready task to claim');
     expect(both!.code).toBe(1); // invalid
     expect(both!.stderr).toContain('not both');
-    expect(list!.stdout).toMatch(/claimed by tester until \d{4}-\d\d-\d\d \d\d:\d\dZ/);
+    expect(list!.stdout).toMatch(/claimed by tester until \S/);
     const [forced, history] = h.runMany([['start', 'API-2', '--force', '--json'], ['history', 'API-2', '--json']]);
     expect(okJson(forced!).task).toMatchObject({ id: 'API-2', claim: { actor: 'tester' } });
     expect(okJson(history!).events.at(-1)).toMatchObject({ type: 'task.claimed', changes: { forcedPastBlockers: { after: ['API-1'] } } });

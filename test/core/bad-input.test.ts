@@ -110,7 +110,7 @@ describe('bad input', () => {
   });
 
   it('every error code users can hit says what, why, and gives a next step; kinds map as adapters expect', async () => {
-    await c.call('claim_task', { id: 'API-3' });
+    await c.call('claim_task', { id: 'API-3', force: true }); // blocked by API-2: a forced claim
     await c.call('create_task', { project: 'API', title: 'gone' });
     await c.call('delete_task', { id: 'API-4' });
     const other = openCairn({ db: c.ws.db, actor: 'someone-else' });
@@ -127,6 +127,7 @@ describe('bad input', () => {
       ['PROJECT_EXISTS', 'conflict', () => c.call('create_project', { key: 'API', name: 'x' })],
       ['VERSION_CONFLICT', 'conflict', () => c.call('update_task', { id: 'API-1', title: 'x', expectedVersion: 7 })],
       ['ALREADY_CLAIMED', 'conflict', () => other.call('claim_task', { id: 'API-3' })],
+      ['BLOCKED', 'conflict', () => other.call('claim_task', { id: 'API-2' })],
       ['NOT_CLAIMED', 'conflict', () => c.call('release_task', { id: 'API-1' })],
       ['TASK_DELETED', 'conflict', () => c.call('update_task', { id: 'API-4', title: 'x' })],
       ['STATUS_IN_USE', 'conflict', () => c.call('update_project', { key: 'API', statuses: [{ op: 'remove', name: 'in_progress' }] })],
