@@ -511,8 +511,8 @@ CREATE TABLE idempotency_keys (
     name: 'a project\'s tasks by update and creation time',
     // Castle lists a project's tasks most recently updated first, and list_tasks sorts by either.
     // Without these SQLite sorted every task of the project (or walked the global updated_at index
-    // testing each row): 240–300 ms at 100k tasks; walking one of these stops at the page. Every
-    // update moves its updated_at entry, as it moves the global one's; created_at never changes.
+    // testing each row); walking one of these stops at the page. Every update moves its updated_at
+    // entry, as it moves the global one's; created_at never changes.
     sql: `
 CREATE INDEX IF NOT EXISTS tasks_project_updated ON tasks (project_uid, updated_at, uid);
 CREATE INDEX IF NOT EXISTS tasks_project_created ON tasks (project_uid, created_at, uid);
