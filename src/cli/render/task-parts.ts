@@ -2,6 +2,7 @@
 import type { Style } from './color.js';
 import type { RenderEnv } from './render-env.js';
 import type { Cell } from './table.js';
+import { humanTime } from './time.js';
 
 export interface TaskLike {
   id: string;
@@ -29,8 +30,8 @@ export const priorityCell = (p: string): Cell => ({ text: p === 'none' ? '-' : p
 export function markerCell(t: TaskLike): Cell {
   // Finished tasks need no marker; backlog tasks are never ready, so "blocked" would mislead there.
   if (['done', 'canceled', 'backlog'].includes(t.statusCategory)) return { text: '' };
-  // The lease's end to the minute (UTC): when it lapses if not renewed.
-  if (t.claim) return { text: `claimed by ${t.claim.actor} until ${t.claim.expiresAt.slice(0, 16).replace('T', ' ')}Z`, style: 'yellow' };
+  // The lease's end: when it lapses if not renewed (`cairn start ID` again).
+  if (t.claim) return { text: `claimed by ${t.claim.actor} until ${humanTime(t.claim.expiresAt)}`, style: 'yellow' };
   if (t.isReady) return { text: 'ready', style: 'green' };
   // Only unfinished blockers block: blockedBy keeps every edge, finished ones included.
   if (t.openBlockers.length) return { text: `blocked by ${t.openBlockers.join(',')}`, style: 'red' };
