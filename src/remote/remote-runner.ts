@@ -10,6 +10,7 @@
 import { CairnError, ERROR_KINDS, type ErrorCode } from '../core/errors.js';
 import { findOp } from '../ops/index.js';
 import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
+import { join } from 'node:path';
 import { Outbox, type OutboxEntry } from './outbox.js';
 
 /** Writes that can wait in the outbox while the server is away. */
@@ -61,6 +62,12 @@ export class HttpRemoteRunner implements RemoteRunner {
 
   async run(op: Op, raw: Record<string, unknown>, ctx: OpContext): Promise<unknown> {
     const args = withSessionDefaults(op, raw, ctx);
+    if (op.name === 'get_task_document' && typeof args.id === 'string') {
+      const offline = this.#offlineDocument(args.id);
+      if (offline) return offline;
+      const delivered = this.outbox.find(args.id);
+      if (delivered?.state === 'delivered') args.id = (delivered.entry.result as { taskId?: string } | undefined)?.taskId ?? args.id;
+    }
     try {
       const out = await this.send(op, args);
       if (this.outbox.hasPending()) void this.flush().catch(() => undefined);
@@ -73,6 +80,22 @@ export class HttpRemoteRunner implements RemoteRunner {
       this.#schedule();
       return receipt(op, entry, this.url, err.message);
     }
+  }
+
+  /**
+   * A handoff still in the outbox (its id is the outbox entry's): its document is the offline record
+   * itself, status pending. Refused entries say why. Delivered ones are asked by their task id.
+   */
+  #offlineDocument(id: string): unknown {
+    const found = this.outbox.find(id);
+    if (!found || found.state === 'delivered') return undefined;
+    if (found.state === 'refused') {
+      throw new CairnError('TASK_NOT_FOUND', `Outbox entry ${id} (${found.entry.op}) was refused by ${this.url}: ${found.entry.error.code}: ${found.entry.error.message}. No task was made.`, {
+        suggestions: ['cairn outbox  (the refused entry and its error)', `cairn outbox retry ${id}  (after fixing the cause)`],
+      });
+    }
+    const a = found.entry.args as { repository?: string };
+    return { taskId: id, documentPath: join(this.outbox.dir, `${id}.json`), status: 'pending', created: false, repository: a.repository ?? null };
   }
 
   /** One HTTP request for an op; throws Unreachable when no answer came, CairnError for the server's refusals. */

@@ -103,10 +103,15 @@ describe('remote workspace', () => {
       await server!.stop();
       server = undefined;
       const r = await ok(mcp, 'submit_dependency_task', { dependencyId: '@acme/core', taskSummary: 'Queued by ADE', taskDetails: 'while the bridge is down', priority: 'high' });
-      expect(r.data).toMatchObject({ success: true, persistedOffline: true, message: expect.stringContaining('outbox') });
-      expect(r.data.taskId).toBeUndefined();
+      expect(r.data).toMatchObject({ success: true, persistedOffline: true, taskId: expect.stringMatching(/^[0-9A-Z]{26}$/), message: expect.stringContaining('outbox') });
+      const outboxId = r.data.taskId as string;
+      const pending = await ok(mcp, 'get_dependency_task_doc', { taskId: outboxId });
+      expect(pending.data).toMatchObject({ success: true, status: 'pending', documentPath: join(client, '.cairn', 'outbox', `${outboxId}.json`) });
       server = await startServe(serverDb, port);
       await waitFor(() => pendingFiles().length === 0, 'outbox delivered');
+      // Delivered: the outbox id now leads to the task the server made.
+      const after = await call(mcp, 'get_dependency_task_doc', { taskId: outboxId, requireExistingDoc: false });
+      expect(JSON.parse(after.text)).toMatchObject({ success: true, taskId: 'CORE-1', status: 'active' });
       const local = openCairn({ db: serverDb });
       expect((await local.call('get_task', { id: 'CORE-1' })).task).toMatchObject({ title: 'Queued by ADE', priority: 'high' });
       await local.close();

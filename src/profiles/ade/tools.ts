@@ -63,8 +63,8 @@ const submitDependencyTask: ProfileTool = {
     }
     return json({
       success: true,
-      // Queued in the outbox: no task id yet (the seed's taskId is optional); the message names the entry.
-      ...(out.taskId ? { taskId: out.taskId } : {}),
+      // Queued in the outbox: the entry's id stands for the task until delivery (get_dependency_task_doc answers it pending).
+      ...(out.taskId ? { taskId: out.taskId } : out.outboxId ? { taskId: out.outboxId } : {}),
       repository: out.target.repository ?? out.target.project ?? out.target.workspace,
       persistedOffline: out.persistedOffline,
       message: out.message,
@@ -90,9 +90,12 @@ const getDependencyTaskDoc: ProfileTool = {
     const require = input.requireExistingDoc !== false;
     const out = await call.op('get_task_document', { id: input.taskId, requireExisting: require, ...(input.repositoryRoot ? { repository: input.repositoryRoot } : {}) });
     const shape = { taskId: out.taskId, ...(out.repository ? { repository: out.repository } : {}), documentPath: out.documentPath, status: out.status };
-    if (out.status !== 'active') {
-      const why = out.status === 'pending' ? 'the task records a document that is not written yet' : 'the task has no document yet';
-      return json({ success: false, ...shape, message: `No document at ${out.documentPath}: ${why}. Call again with requireExistingDoc: false to create a shell document from the task.` }, true);
+    if (out.status === 'missing') {
+      return json({ success: false, ...shape, message: `No document at ${out.documentPath}: the task has none yet. Call again with requireExistingDoc: false to create a shell document from the task.` }, true);
+    }
+    if (out.status === 'pending') {
+      // The seed's offline record: a handoff waiting in the outbox (its record is the path), or a document the task names but nobody wrote yet.
+      return json({ success: true, ...shape, message: `Pending: ${out.documentPath} is the offline record or a document not written yet; the task's document follows once it is delivered and written.` });
     }
     return json({ success: true, ...shape, message: out.created ? `Created a shell document from ${out.taskId}.` : `Document of ${out.taskId}.` });
   },
