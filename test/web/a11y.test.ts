@@ -109,7 +109,7 @@ describeBrowser('web board accessibility and screenshots', () => {
   });
 
   it('works in a phone-sized viewport', async () => {
-    const browser = await openBrowser({ width: 390, height: 844 });
+    const browser = await openBrowser({ width: 390, height: 844, hasTouch: true });
     try {
       const { page } = browser;
       await page.goto(`${server.url}/#/API/board`);
@@ -128,6 +128,28 @@ describeBrowser('web board accessibility and screenshots', () => {
       await until('API-2 in progress', async () => (await server.call('GET', '/api/v1/tasks/API-2')).body.task.status === 'in_progress');
       expect(await axeSerious(page)).toEqual([]);
       if (process.env.CAIRN_SCREENSHOTS === '1') await page.screenshot({ path: join(shots, 'phone.png') });
+      await page.getByRole('button', { name: 'Close the card panel' }).click();
+
+      // A finger drags a card by its grip to the next lane; the board scrolls sideways at the edge.
+      await page.locator('[data-lane="todo"]').scrollIntoViewIfNeeded();
+      const grip = (await page.locator('[data-card="API-4"] .grip').boundingBox())!;
+      const cdp = await browser.context.newCDPSession(page);
+      const touch = (type: string, x: number, y: number) => cdp.send('Input.dispatchTouchEvent', { type: type as 'touchStart', touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+      const underFinger = (x: number, y: number) => page.evaluate(([px, py]) => (globalThis as any).document.elementFromPoint(px, py)?.closest('[data-lane]')?.getAttribute('data-lane'), [x, y]);
+      await touch('touchStart', grip.x + grip.width / 2, grip.y + grip.height / 2);
+      await touch('touchMove', 300, 400);
+      await touch('touchMove', 385, 400);
+      await until('the In progress lane under the finger', async () => {
+        await touch('touchMove', 385, 400);
+        return (await underFinger(150, 400)) === 'in_progress';
+      });
+      const target = (await page.locator('[data-lane="in_progress"] .lane-body').boundingBox())!;
+      const at = { x: Math.min(target.x + 60, 300), y: target.y + 20 };
+      await touch('touchMove', at.x, at.y);
+      await page.locator('[data-lane="in_progress"] .drop-line').waitFor();
+      await touch('touchEnd', at.x, at.y);
+      await until('API-4 in progress', async () => (await server.call('GET', '/api/v1/tasks/API-4')).body.task.status === 'in_progress');
+      await page.locator('[data-lane="in_progress"] [data-card="API-4"]').waitFor();
     } finally {
       await browser.close();
     }

@@ -123,7 +123,7 @@ export interface Browser {
 }
 
 /** Headless Chromium with a fresh profile, never a downloaded browser. */
-export async function openBrowser(opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark' } = {}): Promise<Browser> {
+export async function openBrowser(opts: { width?: number; height?: number; colorScheme?: 'light' | 'dark'; hasTouch?: boolean } = {}): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'cairn-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: chromiumPath()!,
@@ -132,6 +132,7 @@ export async function openBrowser(opts: { width?: number; height?: number; color
     viewport: { width: opts.width ?? 1400, height: opts.height ?? 900 },
     colorScheme: opts.colorScheme ?? 'light',
     reducedMotion: 'reduce',
+    ...(opts.hasTouch ? { hasTouch: true, isMobile: true } : {}),
   });
   context.setDefaultTimeout(30_000);
   const page = context.pages()[0] ?? (await context.newPage());

@@ -3,9 +3,11 @@ import { useState } from 'preact/hooks';
 import type { BoardModel } from '../lib/model.js';
 import type { TaskSummary } from '../lib/types.js';
 import { Lane } from './lane.js';
+import { usePointerDrag } from './pointer-drag.js';
 
 export function Board({ model, onOpen }: { model: BoardModel; onOpen(id: string): void }) {
   const [focusId, setFocusId] = useState<string | null>(null);
+  const drag = usePointerDrag(model);
   const keyMove = (card: TaskSummary, dx: number, dy: number) => {
     const from = model.findCard(card.id);
     if (!from) return;
@@ -31,10 +33,12 @@ export function Board({ model, onOpen }: { model: BoardModel; onOpen(id: string)
   };
   if (!model.lanes.length) return <p class="empty">{model.project ? 'Loading…' : 'No project yet. Create one with: cairn init --key KEY --name "Name"'}</p>;
   return (
-    <div class="board" role="region" aria-label={`Board of ${model.project?.name ?? ''}. Arrow keys go from card to card; Alt and an arrow key moves the focused card.`}>
+    <div class={`board${drag.dragging ? ' dragging' : ''}`} role="region" aria-label={`Board of ${model.project?.name ?? ''}. Arrow keys go from card to card; Alt and an arrow key moves the focused card.`}>
       {model.lanes.map((lane) => (
-        <Lane key={lane.status.name} model={model} lane={lane} focusId={focusId} onOpen={onOpen} onKeyMove={keyMove} onKeyFocus={keyFocus} />
+        <Lane key={lane.status.name} model={model} lane={lane} focusId={focusId} onOpen={onOpen} onKeyMove={keyMove} onKeyFocus={keyFocus}
+          onGrip={drag.start} pointerDropAt={drag.hint?.lane === lane.status.name ? drag.hint.index : null} />
       ))}
+      {drag.ghostView}
     </div>
   );
 }

@@ -14,6 +14,7 @@ export interface CardProps {
   onOpen(id: string): void;
   onKeyMove(card: TaskSummary, dx: number, dy: number): void;
   onKeyFocus(card: TaskSummary, dx: number, dy: number): void;
+  onGrip(e: PointerEvent, id: string, title: string): void;
 }
 
 /** The server's open blockers, less any seen finishing since (a blocker on screen in a done lane is finished). */
@@ -28,7 +29,7 @@ export function claimLive(t: TaskSummary): boolean {
   return !!t.claim && Date.parse(t.claim.expiresAt) > Date.now();
 }
 
-export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMove, onKeyFocus }: CardProps) {
+export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMove, onKeyFocus, onGrip }: CardProps) {
   const btn = useRef<HTMLButtonElement>(null);
   // A layout effect: a keyed re-order moves DOM nodes, which blurs the focused one; focus comes back
   // in the same task, before the next key press is handled.
@@ -60,6 +61,10 @@ export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMov
         {t.priority !== 'none' && <span class={`prio prio-${t.priority}`}>{t.priority}</span>}
         {t.isReady && <span class="ready" title="Ready: every blocker is done and nobody holds it">ready</span>}
         {by && <span class="touched-by" title="Changed in the last seconds">{by}</span>}
+        {/* A grip for fingers and pens; keyboards use Alt + arrows, mice drag the whole card. */}
+        <span class="grip" aria-hidden="true" title="Drag to move" onPointerDown={(e) => onGrip(e, t.id, t.title)}>
+          ⠿
+        </span>
       </div>
       <button
         ref={btn}

@@ -17,12 +17,16 @@ export interface LaneProps {
   onOpen(id: string): void;
   onKeyMove(card: TaskSummary, dx: number, dy: number): void;
   onKeyFocus(card: TaskSummary, dx: number, dy: number): void;
+  onGrip(e: PointerEvent, id: string, title: string): void;
+  /** Where a finger or pen drag would drop in this lane. */
+  pointerDropAt: number | null;
 }
 
-export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus }: LaneProps) {
+export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGrip, pointerDropAt }: LaneProps) {
   const body = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 900 });
-  const [dropAt, setDropAt] = useState<number | null>(null);
+  const [mouseDropAt, setDropAt] = useState<number | null>(null);
+  const dropAt = mouseDropAt ?? pointerDropAt;
   const [adding, setAdding] = useState(false);
   const name = lane.status.name;
   const headingId = `lane-${name}`;
@@ -123,9 +127,9 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus }: La
           void model.move(id, name, at).then((ok) => ok && model.announce(`Moved ${id} to ${lane.status.displayName}, position ${at + 1}.`));
         }}
       >
-        <ol class="cards" aria-labelledby={headingId} style={{ height: `${(n + (lane.cursor ? 1 : 0)) * ROW}px` }}>
+        <ol class="cards" aria-labelledby={headingId} data-count={n} style={{ height: `${(n + (lane.cursor ? 1 : 0)) * ROW}px` }}>
           {rows.map((i) => (
-            <Card key={lane.cards[i]!.id} model={model} card={lane.cards[i]!} index={i} setSize={lane.total} focusId={focusId} onOpen={onOpen} onKeyMove={onKeyMove} onKeyFocus={onKeyFocus} />
+            <Card key={lane.cards[i]!.id} model={model} card={lane.cards[i]!} index={i} setSize={lane.total} focusId={focusId} onOpen={onOpen} onKeyMove={onKeyMove} onKeyFocus={onKeyFocus} onGrip={onGrip} />
           ))}
         </ol>
         {dropAt !== null && <div class="drop-line" style={{ transform: `translateY(${dropAt * ROW - 4}px)` }} aria-hidden="true" />}
