@@ -6,12 +6,12 @@ import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
 import { ProjectKey } from '../model/ids.js';
 import { Alias, ProjectName, type Project } from '../model/project.js';
-import { Category, Color, StatusName, TemplateName, templateStatuses, type Status } from '../model/workflow.js';
+import { Category, Color, StatusName, TemplateName, templateStatuses } from '../model/workflow.js';
 import type { ProjectRow, Tx } from '../ports.js';
 import { diff, record } from './activity.js';
 import { assertAliasesFree } from './alias-conflicts.js';
 import { resolveProject } from './resolve.js';
-import { findStatus } from '../rules/find-status.js';
+import { moveTasksToWorkflow, planStatusOps } from './workflow-edits.js';
 
 export const CreateProjectInput = z.object({
   key: ProjectKey,
@@ -108,66 +108,12 @@ export async function getProject(ctx: Context, input: z.infer<typeof ProjectRefI
   return ctx.store.read(async (tx) => present(tx, await resolveProject(tx, input.key)));
 }
 
-/** Applies workflow edits, keeping tasks' status names and categories (and so readiness) consistent. */
-async function applyStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[], now: string): Promise<void> {
-  const statuses = (await tx.getStatuses(p.uid)).map((s) => ({ ...s }));
-  // Tracked by object, not name: a later rename in the same batch must not lose the recategorization.
-  const touched = new Set<Status>();
-  for (const op of ops) {
-    if (op.op === 'add') {
-      if (statuses.some((s) => s.name === op.name)) throw new CairnError('VALIDATION_ERROR', `Project ${p.key} already has a status "${op.name}".`);
-      const s: Status = { name: op.name, displayName: op.displayName ?? op.name, color: op.color ?? '#64748b', category: op.category, position: 0 };
-      statuses.splice(Math.min(op.position ?? statuses.length, statuses.length), 0, s);
-      continue;
-    }
-    const s = findStatus(statuses, op.name, p.key);
-    if (op.op === 'rename') {
-      if (statuses.some((x) => x.name === op.to)) throw new CairnError('VALIDATION_ERROR', `Project ${p.key} already has a status "${op.to}".`);
-      await renameStatusOfTasks(tx, p.uid, s.name, op.to);
-      s.name = op.to;
-      if (op.displayName) s.displayName = op.displayName;
-    } else if (op.op === 'move') {
-      statuses.splice(statuses.indexOf(s), 1);
-      statuses.splice(Math.min(op.position, statuses.length), 0, s);
-    } else if (op.op === 'recolor') s.color = op.color;
-    else if (op.op === 'recategorize') {
-      s.category = op.category;
-      touched.add(s);
-    } else {
-      const n = await tx.countTasksInStatus(p.uid, s.name);
-      if (n > 0) {
-        throw new CairnError('STATUS_IN_USE', `Status "${s.name}" of ${p.key} still holds ${n} task(s); move them to another status first. Nothing was changed.`, {
-          suggestions: [`list_tasks {project: "${p.key}", status: "${s.name}"}`],
-        });
-      }
-      statuses.splice(statuses.indexOf(s), 1);
-    }
-  }
-  if (statuses.length === 0) throw new CairnError('VALIDATION_ERROR', `Project ${p.key} must keep at least one status.`);
-  for (const c of ['todo', 'done'] as const) {
-    if (!statuses.some((s) => s.category === c)) {
-      throw new CairnError('VALIDATION_ERROR', `Project ${p.key} needs at least one status in category "${c}" (new tasks start in the first todo status; complete moves to the first done status). Nothing was changed.`);
-    }
-  }
-  await tx.replaceStatuses(p.uid, statuses.map((s, position) => ({ ...s, position })));
-  for (const s of touched) if (statuses.includes(s)) await tx.setCategoryForStatus(p.uid, s.name, s.category, now);
-  if (touched.size) await refreshProjectBlockers(tx, p.uid);
-}
-
-async function renameStatusOfTasks(tx: Tx, projectUid: string, from: string, to: string): Promise<void> {
-  const { rows } = await tx.listTasks({ projectUids: [projectUid], statuses: [from], includeArchived: true, includeDeleted: true, includeDone: true }, 'id', 1_000_000, undefined);
-  for (const r of rows) await tx.updateTask(r.uid, { status: to });
-}
-
-async function refreshProjectBlockers(tx: Tx, projectUid: string): Promise<void> {
-  const { rows } = await tx.listTasks({ projectUids: [projectUid], includeArchived: true, includeDeleted: true, includeDone: true }, 'id', 1_000_000, undefined);
-  const dependents = new Set<string>();
-  for (const r of rows) for (const d of await tx.dependentUids(r.uid)) dependents.add(d);
-  await tx.refreshOpenBlockers([...dependents]);
-}
-
+/**
+ * Updates a project. Workflow edits commit with the project, then the tasks they affect follow in
+ * bounded batches through the task write path (workflow-edits.ts, which says why in that order).
+ */
 export async function updateProject(ctx: Context, input: z.infer<typeof UpdateProjectInput>): Promise<Project> {
-  return ctx.store.write(async (tx) => {
+  const { uid, moves } = await ctx.store.write(async (tx) => {
     const p = await resolveProject(tx, input.key);
     if (input.aliases) await assertAliasesFree(tx, input.aliases, p.uid);
     const patch = {
@@ -177,15 +123,21 @@ export async function updateProject(ctx: Context, input: z.infer<typeof UpdatePr
       ...(input.aliases !== undefined ? { aliases: [...new Set(input.aliases)] } : {}),
     };
     const before = await tx.getStatuses(p.uid);
-    if (input.statuses?.length) await applyStatusOps(tx, p, input.statuses, nowIso(ctx));
-    const after = await tx.getStatuses(p.uid);
+    const plan = input.statuses?.length ? await planStatusOps(tx, p, input.statuses) : undefined;
+    const after = plan?.statuses ?? before;
     const changes = diff(p as unknown as Record<string, unknown>, patch);
-    if (JSON.stringify(before) !== JSON.stringify(after)) changes.statuses = { before, after };
-    if (Object.keys(changes).length === 0) return present(tx, p);
-    await tx.updateProject(p.uid, { ...patch, updatedAt: nowIso(ctx) });
-    await record(tx, ctx, { projectUid: p.uid, taskUid: null, type: 'project.updated', changes });
-    return present(tx, (await tx.getProjectByUid(p.uid))!);
+    if (JSON.stringify(before) !== JSON.stringify(after)) {
+      changes.statuses = { before, after };
+      await tx.replaceStatuses(p.uid, after);
+    }
+    if (Object.keys(changes).length > 0) {
+      await tx.updateProject(p.uid, { ...patch, updatedAt: nowIso(ctx) });
+      await record(tx, ctx, { projectUid: p.uid, taskUid: null, type: 'project.updated', changes });
+    }
+    return { uid: p.uid, moves: plan?.moves ?? [] };
   });
+  if (moves.length) await moveTasksToWorkflow(ctx, uid, moves);
+  return ctx.store.read(async (tx) => present(tx, (await tx.getProjectByUid(uid))!));
 }
 
 export async function archiveProject(ctx: Context, input: z.infer<typeof ArchiveProjectInput>): Promise<Project> {
