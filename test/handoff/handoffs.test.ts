@@ -130,6 +130,17 @@ describe('get_task_document', () => {
     expect(existsSync(join(core.dir, 'plans'))).toBe(false);
   });
 
+  it('a document path recorded outside the repository is neither read nor written', async () => {
+    const outside = join(base, 'elsewhere', 'owned.md');
+    await core.cairn.call('create_task', { project: 'CORE', title: 'Sneaky', documentPath: outside });
+    await core.cairn.call('create_task', { project: 'CORE', title: 'Climbing', documentPath: '../api/owned.md' });
+    for (const id of ['CORE-1', 'CORE-2']) {
+      await expectCode(core.cairn.call('get_task_document', { id, requireExisting: false }), 'ANCHOR_OUTSIDE_REPOSITORY');
+    }
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(api.dir, 'owned.md'))).toBe(false);
+  });
+
   it('an unknown task is TASK_NOT_FOUND', async () => {
     await expectCode(core.cairn.call('get_task_document', { id: 'CORE-9' }), 'TASK_NOT_FOUND');
   });

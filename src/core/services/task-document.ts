@@ -13,7 +13,7 @@ import { TaskRef } from '../model/ids.js';
 import type { Task } from '../model/task.js';
 import { openRepositoryWorkspace } from './handoffs.js';
 import { hydrate } from './hydrate.js';
-import { projectRootOf, WORKSPACE_DIR } from './repo-paths.js';
+import { normalizeAnchors, projectRootOf, WORKSPACE_DIR } from './repo-paths.js';
 import { resolveTask } from './resolve.js';
 import { updateTask } from './tasks.js';
 
@@ -58,6 +58,17 @@ export function documentShell(task: Task, at: string): string {
   return lines.join('\n');
 }
 
+function insideRepository(abs: string, root: string, id: string): void {
+  try {
+    normalizeAnchors([abs], root);
+  } catch {
+    throw new CairnError('ANCHOR_OUTSIDE_REPOSITORY', `Task ${id} names the document ${abs}, which is outside its repository ${root}; Cairn reads and writes plan documents only inside the repository. Nothing was changed.`, {
+      suggestions: [`update_task {id: "${id}", documentPath: ".cairn/docs/${id}.md"}`],
+      details: { documentPath: abs, repository: root },
+    });
+  }
+}
+
 export async function getTaskDocument(ctx: Context, input: z.infer<typeof GetTaskDocumentInput>): Promise<TaskDocumentOutput> {
   const ws = openRepositoryWorkspace(ctx, input.repository);
   try {
@@ -74,6 +85,13 @@ export async function getTaskDocument(ctx: Context, input: z.infer<typeof GetTas
     const recorded = task.documentPath;
     const rel = recorded ?? [WORKSPACE_DIR, 'docs', `${task.id}.md`].join('/');
     const abs = isAbsolute(rel) ? rel : join(root!, ...rel.split('/'));
+    // A recorded path is free text (create_task documentPath): never look at or write a file outside the repository.
+    if (root) insideRepository(abs, root, task.id);
+    else if (!input.requireExisting) {
+      throw new CairnError('VALIDATION_ERROR', `Task ${task.id}'s document ${abs} has no repository to be written in. Nothing was changed.`, {
+        suggestions: [`update_project {key: "${task.project}", root: "/path/to/repo"}`],
+      });
+    }
     const out = { taskId: task.id, documentPath: abs, repository: root, created: false };
     if (existsSync(abs)) return { ...out, status: 'active' };
     if (input.requireExisting) return { ...out, status: recorded ? 'pending' : 'missing' };
