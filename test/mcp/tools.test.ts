@@ -167,6 +167,10 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       await given('deps');
       const released = await must('release_task', { id: 'API-1' });
       expect((released.data.task as { claim: unknown }).claim).toBeNull();
+      const next = await must('claim_next', { project: 'API' });
+      expect((next.data.task as { id: string }).id).toBe('API-1');
+      expect((await must('claim_next', { project: 'API' })).text).toMatch(/^No ready task to claim/);
+      // Claiming again is how the holder renews.
       const claimed = await must('claim_task', { id: 'API-1', leaseSeconds: 600 });
       expect(claimed.text).toContain('claimed by agent until');
       const cl = await must('update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'docs' }] });
