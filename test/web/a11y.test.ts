@@ -57,7 +57,7 @@ describeBrowser('web board accessibility and screenshots', () => {
         await page.goto(`${server.url}/#/API/board`);
         await page.locator('[data-card="API-2"]').waitFor();
         expect(await axeSerious(page)).toEqual([]);
-        if (colorScheme === 'light') await page.screenshot({ path: join(shots, 'board.png') });
+        await page.screenshot({ path: join(shots, colorScheme === 'light' ? 'board.png' : 'board-dark.png') });
         await page.locator('[data-card="API-2"] .card-title').click();
         await page.getByRole('dialog', { name: /API-2/ }).getByText('double-entry').waitFor();
         expect(await axeSerious(page)).toEqual([]);
