@@ -174,7 +174,7 @@ describe('remote workspace', () => {
     await local.close();
     server = await startServe(serverDb, port);
     const s = await cli(client, url, ['sync', '--json']);
-    expect(s.json()).toMatchObject({ delivered: [], refused: [{ op: 'add_comment', error: { code: 'TASK_DELETED' } }], remaining: 0 });
+    expect(s.json(), s.stdout + s.stderr).toMatchObject({ delivered: [], refused: [{ op: 'add_comment', error: { code: 'TASK_DELETED' } }], remaining: 0 });
     const box = (await cli(client, url, ['outbox', '--json'])).json();
     expect(box.pending).toEqual([]);
     expect(box.refused).toMatchObject([{ op: 'add_comment', args: { id: 'CORE-1', body: 'too late' }, error: { code: 'TASK_DELETED' } }]);

@@ -5,7 +5,7 @@
  * idempotency key makes a repeat (an outbox redelivery, a retry) answer the task already made.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import * as z from 'zod';
 import type { Context } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -64,6 +64,15 @@ export function openRepositoryWorkspace(ctx: Context, repository: string | undef
   const here: OpenedWorkspace = { store: ctx.store, root: repositoryOfDb(ctx.store.location), local: true, close: async () => undefined };
   if (!repository) return here;
   const path = resolve(repository.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
+  if (!ctx.openWorkspace) {
+    // A server confined to its own workspace says nothing about other paths on its machine.
+    const own = here.root ? realish(here.root) : undefined;
+    const real = realish(path);
+    if (own && (real === own || real.startsWith(own + sep))) return here;
+    throw new CairnError('FORBIDDEN', `This server hands off only within its own workspace${here.root ? ` (${here.root})` : ''}; ${path} is outside it. Nothing was changed.`, {
+      suggestions: ['Hand off from the CLI or `cairn mcp` on the machine that holds that repository', 'Name a project of this workspace'],
+    });
+  }
   const root = existsSync(path) ? workspaceRootOf(path) : undefined;
   if (!root) {
     throw new CairnError('NO_WORKSPACE', `${path} has no Cairn workspace: no .cairn/ folder there or in a parent folder, so nothing can be handed to it. Nothing was changed.`, {
@@ -73,11 +82,6 @@ export function openRepositoryWorkspace(ctx: Context, repository: string | undef
   }
   const db = join(root, WORKSPACE_DIR, WORKSPACE_DB);
   if (sameFile(db, ctx.store.location)) return { ...here, root };
-  if (!ctx.openWorkspace) {
-    throw new CairnError('FORBIDDEN', `This server cannot open other workspaces (${db}); only projects of its own workspace can be targets here. Nothing was changed.`, {
-      suggestions: ['Hand off from the CLI or `cairn mcp` on the machine that holds that repository', 'Name a project of this workspace'],
-    });
-  }
   const store = ctx.openWorkspace(db);
   return { store, root, local: false, close: () => store.close() };
 }
