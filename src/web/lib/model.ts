@@ -226,6 +226,7 @@ export class BoardModel extends Observable {
       }
     }
     if (this.activity.length > 300) this.activity.length = 300;
+    for (const [id, t] of this.touched) if (now - t.at > TOUCH_MS) this.touched.delete(id);
     this.changed();
     setTimeout(() => this.changed(), TOUCH_MS + 50);
     void this.applyPending();

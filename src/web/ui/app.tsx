@@ -68,9 +68,11 @@ export function App() {
   }, [model.project?.key]);
 
   const open = (id: string) => go({ task: id });
+  // While the token prompt is up, the page behind it takes no focus or clicks.
+  const blocked = model.needToken ? { inert: true } : {};
   return (
     <div class="app">
-      <header class="topbar">
+      <header class="topbar" {...blocked}>
         <h1 class="brand">Cairn</h1>
         <label class="project-switch" for="project-select">
           <span class="sr-only">Project</span>
@@ -96,7 +98,7 @@ export function App() {
       </header>
       {route.view === 'board' && model.project && <FilterBar model={model} />}
       <NoticeBar model={model} onOpen={open} />
-      <main id="main" class={`main${route.task ? ' with-panel' : ''}`}>
+      <main id="main" class={`main${route.task ? ' with-panel' : ''}`} {...blocked}>
         {model.loadError && <p class="error" role="alert">{model.loadError}</p>}
         {route.view === 'board' && <Board model={model} onOpen={open} />}
         {route.view === 'ready' && <ReadyView model={model} onOpen={open} />}

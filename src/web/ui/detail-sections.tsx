@@ -7,8 +7,9 @@ import { ago, EditText, type Save } from './fields.js';
 
 type SectionProps = Omit<PanelApi, 'change'> & { change: PanelApi['change'] };
 
-const checklistOp = (p: SectionProps, what: string, ops: unknown[]) =>
-  p.change(what, () => p.model.api.send<{ task: Task }>('POST', `/tasks/${encodeURIComponent(p.task.id)}/checklist`, { ops, expectedVersion: p.task.version }));
+/** A checklist change, refused if the card changed since `base` (default: the version on screen). */
+const checklistOp = (p: SectionProps, what: string, ops: unknown[], base = p.task.version) =>
+  p.change(what, () => p.model.api.send<{ task: Task }>('POST', `/tasks/${encodeURIComponent(p.task.id)}/checklist`, { ops, expectedVersion: base }));
 
 export function Checklist(p: SectionProps) {
   const { task } = p;
@@ -29,8 +30,8 @@ export function Checklist(p: SectionProps) {
                 value={item.text}
                 version={task.version}
                 maxLength={500}
-                onSave={async (v) => {
-                  const ok = await checklistOp(p, 'checklist edit', [{ op: 'edit', index: item.index, text: v }]);
+                onSave={async (v, base) => {
+                  const ok = await checklistOp(p, 'checklist edit', [{ op: 'edit', index: item.index, text: v }], base);
                   setEditing(null);
                   return ok;
                 }}
@@ -203,7 +204,7 @@ export function LinksSection({ task, patch }: { task: Task; patch(what: string, 
         <EditText id="f-branch" label="Branch" value={l.branch ?? ''} version={task.version} onSave={save('branch')} />
         <EditText id="f-worktree" label="Worktree" value={l.worktree ?? ''} version={task.version} onSave={save('worktree')} />
         <EditText id="f-pr" label="PR URL" value={l.prUrl ?? ''} version={task.version} onSave={save('prUrl')} />
-        <EditText id="f-prnum" label="PR number" value={l.prNumber ? String(l.prNumber) : ''} version={task.version} onSave={save('prNumber', (v) => Number(v))} />
+        <EditText id="f-prnum" label="PR number" value={l.prNumber ? String(l.prNumber) : ''} version={task.version} onSave={save('prNumber', (v) => (v.trim() ? Number(v) : undefined))} />
         <EditText id="f-issue" label="Issue" value={l.issue ?? ''} version={task.version} onSave={save('issue')} />
       </div>
     </section>
