@@ -75,6 +75,18 @@ describe('remote workspace', () => {
     }
   });
 
+  it('cairn mcp --remote URL (the flag, no CAIRN_URL) works the same', async () => {
+    const env = clientEnv(url);
+    delete env.CAIRN_URL;
+    const mcp = await connectV1({ args: ['--remote', url], cwd: client, env }, {}, [join(import.meta.dirname, '../../bin/cairn.js'), 'mcp']);
+    try {
+      expect((await ok(mcp, 'list_projects', {})).data).toMatchObject({ projects: [{ key: 'CORE' }] });
+      expect((await ok(mcp, 'create_task', { project: 'CORE', title: 'Via the flag' })).data).toMatchObject({ task: { id: 'CORE-1' } });
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('server stopped → persistedOffline: true, reads say where the server is → server started → delivered exactly once by the automatic flush', async () => {
     const mcp = await connectV1({ cwd: client, env: clientEnv(url, { CAIRN_TOOLSETS: 'default,handoff' }) });
     try {
