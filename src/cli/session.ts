@@ -1,8 +1,8 @@
 /** Opens what a command needs: the workspace (refusing writes when there is none), the actor, and the default project. */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { resolve, sep } from 'node:path';
 import { CairnError } from '../core/errors.js';
+import { projectAt, workspaceRepository } from '../core/services/default-project.js';
 import { systemClock } from '../core/ports.js';
 import { findOp, runOp, type OpContext } from '../ops/index.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
@@ -63,32 +63,16 @@ export function openSession(g: GlobalOptions, opts: { write: boolean }): Session
   if (opts.write && workspace.source === 'default') throw noWorkspaceError(workspace);
   if (!opts.write && !existsSync(workspace.path)) hintMissing(workspace);
   const store = openStore(workspace.path);
-  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore };
+  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore, cwd: process.cwd() };
   return { ctx, workspace, close: () => store.close() };
 }
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-}
-
-/** CAIRN_PROJECT, else the project whose root holds the working directory (the deepest such root), else none. */
+/** CAIRN_PROJECT, else the project whose root holds the working directory (core/services/default-project.ts decides, as for MCP), else none. */
 export async function defaultProject(ctx: OpContext): Promise<string | undefined> {
   const fromEnv = process.env.CAIRN_PROJECT?.trim();
   if (fromEnv) return fromEnv;
-  const cwd = real(process.cwd());
   const { projects } = (await runOp(findOp('list_projects')!, ctx, {})) as { projects: Array<{ key: string; root: string | null }> };
-  let best: { key: string; length: number } | undefined;
-  for (const p of projects) {
-    if (!p.root) continue;
-    const root = real(p.root);
-    const inside = cwd === root || cwd.startsWith(root.endsWith(sep) ? root : root + sep);
-    if (inside && (!best || root.length > best.length)) best = { key: p.key, length: root.length };
-  }
-  return best?.key;
+  return projectAt(projects, [process.cwd()], ctx.remote ? undefined : workspaceRepository(ctx.store));
 }
 
 export async function noProjectError(ctx: OpContext): Promise<CairnError> {

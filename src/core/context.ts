@@ -13,6 +13,8 @@ export interface Context {
    * same engine. Entry points that can reach other workspaces set it; the caller closes the store.
    */
   openWorkspace?: (dbPath: string) => Store;
+  /** The caller's working directory, against which a relative path it gives (a project root) is read; the CLI sets it. */
+  cwd?: string;
 }
 
 export const nowIso = (ctx: Pick<Context, 'clock'>): string => ctx.clock.now().toISOString();

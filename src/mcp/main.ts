@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { followChanges } from '../core/services/change-feed.js';
+import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
 import { truthy } from '../core/rules/flag-value.js';
 import type { Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
@@ -14,6 +14,7 @@ import { lazyStore } from './lazy-store.js';
 import { GuardedStdioTransport } from './stdio-guard.js';
 import { buildMcpServer, stdioSink } from './server.js';
 import { forwardChanges } from './subscriptions.js';
+import { WorkspaceChoice } from './workspace-choice.js';
 import { parseToolsets } from './toolsets.js';
 
 export interface McpStdioOptions {
@@ -64,16 +65,28 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
     runner.startAutoFlush();
   }
   // Loaded after serving starts (a separate chunk when bundled): initialize does not need the database.
-  const opened = runner ? Promise.resolve(remoteOnlyStore(runner.url)) : import('../workspace.js').then(({ findWorkspace, openStore }) => {
-    const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) });
-    const surface = profile ? `profile ${profile.name}${profileToolsets.length ? ` + ${profileToolsets.join(',')}` : ''}` : `toolsets ${toolsets.join(',')}`;
-    log('info', `serving ${location.path}${location.source === 'default' ? ' (no database yet; the first write creates it)' : ''} · ${surface}${readOnly ? ' · read-only' : ''}`);
-    return openStore(location.path);
-  });
-  const store: Store = lazyStore(opened, opts.db ?? env.CAIRN_DB ?? cwd);
+  // Started outside any workspace ($HOME, /), the client's MCP roots decide it (workspace-choice.ts).
+  const choice = new WorkspaceChoice(cwd, (m) => log('info', m));
+  const surface = profile ? `profile ${profile.name}${profileToolsets.length ? ` + ${profileToolsets.join(',')}` : ''}` : `toolsets ${toolsets.join(',')}`;
+  if (runner) choice.use(remoteOnlyStore(runner.url));
+  else {
+    void import('../workspace.js').then(({ findWorkspace, openStore }) => {
+      const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) });
+      log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${location.path}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
+      if (location.source !== 'default') return choice.use(openStore(location.path));
+      choice.fromRoots((root) => {
+        const found = findWorkspace({ cwd: root, env: {} });
+        return found.source === 'ancestor' ? { store: openStore(found.path), path: found.path } : undefined;
+      });
+    }, (err: unknown) => {
+      log('error', `cannot load the workspace module: ${String(err)}`);
+      choice.abandon();
+    });
+  }
+  const store: Store = choice.store;
   // Another repository's workspace, for handoffs to it; opened (and closed) per call.
   const openWorkspace = (db: string): Store => lazyStore(import('../workspace.js').then((m) => m.openStore(db)), db);
-  const feed = runner ? new Promise<never>(() => undefined) : opened.then((s) => followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }));
+  const feed: Promise<ChangeFeed | undefined> = runner ? Promise.resolve(undefined) : choice.ready.then((s) => (s ? followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }) : undefined));
   feed.catch((err: unknown) => log('error', `cannot open the workspace: ${String(err)}`));
 
   let inflight = 0;
@@ -93,12 +106,12 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
-        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, services: { openWorkspace, ...(runner ? { remote: runner } : {}) },
+        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, onRoots: (paths) => choice.roots(paths), services: { openWorkspace, ...(runner ? { remote: runner } : {}) },
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
         ctx,
       );
-      void feed.then((f) => forwardChanges(f, stdioSink(server, ctx.era)), () => undefined);
+      void feed.then((f) => f && forwardChanges(f, stdioSink(server, ctx.era)), () => undefined);
       return server;
     },
     { onerror: (err) => log('warning', err.message), transport },
@@ -123,6 +136,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
           await new Promise((r) => setTimeout(r, 20));
         }
       }
+      choice.abandon();
       if (runner) await runner.close();
       else (await feed.catch(() => undefined))?.close();
       await handle.close().catch(() => undefined);

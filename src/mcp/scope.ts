@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Store } from '../core/ports.js';
-import { projectForPaths as rootedAt } from '../core/rules/project-root.js';
+import { projectAt, workspaceRepository } from '../core/services/default-project.js';
 
 export interface ScopeSources {
   /** --project / the caller's explicit choice: wins over everything. */
@@ -17,10 +17,10 @@ export interface ScopeSources {
   cwd?: string | undefined;
 }
 
-/** The key of the project whose root contains one of the paths (deepest root wins). */
+/** The key of the project whose root contains one of the paths (deepest root wins): core/services/default-project.ts decides. */
 export async function projectForPaths(store: Store, paths: readonly string[]): Promise<string | undefined> {
   if (paths.length === 0) return undefined;
-  return rootedAt(await store.read((tx) => tx.listProjects(false)), paths);
+  return projectAt(await store.read((tx) => tx.listProjects(false)), paths, workspaceRepository(store));
 }
 
 /** file:// root URIs as paths; other schemes are ignored. */
@@ -57,7 +57,8 @@ export class ProjectScope {
 
   async #rooted(paths: readonly string[]): Promise<string | undefined> {
     if (paths.length === 0) return undefined;
-    return 'list' in this.store ? rootedAt(await this.store.list(), paths) : projectForPaths(this.store, paths);
+    // A remote workspace's relative roots (an older server) cannot be read from here: they match nothing.
+    return 'list' in this.store ? projectAt(await this.store.list(), paths, undefined) : projectForPaths(this.store, paths);
   }
 
   /** Client roots arrived (2025 clients that declare the roots capability). */

@@ -53,6 +53,11 @@ export interface BuildMcpServerOptions {
   track?: <T>(work: () => Promise<T>) => Promise<T>;
   /** Serve a seed's surface instead of the native tools (src/profiles): its tools, resources, names and errors. */
   profile?: { profile: Profile; toolsets: readonly string[]; env: Readonly<Record<string, string | undefined>> };
+  /**
+   * The client's MCP roots as paths once known, or undefined when it offers none (no roots
+   * capability, a 2026 client, a failed roots/list): how `cairn mcp` started outside any workspace finds one.
+   */
+  onRoots?: (paths: string[] | undefined) => void;
   /** Other workspaces (handoffs to other repositories) and a remote server to run every op on (`--remote`). */
   services?: Pick<OpContext, 'openWorkspace' | 'remote'>;
 }
@@ -180,16 +185,20 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     });
   }
   if (era === 'legacy') {
-    // Roots are optional: ask only when the client declares them and no explicit project overrides them.
-    // A call made while they are being fetched waits (at most the 2 s timeout), so scoping is not racy.
+    // Roots are optional: ask only when the client declares them (an explicit project still wins in scope.ts,
+    // but the roots may be what finds the workspace). A call made while they are being fetched waits (at
+    // most the 2 s timeout), so scoping is not racy.
     const fetchRoots = (): void => {
-      if (opts.defaultProject || !server.server.getClientCapabilities()?.roots) return;
+      if (!server.server.getClientCapabilities()?.roots) return opts.onRoots?.(undefined);
       rootsPending = (async () => {
         try {
           const { roots } = await server.server.listRoots(undefined, { timeout: 2000 });
-          scope.setRoots(rootPaths(roots));
+          const paths = rootPaths(roots);
+          scope.setRoots(paths);
+          opts.onRoots?.(paths);
         } catch (err) {
           log('warning', `roots/list failed, scoping falls back to CAIRN_PROJECT / the working directory: ${toCairnError(err).message}`);
+          opts.onRoots?.(undefined);
         } finally {
           rootsPending = undefined;
         }
@@ -197,6 +206,8 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     };
     server.server.oninitialized = fetchRoots;
     server.server.setNotificationHandler('notifications/roots/list_changed', fetchRoots);
+  } else {
+    opts.onRoots?.(undefined); // 2026 clients are asked for roots only inside a tool call's input round
   }
   return server;
 }

@@ -5,7 +5,7 @@
  */
 import { basename } from 'node:path';
 import { CairnError, toCairnError } from '../core/errors.js';
-import { projectForPaths } from '../core/rules/project-root.js';
+import { projectAt, workspaceRepository } from '../core/services/default-project.js';
 import { findOp, OPS, parseInput, runOp, type OpContext } from '../ops/index.js';
 import type { OpName, OpOutput, Profile, ProfileCall, ProfileTool, ToolOutput } from './profile.js';
 
@@ -42,7 +42,7 @@ async function projectFor(
   const projectPath = profile.projectPathEnv ? env[profile.projectPathEnv] : undefined;
   const { projects } = await op('list_projects', {});
   if (projectPath) {
-    const rooted = projectForPaths(projects, [projectPath]);
+    const rooted = projectAt(projects, [projectPath], ctx.remote ? undefined : workspaceRepository(ctx.store));
     if (rooted) return rooted;
   } else if (projects.length === 1) return projects[0]!.key;
   if (!create) return undefined;

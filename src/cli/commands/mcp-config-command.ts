@@ -33,7 +33,7 @@ export function mcpConfig(o: McpConfigOptions): McpConfigResult {
   const notes = client === 'claude-code' ? [] : [`Goes in ${whereToPaste(client)}.`];
   if (db && !existsSync(db)) notes.push(`There is no workspace at ${db} yet: run \`cairn init\` in that folder.`);
   if (!db && client !== 'claude-code') {
-    notes.push('No --project given: the server will look for .cairn/ from the folder the host starts it in, which for this host may not be your repository. Add --project PATH to pin it.');
+    notes.push("No --project given: the server looks for .cairn/ from the folder the host starts it in, then in and above the client's MCP roots (the folders open in the host); with neither it answers NO_WORKSPACE and creates nothing. Add --project PATH to pin it.");
   }
   return { client, config: clientConfig(client, entry), notes, ...(client === 'claude-code' ? { command: claudeAddCommand(entry) } : {}) };
 }

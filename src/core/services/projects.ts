@@ -12,6 +12,7 @@ import { diff, record } from './activity.js';
 import { assertAliasesFree } from './alias-conflicts.js';
 import { resolveProject } from './resolve.js';
 import { moveTasksToWorkflow, planStatusOps } from './workflow-edits.js';
+import { storedRoot } from './default-project.js';
 
 export const CreateProjectInput = z.object({
   key: ProjectKey,
@@ -84,7 +85,7 @@ export async function createProject(ctx: Context, input: z.infer<typeof CreatePr
       key: input.key,
       name: input.name,
       description: input.description,
-      root: input.root ?? null,
+      root: input.root ? storedRoot(ctx, input.root) : null,
       aliases: [...new Set(input.aliases)],
       archivedAt: null,
       createdAt: now,
@@ -119,7 +120,7 @@ export async function updateProject(ctx: Context, input: z.infer<typeof UpdatePr
     const patch = {
       ...(input.name !== undefined ? { name: input.name } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.root !== undefined ? { root: input.root } : {}),
+      ...(input.root !== undefined ? { root: input.root === null ? null : storedRoot(ctx, input.root) } : {}),
       ...(input.aliases !== undefined ? { aliases: [...new Set(input.aliases)] } : {}),
     };
     const before = await tx.getStatuses(p.uid);
