@@ -196,6 +196,11 @@ export function assertCairnFile(db: SqliteDatabase, file: string): void {
   throw notAWorkspace(file, `it is a SQLite database of another application (application_id ${id}, user_version ${version}${tables.length ? `, tables ${shown}` : ''})`);
 }
 
+/** The file, and its folder (SQLite creates the -wal and -shm files there) unless both already exist writable. */
+function canWrite(file: string): boolean {
+  return isWritable(file) && (isWritable(dirname(file)) || (isWritable(`${file}-wal`) && isWritable(`${file}-shm`)));
+}
+
 function isWritable(path: string): boolean {
   try {
     accessSync(path, constants.W_OK);
@@ -266,7 +271,7 @@ function openChecked(file: string, opts: OpenOptions): SqliteDatabase {
       throw new CairnError('VALIDATION_ERROR', `The database path ${file} is a directory; pass the path of a file such as ${file}/cairn.db.`);
     }
     if (existing) assertSqliteHeader(file);
-    if (existing && (!isWritable(file) || !isWritable(dirname(file)))) return openReadOnly(file, opts);
+    if (existing && !canWrite(file)) return openReadOnly(file, opts);
     const dir = dirname(file);
     if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
   }
