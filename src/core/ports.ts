@@ -161,6 +161,16 @@ export interface BoardRow {
   checklistTotal: number;
 }
 
+/** Counted by the engine over every task that matches a filter (open work for the board and the ready queue's hint). */
+export interface OpenWorkCounts {
+  /** Matching tasks per category and assignee, and how many of them wait on open blockers. */
+  groups: Array<{ category: Category; assignee: string | null; count: number; waiting: number }>;
+  /** The open blockers holding up the most waiting matches (display ids), most first. */
+  topBlockers: Array<{ id: string; count: number }>;
+  /** Uids of the first matches in ready order that are blocked: in a blocked-category status, or waiting on open blockers in todo or backlog. */
+  blocked: string[];
+}
+
 /** One transaction's view of the store. All methods run inside the enclosing read or write transaction. */
 export interface Tx {
   // projects
@@ -230,6 +240,8 @@ export interface Tx {
 
   // board
   boardRows(projectUids: string[], includeArchived: boolean): Promise<BoardRow[]>;
+  /** Aggregates over every task matching `filter`, without loading rows; at most `topBlockers` blockers and `blocked` uids. */
+  openWorkCounts(filter: TaskFilter, opts: { topBlockers: number; blocked: number }): Promise<OpenWorkCounts>;
 
   // activity
   appendEvent(e: NewEvent): Promise<number>;

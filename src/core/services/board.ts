@@ -40,9 +40,16 @@ export interface BoardOverview {
   byPriority: Record<string, Bucket & { done: number; doneRate: number }>;
   byAssignee: Record<string, Bucket>;
   summary: { totalTasks: number; doneTasks: number; doneRate: number; checklistDone: number; checklistTotal: number; completionRate: number; readyTasks: number };
+  /** The first 20 blocked tasks in ready order; `blockedCount` counts them all. */
   blocked: Array<{ id: string; title: string; blockedBy: string[]; openBlockers: string[] }>;
+  blockedCount: number;
+  /** Ids of in-progress tasks per assignee (the first IN_PROGRESS_LISTED in ready order); `inProgressCounts` counts them all. */
   inProgressByAssignee: Record<string, string[]>;
+  inProgressCounts: Record<string, number>;
 }
+
+/** In-progress ids listed per board at most (counts are exact beyond it). */
+export const IN_PROGRESS_LISTED = 500;
 
 async function lanesFor(tx: Tx, projects: ProjectRow[]) {
   const byName = new Map<string, { displayName: string; category: Category; color: string; order: number }>();
@@ -89,14 +96,19 @@ export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInp
         lane.cards = (summarize(top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }));
       }
     }
-    const blockedRows = await tx.listTasks({ projectUids: uids, categories: ['todo', 'backlog', 'blocked', 'in_progress'] }, 'priority', 500, undefined);
-    const open = summarize(blockedRows.rows, now, ctx.actor);
-    const blocked = open
-      .filter((t) => t.statusCategory === 'blocked' || (t.openBlockers.length > 0 && t.statusCategory !== 'in_progress'))
-      .slice(0, 20)
-      .map((t) => ({ id: t.id, title: t.title, blockedBy: t.blockedBy, openBlockers: t.openBlockers }));
+    // Counted over all open work by the engine; the listed ids are the first few in ready order.
+    const work = await tx.openWorkCounts({ projectUids: uids, categories: ['todo', 'backlog', 'blocked', 'in_progress'] }, { topBlockers: 0, blocked: 20 });
+    let blockedCount = 0;
+    const inProgressCounts: Record<string, number> = {};
+    for (const g of work.groups) {
+      if (g.category === 'blocked') blockedCount += g.count;
+      else if (g.category === 'todo' || g.category === 'backlog') blockedCount += g.waiting;
+      else inProgressCounts[g.assignee ?? 'unassigned'] = (inProgressCounts[g.assignee ?? 'unassigned'] ?? 0) + g.count;
+    }
+    const blocked = summarize(await tx.getTaskSummaries(work.blocked), now, ctx.actor).map((t) => ({ id: t.id, title: t.title, blockedBy: t.blockedBy, openBlockers: t.openBlockers }));
     const inProgressByAssignee: Record<string, string[]> = {};
-    for (const t of open) if (t.statusCategory === 'in_progress') (inProgressByAssignee[t.assignee ?? 'unassigned'] ??= []).push(t.id);
+    const working = await tx.listTasks({ projectUids: uids, categories: ['in_progress'] }, 'priority', IN_PROGRESS_LISTED, undefined, { count: false });
+    for (const t of working.rows) (inProgressByAssignee[t.assignee ?? 'unassigned'] ??= []).push(`${t.projectKey}-${t.seq}`);
     const ready = await tx.listTasks({ projectUids: uids, ready: { now, actor: ctx.actor } }, 'priority', 1, undefined);
     return {
       project: input.project ? projects[0]!.key : null,
@@ -114,7 +126,9 @@ export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInp
         readyTasks: ready.total,
       },
       blocked,
+      blockedCount,
       inProgressByAssignee,
+      inProgressCounts,
     };
   });
 }

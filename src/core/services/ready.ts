@@ -35,13 +35,10 @@ export async function nextTasks(ctx: Context, input: z.infer<typeof NextTasksInp
     const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, undefined, { count: false });
     const tasks = summarize(rows, now, ctx.actor);
     if (tasks.length > 0) return { tasks };
-    // Empty queue: explain what blocks the todo work.
-    const todo = await tx.listTasks({ ...base, categories: ['todo'] }, 'priority', 200, undefined);
-    const sums = summarize(todo.rows, now, ctx.actor);
-    const blockedTasks = sums.filter((t) => t.openBlockers.length > 0);
-    const counts = new Map<string, number>();
-    for (const t of blockedTasks) for (const b of t.openBlockers) counts.set(b, (counts.get(b) ?? 0) + 1);
-    const topBlockers = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([id]) => id);
-    return { tasks, blocked: { count: blockedTasks.length, topBlockers } };
+    // Empty queue: explain what blocks the todo work (counted over all of it by the engine).
+    const work = await tx.openWorkCounts({ ...base, categories: ['todo'] }, { topBlockers: 3, blocked: 0 });
+    const count = work.groups.reduce((n, g) => n + g.waiting, 0);
+    const topBlockers = work.topBlockers.map((b) => b.id);
+    return { tasks, blocked: { count, topBlockers } };
   });
 }

@@ -8,6 +8,7 @@ import * as projects from './projects.js';
 import * as taskList from './task-list.js';
 import * as tasks from './tasks.js';
 import * as tokens from './tokens.js';
+import { openWorkCounts } from './open-work.js';
 import { KyselyIdempotency } from './idempotency.js';
 import { KyselyTransfer } from './transfer.js';
 import type { SummaryCache } from './summary-cache.js';
@@ -96,6 +97,7 @@ export class KyselyTx implements Tx {
   recentTaskTitles: Tx['recentTaskTitles'] = (p, l) => tasks.recentTaskTitles(this.db, p, l);
   refreshOpenBlockers: Tx['refreshOpenBlockers'] = (u) => tasks.refreshOpenBlockers(this.db, u);
   boardRows: Tx['boardRows'] = (p, a) => tasks.boardRows(this.db, p, a);
+  openWorkCounts: Tx['openWorkCounts'] = (f, o) => openWorkCounts(this.db, f, o);
 
   async purgeTask(uid: string): Promise<void> {
     const row = await this.db.selectFrom('tasks').select('num').where('uid', '=', uid).executeTakeFirst();
