@@ -70,7 +70,7 @@ describe('cairn CLI bad input', () => {
       [['project', 'update', 'API', '--statuses', '{not json'], 1, 'VALIDATION_ERROR'],
       [['init', '--name', 'No key'], 1, 'VALIDATION_ERROR'],
       [['init', '--key', 'A1'], 1, 'VALIDATION_ERROR'],
-      [['init', '--key', 'API'], 3, 'PROJECT_EXISTS'],
+      // `init --key API` again is a friendly no-op now (test/cli/cli-init-git.test.ts), not PROJECT_EXISTS.
       [['frobnicate'], 1, 'VALIDATION_ERROR'],
       [['list', '--frob'], 1, 'VALIDATION_ERROR'],
       [['show'], 1, 'VALIDATION_ERROR'],
@@ -150,7 +150,7 @@ describe('cairn CLI without a workspace', () => {
   });
 
   it('init creates .cairn/ in the working directory; the workspace is then found from subfolders', () => {
-    expect(h.ok(['init'])).toEqual({ workspace: join(h.dir, '.cairn', 'cairn.db'), created: true, project: null });
+    expect(h.ok(['init'])).toEqual({ workspace: join(h.dir, '.cairn', 'cairn.db'), created: true, project: null, gitignore: join(h.dir, '.cairn', '.gitignore') });
     const sub = join(h.dir, 'elsewhere');
     const [web, added] = h.runMany([['project', 'create', 'WEB', 'Web', '--root', sub, '--json'], ['add', 'From a subfolder', '--json']], { cwd: sub });
     expect(web!.json().project.key).toBe('WEB');

@@ -54,7 +54,7 @@ describe('board_overview and get_progress', () => {
     expect(Object.keys(b.byPriority)).toEqual(['high', 'low', 'none']);
     expect(Object.fromEntries(Object.entries(b.byAssignee).map(([k, v]) => [k, v.count]))).toEqual({ unassigned: 3, bob: 1, alice: 1 });
     expect(b.summary).toEqual({ totalTasks: 5, doneTasks: 1, doneRate: 0.2, checklistDone: 2, checklistTotal: 5, completionRate: 0.4, readyTasks: 2 });
-    expect(b.blocked).toEqual([{ id: 'API-4', title: 't4', blockedBy: ['API-3'] }]);
+    expect(b.blocked).toEqual([{ id: 'API-4', title: 't4', blockedBy: ['API-3'], openBlockers: ['API-3'] }]);
     expect(b.inProgressByAssignee).toEqual({ alice: ['API-3'] });
     const withArchived = await c.call('board_overview', { project: 'API', includeArchived: true });
     expect(withArchived.summary.totalTasks).toBe(6);
