@@ -132,7 +132,7 @@ describe('cairn CLI workflow', () => {
     const events = okJson(hist!);
     expect(events.taskId).toBe('API-1');
     expect(events.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['task.created', 'task.claimed', 'checklist.updated', 'task.completed']));
-    expect(hh!.stdout).toMatch(/#\d+ \d\d:\d\d \(just now\) {2}tester {2}task\.created\n {4}title: - → Design schema/);
+    expect(hh!.stdout).toMatch(/#\d+ \d\d:\d\d \((just now|\d+ min ago)\) {2}tester {2}task\.created\n {4}title: - → Design schema/);
     expect(okJson(changes!)).toMatchObject({ hasMore: true, lastSeq: 3 });
   });
 
