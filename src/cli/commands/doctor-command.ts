@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { CairnError } from '../../core/errors.js';
 import { diagnoseWorkspace, type DoctorReport } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
+import { visibleStrings } from '../render/visible-text.js';
 import { locateWorkspace, type GlobalOptions } from '../session.js';
 
 function human(r: DoctorReport): string {
@@ -24,7 +25,7 @@ export function addDoctorCommand(program: Command): void {
       const o = cmd.optsWithGlobals<GlobalOptions>();
       const report = diagnoseWorkspace(locateWorkspace(o).path);
       // --json: the report itself when healthy, else the problem as the usual error JSON with the report in details.
-      if (!o.json) process.stdout.write(`${human(report)}\n`);
+      if (!o.json) process.stdout.write(`${human(visibleStrings(report))}\n`);
       else if (report.ok) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       if (report.problem) {
         throw new CairnError(report.problem.code, report.problem.message, { suggestions: report.problem.suggestions, details: { report } });

@@ -8,6 +8,7 @@ import { systemClock } from '../../core/ports.js';
 import { findOp, runOp, type OpContext } from '../../ops/index.js';
 import { DB_FILE, findWorkspace, openStore, WORKSPACE_DIR } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
+import { visibleStrings } from '../render/visible-text.js';
 import { resolveActor, type GlobalOptions } from '../session.js';
 import { AGENT_HOSTS, clientConfig, parseClient, parseProfile, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
 
@@ -137,6 +138,6 @@ export function addInitCommand(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<InitOptions>();
       const result = await init(o);
-      process.stdout.write(`${o.json ? JSON.stringify(result, null, 2) : human(result)}\n`);
+      process.stdout.write(`${o.json ? JSON.stringify(result, null, 2) : human(visibleStrings(result))}\n`);
     });
 }
