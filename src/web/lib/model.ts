@@ -102,7 +102,7 @@ export class BoardModel extends Observable {
 
   setFilters(f: Partial<Filters>): void {
     this.filters = { ...this.filters, ...f };
-    void this.reloadLanes();
+    this.reloadLanes().catch((err) => this.say('error', `Could not apply the filters: ${(err as Error).message}`));
   }
 
   get filtered(): boolean {

@@ -61,7 +61,7 @@ export function App() {
     setRoute(next);
   };
   useEffect(() => {
-    if (route.project && model.project && route.project !== model.project.key) void model.openProject(route.project);
+    if (route.project && model.project && route.project !== model.project.key) model.openProject(route.project).catch((err) => model.say('error', `Could not open ${route.project}: ${(err as Error).message}`));
   }, [route.project]);
   useEffect(() => {
     if (model.project && route.project !== model.project.key) history.replaceState(null, '', toHash({ ...route, project: model.project.key }));
