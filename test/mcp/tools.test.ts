@@ -1,5 +1,6 @@
 /** Every tool and every error code through both SDK clients (v1 on 2025-11-25, v2 on 2026-07-28) over real stdio, against the built server. */
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPS } from '../../src/ops/index.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
@@ -205,6 +206,20 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       await must('update_project', { key: 'API', description: 'The backend' });
       await must('create_project', { key: 'OLD', name: 'Old' });
       expect((await must('archive_project', { key: 'OLD' })).text).toContain('(archived)');
+    });
+
+    it('handoffs: submit_handoff to another project by alias (once per idempotency key), get_task_document writes and finds the shell', async () => {
+      await given('project');
+      await setup('create_project', { key: 'WEB', name: 'Web app', root: ws.dir, aliases: ['web-app'] });
+      const sent = await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', details: 'Needed by the web app', priority: 'high', idempotencyKey: 'k-1', from: 'API' });
+      expect(sent.data).toMatchObject({ taskId: 'WEB-1', persistedOffline: false });
+      expect((await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', idempotencyKey: 'k-1', from: 'API' })).data).toMatchObject({ taskId: 'WEB-1' });
+      expect((await must('get_task', { id: 'WEB-1' })).data.task).toMatchObject({ title: 'Expose the login API', priority: 'high' });
+      expect((await must('get_task_document', { id: 'WEB-1' })).data).toMatchObject({ status: 'missing' });
+      const doc = await must('get_task_document', { id: 'WEB-1', requireExisting: false });
+      expect(doc.data).toMatchObject({ documentPath: join(realpathSync(ws.dir), '.cairn', 'docs', 'WEB-1.md') });
+      expect(existsSync(doc.data.documentPath as string)).toBe(true);
+      expect((await must('get_task_document', { id: 'WEB-1' })).data.status).not.toBe('missing');
     });
 
     it('paginates with a cursor and says how many more', async () => {
