@@ -270,4 +270,23 @@ describeBrowser('web board', () => {
     expect((await task('WEB-6')).statusCategory).toBe('done');
     await page.keyboard.press('Escape');
   });
+
+  it('switches projects (lanes follow the workflow) and finds cards by search', async () => {
+    const { page } = browser;
+    expect((await server.call('POST', '/api/v1/projects', { key: 'DP', name: 'DevPlanner board', template: 'devplanner' })).status).toBe(201);
+    await server.call('POST', '/api/v1/tasks', { project: 'DP', title: 'Upcoming card about quokkas', description: 'The **quokka** habitat survey.' });
+    await page.getByLabel('Project').locator('option', { hasText: 'DP — DevPlanner board' }).waitFor({ state: 'attached' });
+    await page.getByLabel('Project').selectOption('DP');
+    await card('DP-1').waitFor();
+    expect((await page.locator('.lane h2').allInnerTexts()).map((h) => h.replace(/\s*\d+$/, '').trim())).toEqual(['Upcoming', 'In Progress', 'Complete', 'Archive']);
+    expect(page.url()).toContain('#/DP/board');
+    await page.getByLabel('Search cards').fill('quokka');
+    const hit = page.locator('.search-hit', { hasText: 'DP-1' });
+    await hit.locator('mark', { hasText: /quokka/i }).first().waitFor();
+    await hit.click();
+    await page.getByRole('dialog', { name: /DP-1/ }).getByText('habitat survey').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Project').selectOption('WEB');
+    await card('WEB-1').waitFor();
+  });
 });
