@@ -90,5 +90,7 @@ describe('workflow edits and the tasks they move', () => {
     await c.call('update_project', { key: 'WF', statuses: edit });
     const all = await allTasks(c);
     expect(all.filter((t) => t.status === 'checking' && t.statusCategory === 'blocked' && t.version === 2)).toHaveLength(1100);
+    // Once nothing carries the old name, renaming it is an unknown status again.
+    await expectCode(c.call('update_project', { key: 'WF', statuses: [{ op: 'rename', name: 'review', to: 'checking' }] }), 'INVALID_STATUS');
   });
 });

@@ -49,11 +49,13 @@ export async function planStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Pro
       origins.set(s, new Set());
       continue;
     }
-    if (op.op === 'rename' && !statuses.some((x) => x.name === op.name.trim().toLowerCase())) {
-      // Already renamed (a retry after an interrupted edit): move what still carries the old name.
+    const from = op.name.trim().toLowerCase();
+    if (op.op === 'rename' && !statuses.some((x) => x.name === from)) {
+      // Already renamed, and tasks still carry the old name (a retry after an interrupted edit):
+      // move them. With none left it is an unknown status, as any other (findStatus below).
       const target = statuses.find((x) => x.name === op.to);
-      if (target) {
-        origins.get(target)!.add(op.name.trim().toLowerCase());
+      if (target && (await tx.countTasksInStatus(p.uid, from)) > 0) {
+        origins.get(target)!.add(from);
         touched.add(target);
         continue;
       }
