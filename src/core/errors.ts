@@ -55,6 +55,9 @@ export interface CairnErrorOptions {
   cause?: unknown;
 }
 
+/** Marks a CairnError from any copy of this module (a registered symbol is the same in every copy). */
+const BRAND = Symbol.for('cairn.CairnError');
+
 /**
  * A failure the caller can act on. The message says what went wrong, why, and how to fix it.
  *
@@ -67,8 +70,18 @@ export class CairnError extends Error {
   readonly suggestions: string[];
   readonly details: Record<string, unknown> | undefined;
 
+  /**
+   * `instanceof` by brand, not by prototype: the bundled CLI has its own copy of this class, while
+   * the server modules it loads by path (`cairn serve`, the token commands) throw the tsc build's.
+   * Both are Cairn's errors and must be reported as such, not as INTERNAL.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   constructor(code: ErrorCode, message: string, options: CairnErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    Object.defineProperty(this, BRAND, { value: true });
     this.name = 'CairnError';
     this.code = code;
     this.kind = ERROR_KINDS[code];
