@@ -1,9 +1,10 @@
 /**
  * Trims generated JSON Schema before it is advertised: the tool list is paid for in every prompt,
  * so drop what a model gains nothing from ($schema, a regex spelling out a declared format,
- * descriptions that only repeat the enum, a union's array branch repeating its item's description,
- * `minLength: 1`: that an id or a title is not empty goes without saying, and the server, which
- * validates every argument itself, still refuses an empty one with VALIDATION_ERROR).
+ * descriptions that only repeat the enum, a union's array branch repeating its item's description).
+ * For Cairn's own tools also `minLength: 1` (`nonEmpty`): that an id or a title is not empty goes
+ * without saying, and the server, which validates every argument itself, still refuses an empty one
+ * with VALIDATION_ERROR. Profiles keep it: they advertise a seed's schema as the seed wrote it.
  */
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -16,14 +17,14 @@ function trimEnumDescription(n: Node): void {
   else delete n.description;
 }
 
-export function compactJsonSchema<T>(schema: T): T {
+export function compactJsonSchema<T>(schema: T, opts: { nonEmpty?: boolean } = {}): T {
   const walk = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(walk);
     if (!isNode(v)) return v;
     const n: Node = {};
     for (const [k, x] of Object.entries(v)) if (k !== '$schema') n[k] = walk(x);
     if (typeof n.format === 'string') delete n.pattern;
-    if (n.type === 'string' && n.minLength === 1) delete n.minLength;
+    if (opts.nonEmpty && n.type === 'string' && n.minLength === 1) delete n.minLength;
     trimEnumDescription(n);
     // `T | T[]` unions: the array's items say the same as the scalar branch.
     if (Array.isArray(n.anyOf)) {

@@ -18,13 +18,13 @@ import { OUTBOX_OPS } from '../remote/remote-runner.js';
  * The schema as the client sees it, with validation left to us: run-op parses inputs, and
  * `conform` parses outputs once (the SDK would parse each result a second time).
  */
-export function advertiseOnly(schema: z.ZodType): StandardSchemaWithJSON {
+export function advertiseOnly(schema: z.ZodType, opts: { nonEmpty?: boolean } = {}): StandardSchemaWithJSON {
   const cached = advertised.get(schema);
   if (cached) return cached;
   const std = schema['~standard'] as unknown as { jsonSchema: { input: (o: unknown) => unknown; output: (o: unknown) => unknown } };
   const jsonSchema = {
     ...std.jsonSchema,
-    input: memoByOptions((o) => compactJsonSchema(std.jsonSchema.input(o))),
+    input: memoByOptions((o) => compactJsonSchema(std.jsonSchema.input(o), opts)),
     output: memoByOptions((o) => std.jsonSchema.output(o)),
   };
   const out = { '~standard': { ...std, jsonSchema, validate: (value: unknown) => ({ value }) } } as unknown as StandardSchemaWithJSON;
@@ -122,7 +122,7 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
     }
     server.registerTool(
       op.name,
-      { title: op.title, description: op.description, inputSchema: advertiseOnly(input), outputSchema: advertiseOnly(output), annotations: annotationsOf(op) },
+      { title: op.title, description: op.description, inputSchema: advertiseOnly(input, { nonEmpty: true }), outputSchema: advertiseOnly(output), annotations: annotationsOf(op) },
       (async (raw: unknown) =>
         hooks.track(async () => {
           try {
