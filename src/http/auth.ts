@@ -4,7 +4,6 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
-import { CairnError } from '../core/errors.js';
 import { hashSecret, liveTokensByHash, touchToken, type TokenInfo } from '../core/services/tokens.js';
 import { AuthFailureLimiter, clientAddress } from './auth-failures.js';
 import { httpError } from './http-errors.js';
@@ -97,15 +96,6 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
     }
     return next();
   };
-}
-
-/** Refuses a write by a read token, naming the scope needed. */
-export function requireWrite(p: Principal, what: string): void {
-  if (p.scope === 'write') return;
-  throw new CairnError('FORBIDDEN', `${what} changes data and needs a token with scope "write"; this token ("${p.token?.name}") has scope "read". Nothing was changed.`, {
-    suggestions: ['cairn token create --name NAME --scope write', 'Use a read operation instead'],
-    details: { requiredScope: 'write' },
-  });
 }
 
 export const INSUFFICIENT_SCOPE_HEADER = { 'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="write"' };

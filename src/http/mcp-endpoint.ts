@@ -11,7 +11,8 @@ import type { Context as HonoContext, Hono } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
 import { truthy } from '../core/rules/flag-value.js';
-import { findOp } from '../ops/index.js';
+import { findOp, gateRefusal } from '../ops/index.js';
+import { errorText } from '../ops/error-text.js';
 import { protoArgumentRefusal } from '../mcp/proto-arguments.js';
 import { buildMcpServer, forwardChanges, parseToolsets, stdioSink, type BuildMcpServerOptions } from '../mcp/server.js';
 import { findProfile, parseProfileToolsets } from '../profiles/index.js';
@@ -95,9 +96,9 @@ function scopeRefusal(p: Principal, body: unknown, opts: BuildMcpServerOptions):
   for (const m of Array.isArray(body) ? body : [body]) {
     const msg = m as { method?: unknown; id?: unknown; params?: { name?: unknown } } | null;
     if (msg?.method !== 'tools/call' || typeof msg.params?.name !== 'string') continue;
-    if (!writesData(msg.params.name, opts)) continue;
-    const message = `FORBIDDEN: ${msg.params.name} changes data and needs a token with scope "write"; this token has scope "read". Nothing was changed.`;
-    return json(403, { jsonrpc: '2.0', id: msg.id ?? null, error: { code: -32003, message, data: { requiredScope: 'write' } } }, INSUFFICIENT_SCOPE_HEADER);
+    const refusal = gateRefusal({ name: msg.params.name, readOnly: !writesData(msg.params.name, opts) }, { readOnly: true, readOnlyReason: 'token' });
+    if (!refusal) continue;
+    return json(403, { jsonrpc: '2.0', id: msg.id ?? null, error: { code: -32003, message: errorText(refusal), data: refusal.details } }, INSUFFICIENT_SCOPE_HEADER);
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 /** The REST API: one route per op, generated from each op's `rest` binding; no route is written by hand. */
 import type { Hono } from 'hono';
-import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
-import { requireWrite, INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
+import { gateRefusal, OPS, runOp, type Op, type OpContext } from '../ops/index.js';
+import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
 import { errorResponse, httpError, json } from './http-errors.js';
 import { bodyInput, mergePathParams, pathParams, queryInput, UnsupportedMediaType } from './rest-input.js';
 import { answerHeaders, applyIfMatch, PreconditionFailed, successStatus } from './rest-conventions.js';
@@ -50,7 +50,7 @@ export function actorFor(p: Principal, requested: string | undefined): string {
 }
 
 export function opContext(core: CoreContext, p: Principal, actorHeader: string | undefined): OpContext {
-  return { store: core.store, clock: core.clock, ...identityFor(p, actorHeader), ...(p.scope === 'read' ? { readOnly: true } : {}) };
+  return { store: core.store, clock: core.clock, ...identityFor(p, actorHeader), ...(p.scope === 'read' ? { readOnly: true, readOnlyReason: 'token' as const } : {}) };
 }
 
 export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
@@ -60,11 +60,13 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
       const principal = c.get('principal');
       let fromIfMatch = false;
       try {
-        if (!op.readOnly) requireWrite(principal, op.name);
         const url = new URL(c.req.url);
         const base = op.rest.method === 'GET' ? queryInput(op, url) : op.rest.method === 'DELETE' ? { ...queryInput(op, url), ...(await bodyInput(op, c.req.raw)) } : await bodyInput(op, c.req.raw);
         const pathValues = Object.fromEntries(params.map((k) => [k, c.req.param(k) as string]));
         const ctx = opContext(core, principal, c.req.header('x-cairn-actor'));
+        // Before If-Match reads anything: a read token's write is refused here, as runOp would (write-gate.ts).
+        const refusal = gateRefusal(op, ctx);
+        if (refusal) throw refusal;
         // Idempotency-Key (an outbox delivery, a retry): the write happens once per key (runOp).
         const key = c.req.header('idempotency-key')?.trim().slice(0, 200);
         // If-Match on PATCH/DELETE: 412 when the task or project changed since the caller read it.
@@ -78,8 +80,9 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
         if (err instanceof PreconditionFailed || (fromIfMatch && err instanceof CairnError && err.code === 'VERSION_CONFLICT')) {
           return httpError('PRECONDITION_FAILED', err.message, ['GET the resource again, then retry with its new ETag in If-Match']);
         }
-        if (!(err instanceof CairnError) || err.code !== 'FORBIDDEN') return errorResponse(err);
+        if (!(err instanceof CairnError) || (err.code !== 'FORBIDDEN' && err.code !== 'READ_ONLY')) return errorResponse(err);
         const scope = (err.details as { requiredScope?: string } | undefined)?.requiredScope;
+        if (!scope) return errorResponse(err);
         return errorResponse(err, scope === 'admin' ? { 'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="admin"' } : INSUFFICIENT_SCOPE_HEADER);
       }
     });

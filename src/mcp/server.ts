@@ -12,10 +12,10 @@
  *   is done by serveStdio's router).
  */
 import { McpServer, type McpRequestContext } from '@modelcontextprotocol/server';
-import { CairnError, toCairnError } from '../core/errors.js';
+import { toCairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { systemClock } from '../core/ports.js';
-import { runOp, TOOLSETS, type Op, type OpContext, type Toolset } from '../ops/index.js';
+import { gateRefusal, runOp, TOOLSETS, type OpContext, type Toolset } from '../ops/index.js';
 import { listProjectsOp } from '../ops/project-ops.js';
 import type { Profile } from '../profiles/index.js';
 import { registerProfileResources, registerProfileTools } from './profile-tools.js';
@@ -106,12 +106,6 @@ function filterToolList(server: McpServer, hidden: Set<string>): void {
   });
 }
 
-function notServed(op: Op, toolsets: readonly Toolset[]): CairnError {
-  return new CairnError('FORBIDDEN', `${op.name} is in the ${op.toolset} toolset, which this server does not serve (it serves ${toolsets.join(', ')}). Nothing was changed.`, {
-    suggestions: [`Ask the user to restart the server with --toolsets ${[...toolsets, op.toolset].join(',')} (or CAIRN_TOOLSETS=all)`, 'Use a listed tool instead'],
-  });
-}
-
 /** A remote workspace's projects for scoping: listed through the remote, looked at again every few seconds. */
 function remoteProjects(opts: BuildMcpServerOptions): ProjectSource {
   const ctx: OpContext = { store: opts.store, clock: systemClock, actor: opts.actor, ...opts.services };
@@ -160,7 +154,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     const served = new Set(selectOps(opts.toolsets, opts.readOnly).map((op) => op.name));
     const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
     registerOpTools(server, registered, {
-      refuse: (op) => (served.has(op.name) || (opts.readOnly && !op.readOnly && opts.toolsets.includes(op.toolset)) ? undefined : notServed(op, opts.toolsets)),
+      refuse: (op) => gateRefusal(op, { readOnly: opts.readOnly, served: opts.toolsets }),
       context,
       track,
       onInternal,

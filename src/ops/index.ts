@@ -26,4 +26,5 @@ export function findOp(name: string): Op | undefined {
 }
 
 export { runOp, parseInput } from './run-op.js';
+export { gateRefusal, type Gate, type Gated, type ReadOnlyReason } from './write-gate.js';
 export { DEFAULT_TOOLSETS, TOOLSETS, type Op, type OpContext, type Toolset } from './op.js';

@@ -1,6 +1,7 @@
 /** The shape of an operation declared once, from which MCP tools, CLI commands and REST routes are generated. */
 import type * as z from 'zod';
 import type { Context } from '../core/context.js';
+import type { ReadOnlyReason } from './write-gate.js';
 
 export const TOOLSETS = ['tasks', 'projects', 'history', 'handoff', 'admin'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
@@ -9,8 +10,10 @@ export const DEFAULT_TOOLSETS: readonly Toolset[] = ['tasks', 'projects'];
 export interface OpContext extends Context {
   /** Project used when an op's `project` argument is omitted (MCP scoping, CLI config). */
   defaultProject?: string;
-  /** Refuse write ops with READ_ONLY. */
+  /** Refuse write ops with READ_ONLY (write-gate.ts). */
   readOnly?: boolean;
+  /** Why the session may only read ('server' by default; 'token' for a token with scope "read"): the refusal says so. */
+  readOnlyReason?: ReadOnlyReason;
   /** Run ops on a remote `cairn serve` instead of the local store (src/remote); runOp hands every op to it. */
   remote?: RemoteRunner;
   /**

@@ -5,6 +5,7 @@ import { closest } from '../core/rules/suggest.js';
 import { isReplay, withIdempotency } from '../core/services/idempotency.js';
 import { getTask } from '../core/services/tasks.js';
 import type { Op, OpContext } from './op.js';
+import { gateRefusal } from './write-gate.js';
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.length ? issue.path.map(String).join('.') : '(arguments)';
@@ -79,11 +80,8 @@ export function wellFormed(v: unknown): unknown {
 /** Runs an op: parse, gate, execute. Always throws CairnError (unknown throws become INTERNAL). */
 export async function runOp<O extends Op>(op: O, ctx: OpContext, raw: unknown): Promise<z.output<O['output']>> {
   try {
-    if (ctx.readOnly && !op.readOnly) {
-      throw new CairnError('READ_ONLY', `${op.name} changes data, and this server is read-only. Nothing was changed.`, {
-        suggestions: ['Use a read tool instead, or restart the server without --read-only / CAIRN_READ_ONLY'],
-      });
-    }
+    const refusal = gateRefusal(op, { readOnly: ctx.readOnly, readOnlyReason: ctx.readOnlyReason });
+    if (refusal) throw refusal;
     const input = parseInput(op, raw);
     if (ctx.remote) return (await ctx.remote.run(op, (raw ?? {}) as Record<string, unknown>, ctx)) as z.output<O['output']>;
     if (ctx.idempotencyKey && !op.readOnly) return (await runOnce(op, ctx, input, ctx.idempotencyKey)) as z.output<O['output']>;

@@ -6,7 +6,7 @@
 import { basename } from 'node:path';
 import { CairnError, toCairnError } from '../core/errors.js';
 import { projectAt, workspaceRepository } from '../core/services/default-project.js';
-import { findOp, OPS, parseInput, runOp, type OpContext } from '../ops/index.js';
+import { findOp, gateRefusal, OPS, parseInput, runOp, type OpContext } from '../ops/index.js';
 import type { OpName, OpOutput, Profile, ProfileCall, ProfileTool, ToolOutput } from './profile.js';
 
 export interface CallSources {
@@ -78,11 +78,8 @@ export async function runProfileTool(profile: Profile, tool: ProfileTool, source
   try {
     const input = parseInput({ name: tool.name, input: tool.input } as never, raw);
     const call = await makeCall(profile, sources);
-    if (call.ctx.readOnly && !tool.readOnly) {
-      throw new CairnError('READ_ONLY', `${tool.name} changes data, and this server is read-only. Nothing was changed.`, {
-        suggestions: ['Use a read tool instead, or restart the server without --read-only / CAIRN_READ_ONLY'],
-      });
-    }
+    const refusal = gateRefusal({ name: tool.name, readOnly: tool.readOnly }, { readOnly: call.ctx.readOnly, readOnlyReason: call.ctx.readOnlyReason });
+    if (refusal) throw refusal;
     return await tool.run(call, input);
   } catch (err) {
     const e = toCairnError(err);

@@ -45,7 +45,7 @@ describe('bearer tokens', () => {
 
     expect((await s.call('GET', '/api/v1/projects', undefined, bearer(read.secret))).status).toBe(200);
     const refused = await s.call('POST', '/api/v1/tasks', { project: 'API', title: 'nope' }, bearer(read.secret));
-    expect([refused.status, refused.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    expect([refused.status, refused.body.error.code]).toEqual([403, 'READ_ONLY']);
     expect(refused.body.error.message).toContain('scope "write"');
     expect(refused.headers.get('www-authenticate')).toContain('insufficient_scope');
 
@@ -86,7 +86,7 @@ describe('bearer tokens', () => {
     });
     expect(res.status).toBe(403);
     expect(res.headers.get('www-authenticate')).toContain('scope="write"');
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^FORBIDDEN: create_task .*scope "write"/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^READ_ONLY: create_task .*scope "write"/);
   });
 });
 

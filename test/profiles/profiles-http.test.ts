@@ -71,7 +71,7 @@ describe('/mcp/{profile}', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'tx_add', arguments: { title: 'x' } } }),
     });
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^FORBIDDEN: tx_add .*scope "write"/);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/^READ_ONLY: tx_add .*scope "write"/);
     const w = await v2(`${s.url}/mcp/tx`, bearer(write.secret));
     try {
       expect(text(await w.callTool({ name: 'tx_add', arguments: { title: 'Allowed' } }))).toBe('Created: TX-1 - Allowed');
