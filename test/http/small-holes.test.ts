@@ -111,3 +111,16 @@ describe('failed token attempts are limited per client address', () => {
     for (let i = 0; i < 60; i++) expect((await s.call('GET', '/api/v1/projects', undefined, { authorization: `Bearer ${good.secret}` })).status).toBe(200);
   });
 });
+
+describe('environment failures over REST', () => {
+  it('a full disk is 507 DISK_FULL, named, nothing written', async () => {
+    s = await serve();
+    expect((await s.call('POST', '/api/v1/projects', { key: 'API', name: 'API' })).status).toBe(201);
+    const raw = (s.store as unknown as { raw(): import('better-sqlite3').Database }).raw();
+    raw.pragma(`max_page_count = ${raw.pragma('page_count', { simple: true }) as number}`);
+    let r: { status: number; body: any } = { status: 0, body: undefined };
+    for (let i = 0; i < 100 && r.status !== 507; i++) r = await s.call('POST', '/api/v1/tasks', { project: 'API', title: `t${i}`, description: 'y'.repeat(5000) });
+    expect([r.status, r.body.error.code]).toEqual([507, 'DISK_FULL']);
+    expect(r.body.error.message).not.toMatch(/bug in Cairn/);
+  });
+});
