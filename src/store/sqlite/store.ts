@@ -120,7 +120,7 @@ export class SqliteStore implements Store {
       } catch (err) {
         if (!isBusy(err)) throw this.#translate(err);
         if (Date.now() >= deadline) {
-          throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer for ${Math.round(this.#lockWaitMs / 1000)} s; nothing was changed. Retry the command.`, {
+          throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer for ${this.#lockWaitMs >= 1000 ? `${Math.round(this.#lockWaitMs / 1000)} s` : `${this.#lockWaitMs} ms`}; nothing was changed. Retry the command.`, {
             cause: err,
             suggestions: ['Retry in a moment; if it persists, look for a stuck process holding the database open'],
           });
