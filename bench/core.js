@@ -31,7 +31,7 @@ export const section = {
     // count toward this process's peak RSS, which should be Cairn's).
     const sample = new Database(db, { readonly: true });
     const maxNum = sample.prepare('SELECT max(num) FROM tasks').pluck().get();
-    const probe = sample.prepare(`SELECT p.key || '-' || t.seq AS id, t.category, t.deleted_at, t.claimed_by FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.num = ?`);
+    const probe = sample.prepare(`SELECT p.key || '-' || t.seq AS id, t.category, t.deleted_at, t.claimed_by, t.open_blockers FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.num = ?`);
     const ids = (ok, n) => {
       const out = new Set();
       for (let tries = 0; out.size < n && tries < n * 50; tries++) {
@@ -42,7 +42,8 @@ export const section = {
     };
     const getIds = ids(() => true, 2000);
     const liveIds = ids((t) => !t.deleted_at && t.category !== 'done' && t.category !== 'canceled', 2000);
-    const claimIds = ids((t) => !t.deleted_at && t.category === 'todo' && !t.claimed_by, WARMUP.claim + ITER.claim);
+    // Claimable: a claim on a task with open blockers is refused (BLOCKED) unless forced.
+    const claimIds = ids((t) => !t.deleted_at && t.category === 'todo' && !t.claimed_by && t.open_blockers === 0, WARMUP.claim + ITER.claim);
     sample.close();
 
     const cairn = openCairn({ db, actor: 'agent:bench' });
@@ -130,7 +131,7 @@ export const section = {
         'totals are remembered per workspace state, so the "first after a write" rows run an untimed update_task before each call and count afresh; ' +
         'summary rows are remembered by row revision, so the "nothing remembered" row has the store forget rows, totals and projects before each call; ' +
         'create adds labels, a blocker every 3rd and a checklist every 4th, first right after the bulk load (whose index pages are 100% full, so early inserts split them), then after 2,000 more creates ' +
-        '(the target row: pages settled as use leaves them); update changes title and priority (reindexes search); claim takes distinct todo tasks.',
+        '(the target row: pages settled as use leaves them); update changes title and priority (reindexes search); claim takes distinct todo tasks without open blockers.',
       metrics: Object.keys(label).map((key) => ({ key, label: label[key], ...results[key], ...(target[key] ? { target: target[key] } : {}) })),
       values: [{ key: 'rss', label: 'peak RSS (whole process)', value: peakRssMb(), unit: 'MB', target: { max: 150 } }],
       notes: [
