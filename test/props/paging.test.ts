@@ -150,6 +150,31 @@ describe('keyset paging', () => {
   }, 120_000);
 });
 
+describe('long search walks', () => {
+  it('past 500 hits the cursor switches to (rank, number) and the walk still sees every hit once; cursors stay within 4,000 characters', async () => {
+    const clock = manualClock('2026-03-01T00:00:00.000Z');
+    const c = tempCairn({ clock, actor: 'reader' });
+    open.push(c);
+    await c.call('create_project', { key: 'API', name: 'API' });
+    for (let i = 0; i < 620; i++) await c.call('create_task', { project: 'API', title: `alpha ${i}`, description: 'alpha '.repeat(1 + (i % 7)) });
+    const seen: string[] = [];
+    const lengths: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const out = await c.call('search_tasks', { query: 'alpha', limit: 100, ...(cursor ? { cursor } : {}) });
+      expect(out.total).toBe(620);
+      seen.push(...out.results.map((r) => r.task.id));
+      cursor = out.nextCursor ?? undefined;
+      if (cursor) lengths.push(cursor.length);
+    } while (cursor);
+    expect(seen).toHaveLength(620);
+    expect(new Set(seen).size).toBe(620);
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(4000);
+    // The sixth page's cursor no longer lists hits: it is short again.
+    expect(lengths.at(-1)!).toBeLessThan(200);
+  }, 60_000);
+});
+
 describe('cursors are validated', () => {
   it('a crafted, garbage or foreign cursor is VALIDATION_ERROR, never INTERNAL', async () => {
     const { c } = await workspace([{ priority: 1, score: 0, label: true, status: 1, tick: 1 }, { priority: 2, score: 1, label: false, status: 1, tick: 1 }]);
