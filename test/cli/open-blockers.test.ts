@@ -4,6 +4,9 @@
  * `blockedBy`, and the CLI, the board and next_tasks say "blocked by" from it alone.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openCairn } from '../../src/index.js';
+import { SQLITE_MIGRATIONS } from '../../src/store/migrations/sqlite.js';
+import { Database } from '../../src/store/sqlite/native.js';
 import { tempCairn } from '../helpers/workspace.js';
 import { cliHarness, okJson, type CliHarness } from './cli-harness.js';
 
@@ -27,6 +30,29 @@ describe('openBlockers on task views', () => {
     expect((await c.call('get_task', { id: 'BEN-4' })).task.openBlockers).toEqual(['BEN-1']);
     await c.call('remove_dependency', { taskId: 'BEN-4', blockedBy: 'BEN-1' });
     expect((await c.call('get_task', { id: 'BEN-4' })).task).toMatchObject({ blockedBy: ['BEN-2', 'BEN-3'], openBlockers: [] });
+  });
+
+  it("migration 16's backfill fills the stored ids of a workspace made before it", async () => {
+    c = tempCairn();
+    await c.call('create_project', { key: 'BEN', name: 'Bench' });
+    for (const title of ['one', 'two']) await c.call('create_task', { project: 'BEN', title });
+    await c.call('create_task', { project: 'BEN', title: 'waits', blockedBy: ['BEN-1', 'BEN-2'] });
+    await c.call('complete_task', { id: 'BEN-1' });
+    await c.close();
+    // As an older Cairn left the file: no ids stored. Then migration 16's backfill (its SQL after the ALTER).
+    const db = new Database(c.ws.db);
+    db.exec("UPDATE tasks SET rel_open_blocked_by = '[]'");
+    const m16 = SQLITE_MIGRATIONS.find((m) => m.version === 16)!;
+    db.exec(m16.sql.split('\n').filter((l) => !l.startsWith('ALTER TABLE')).join('\n'));
+    db.close();
+    const again = openCairn({ db: c.ws.db, actor: 'tester' });
+    try {
+      expect((await again.call('get_task', { id: 'BEN-3' })).task).toMatchObject({ blockedBy: ['BEN-1', 'BEN-2'], openBlockers: ['BEN-2'] });
+    } finally {
+      await again.close();
+    }
+    c.ws.cleanup();
+    c = tempCairn(); // afterEach closes and removes this one
   });
 
   it('the board names open blockers only', async () => {
