@@ -18,3 +18,14 @@ export function lazyStore(ready: Promise<Store>, location: string): Store {
     close: async () => (await get()).close(),
   };
 }
+
+/**
+ * The store of a workspace that could not be opened (another application's file, a damaged one):
+ * every call answers that error, so each tool call gets it instead of waiting forever.
+ */
+export function failedStore(err: unknown, location: string): Store {
+  const fail = async (): Promise<never> => {
+    throw err;
+  };
+  return { location, read: fail, write: fail, changeToken: fail, projectsToken: fail, close: async () => undefined };
+}

@@ -10,7 +10,7 @@ import type { Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
 import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
-import { lazyStore } from './lazy-store.js';
+import { failedStore, lazyStore } from './lazy-store.js';
 import { GuardedStdioTransport } from './stdio-guard.js';
 import { buildMcpServer, stdioSink } from './server.js';
 import { forwardChanges } from './subscriptions.js';
@@ -44,6 +44,16 @@ function log(level: string, message: string): void {
   process.stderr.write(`[cairn mcp] ${level}: ${message}\n`);
 }
 
+/** The opened store, or one answering every call with why it could not be opened (NOT_A_WORKSPACE, CORRUPT…): never a server waiting forever. */
+function openOrFailed(openStore: (path: string) => Store, path: string): Store {
+  try {
+    return openStore(path);
+  } catch (err) {
+    log('error', `cannot open the workspace ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    return failedStore(err, path);
+  }
+}
+
 /** Runs the stdio server; resolves after a clean shutdown. */
 export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   // Anything a dependency prints must not corrupt the protocol stream.
@@ -73,10 +83,10 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
     void import('../workspace.js').then(({ findWorkspace, openStore }) => {
       const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) });
       log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${location.path}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
-      if (location.source !== 'default') return choice.use(openStore(location.path));
+      if (location.source !== 'default') return choice.use(openOrFailed(openStore, location.path));
       choice.fromRoots((root) => {
         const found = findWorkspace({ cwd: root, env: {} });
-        return found.source === 'ancestor' ? { store: openStore(found.path), path: found.path } : undefined;
+        return found.source === 'ancestor' ? { store: openOrFailed(openStore, found.path), path: found.path } : undefined;
       });
     }, (err: unknown) => {
       log('error', `cannot load the workspace module: ${String(err)}`);

@@ -1,5 +1,7 @@
 /** `cairn mcp` never goes deaf (issue 22, item 2): oversized, malformed and batched lines get a JSON-RPC error over stdio and the server keeps serving. */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
@@ -20,8 +22,9 @@ interface Rpc {
 }
 
 /** The built stdio server with raw access to its pipes: every JSON line it prints is collected. */
-function start() {
+function start(prepare?: (db: string) => void) {
   ws = tempWorkspace();
+  prepare?.(ws.db);
   child = spawn(process.execPath, [ENTRY, '--db', ws.db], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: ws.dir } });
   const got: Rpc[] = [];
   let buf = '';
@@ -84,6 +87,22 @@ describe('cairn mcp over stdio keeps serving after bad input', () => {
     const r = await s.reply(9);
     expect(JSON.stringify(r)).toContain('__proto__');
     expect(JSON.stringify(r)).toContain('VALIDATION_ERROR');
+  });
+
+  it('a workspace that cannot be opened (not SQLite): every tool call answers NOT_A_WORKSPACE, none is left unanswered', async () => {
+    const s = start((db) => {
+      mkdirSync(dirname(db), { recursive: true });
+      writeFileSync(db, 'not a database at all\n');
+    });
+    await s.send(init(1));
+    await s.reply(1);
+    await s.send(call(2, 'list_projects', {}));
+    await s.send(call(3, 'create_project', { key: 'API', name: 'API' }));
+    for (const id of [2, 3]) {
+      const r = await s.reply(id);
+      expect(JSON.stringify(r)).toContain('NOT_A_WORKSPACE');
+    }
+    expect(readFileSync(ws.db, 'utf8')).toBe('not a database at all\n');
   });
 
   it('stdin closing still ends the process cleanly', async () => {
