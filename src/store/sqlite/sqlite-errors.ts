@@ -32,7 +32,7 @@ export function corruptError(file: string, why: string, cause?: unknown): CairnE
       suggestions: [
         `Run "cairn doctor --db ${file}" to see what SQLite's integrity checks report`,
         `Restore a backup: Cairn copies the file to ${file}.bak-v<version>-<time> before each migration; move the damaged file aside and copy the newest backup (or your own copy of the file) to ${file}`,
-        `If you keep an export (cairn list --json, a git-tracked copy), start a new workspace with "cairn init" and recreate from it; "sqlite3 ${file} .recover" can salvage rows`,
+        `If you keep an export (cairn export --out cairn-export.jsonl), move the damaged file aside, then "cairn init" and "cairn import cairn-export.jsonl"; "sqlite3 ${file} .recover" can salvage rows`,
       ],
     },
   );
