@@ -29,6 +29,17 @@ describe('aliases are unique across projects', () => {
     // A project may keep (or re-state) its own aliases.
     await c.call('update_project', { key: 'API', aliases: ['backend', 'svc', 'more'] });
   });
+  it('a workspace that already holds a duplicate alias (made before the check): the alias is refused as ambiguous, naming both projects', async () => {
+    const raw = (c.store as unknown as { raw(): import('better-sqlite3').Database }).raw();
+    raw.prepare("UPDATE projects SET aliases = '[\"backend\"]' WHERE key = 'WEB'").run();
+    (c.store as unknown as { forget(): void }).forget();
+    const e = await expectCode(c.call('list_tasks', { project: 'backend' }), 'PROJECT_EXISTS');
+    expect(e.message).toContain('API');
+    expect(e.message).toContain('WEB');
+    // Keys still resolve, and removing one alias settles it.
+    await c.call('update_project', { key: 'WEB', aliases: [] });
+    expect((await c.call('list_tasks', { project: 'backend' })).tasks.map((t) => t.id)).toEqual(['API-1']);
+  });
 });
 
 describe('__proto__ is an unknown key like any other', () => {

@@ -10,8 +10,16 @@ export async function resolveProject(tx: Tx, ref: string): Promise<ProjectRow> {
   const byKey = PROJECT_KEY_RE.test(wanted.toUpperCase()) ? await tx.getProjectByKey(wanted.toUpperCase()) : undefined;
   if (byKey) return byKey;
   const all = await tx.listProjects(true);
-  const byAlias = all.find((p) => p.aliases.some((a) => a.toLowerCase() === wanted.toLowerCase()));
-  if (byAlias) return byAlias;
+  const byAlias = all.filter((p) => p.aliases.some((a) => a.toLowerCase() === wanted.toLowerCase()));
+  if (byAlias.length > 1) {
+    // Only a workspace from before aliases were unique can hold this; picking one would be a guess.
+    const keys = byAlias.map((p) => p.key);
+    throw new CairnError('PROJECT_EXISTS', `The alias "${wanted}" names several projects (${keys.join(', ')}), so it cannot say which one is meant.`, {
+      suggestions: [...keys.map((k) => `Use project "${k}"`), `Keep the alias on one project: update_project {key: "${keys[1]}", aliases: [...]}`],
+      details: { alias: wanted, projects: keys },
+    });
+  }
+  if (byAlias[0]) return byAlias[0];
   const near = closest(wanted, all.flatMap((p) => [p.key, ...p.aliases]));
   throw new CairnError(
     'PROJECT_NOT_FOUND',
