@@ -72,7 +72,7 @@ export const section = {
     }
     await Promise.all([native.close(), tx.close(), castle.close(), devplanner.close()]);
     const values = [];
-    for (const [name, args] of [['native (default toolsets)', []], ['castle', ['--profile', 'castle']], ['castle + write', ['--profile', 'castle', '--toolsets', 'write']], ['tx', ['--profile', 'tx']], ['devplanner', ['--profile', 'devplanner']]]) {
+    for (const [name, args] of [['native (default toolsets)', []], ['castle', ['--profile', 'castle']], ['castle + write', ['--profile', 'castle', '--toolsets', 'write']], ['tx', ['--profile', 'tx']], ['devplanner', ['--profile', 'devplanner']], ['ade', ['--profile', 'ade']]]) {
       values.push({ key: `tokens-${name}`, label: `tool list: ${name} (tokens ≈ bytes/4)`, value: Math.round((await listBytes(db, args)) / 4), unit: 'tokens' });
     }
     notes.push('target per profile row: the native p50 beside it + 0.1 ms');
