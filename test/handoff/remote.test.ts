@@ -198,10 +198,10 @@ describe('remote workspace', () => {
     const a = await post('/tasks', { project: 'CORE', title: 'Once' }, 'k-create');
     const b = await post('/tasks', { project: 'CORE', title: 'Once' }, 'k-create');
     expect([a.status, b.status]).toEqual([201, 201]);
-    expect((await b.json()).task.id).toBe((await a.json()).task.id);
+    expect(((await b.json()) as { task: { id: string } }).task.id).toBe(((await a.json()) as { task: { id: string } }).task.id);
     expect((await serverTasks()).map((t) => t.title)).toEqual(['Once']);
     const reused = await post('/tasks/CORE-1/comments', { body: 'x' }, 'k-create');
     expect(reused.status).toBe(409);
-    expect((await reused.json()).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(((await reused.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
 });

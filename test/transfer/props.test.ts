@@ -47,7 +47,7 @@ async function apply(c: ReturnType<typeof tempCairn>, ops: Op[]): Promise<void> 
       else if (op.t === 'archive') await c.call('archive_task', { id: at(op.i)! });
       else if (op.t === 'delete') await c.call('delete_task', { id: at(op.i)! });
       else if (op.t === 'claim') await c.call('claim_task', { id: at(op.i)! });
-      else await c.call('update_task', { id: at(op.i)!, title: op.title });
+      else if (op.t === 'edit') await c.call('update_task', { id: at(op.i)!, title: op.title });
     } catch (err) {
       // Refusals (a deleted task, an empty checklist, a parent that is deleted) change nothing.
       if (!(err instanceof Error) || !('code' in err) || (err as { code: string }).code === 'INTERNAL') throw err;
