@@ -66,7 +66,9 @@ export function Detail({ model, id, onOpen, onClose }: { model: BoardModel; id: 
   const load = async () => {
     try {
       const [t, h] = await Promise.all([model.api.get<{ task: Task }>(`/tasks/${enc}`), model.api.get<{ events: ActivityEvent[] }>(`/tasks/${enc}/history`, { limit: 100 })]);
-      setTask(t.task);
+      // A re-read started before this panel's own change answered must not put the older card back
+      // (the next edit would then carry a stale version and be refused as a conflict).
+      setTask((shown) => (shown && shown.id === t.task.id && shown.version > t.task.version ? shown : t.task));
       setHistory(h.events);
     } catch (err) {
       setMissing((err as Error).message);
