@@ -1,13 +1,7 @@
 /** Rewrites the ops' tool-call suggestions (`get_task {id: "API-1"}`) as the CLI commands that do the same (`cairn show API-1`). */
+import { suggestedCall } from '../ops/suggestion-call.js';
 import { BINDINGS, type Binding } from './bindings.js';
 import { kebab } from './schema-flags.js';
-
-const CALL = /^([a-z]+_[a-z_]+)(?:\s*\{([^}]*)\})?(.*)$/s;
-const PAIR = /(\w+)(?:\s*:\s*("(?:[^"\\]|\\.)*"|[^,]+))?/g;
-
-function parseArgs(text: string): Array<[string, string | undefined]> {
-  return [...text.matchAll(PAIR)].map((m) => [m[1]!, m[2] === undefined ? undefined : m[2].trim().replace(/^"(.*)"$/s, '$1')]);
-}
 
 const shellWord = (v: string): string => (/^[\w.:/@<>-]+$/.test(v) && !/[<>]/.test(v) ? v : `"${v.replace(/"/g, '\\"')}"`);
 
@@ -28,8 +22,8 @@ function asCommand(b: Binding, args: Array<[string, string | undefined]>): strin
 
 /** One suggestion in CLI terms; text that is not a tool call is returned unchanged. */
 export function cliSuggestion(text: string): string {
-  const m = CALL.exec(text);
-  const b = m && BINDINGS.find((x) => x.op === m[1]);
-  if (!m || !b) return text;
-  return `${asCommand(b, m[2] ? parseArgs(m[2]) : [])}${m[3] ?? ''}`;
+  const call = suggestedCall(text);
+  const b = call && BINDINGS.find((x) => x.op === call.op);
+  if (!call || !b) return text;
+  return `${asCommand(b, call.args)}${call.rest}`;
 }

@@ -1,6 +1,7 @@
 /** The one place that maps errors to HTTP: CairnError kinds to statuses, plus the few transport-only codes, in one JSON shape. */
 import type { Context } from 'hono';
 import { CairnError, toCairnError, type ErrorKind } from '../core/errors.js';
+import { restSuggestion } from './rest-suggestions.js';
 
 /** Status per CairnError kind; the codes below override where HTTP has a more precise answer. */
 const KIND_STATUS: Record<ErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, internal: 500 };
@@ -31,7 +32,9 @@ export function statusOf(err: CairnError): number {
 export function errorResponse(err: unknown, headers: Record<string, string> = {}): Response {
   const e = toCairnError(err);
   if (e.code === 'INTERNAL') process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', stack: String((e.cause as Error | undefined)?.stack ?? e.stack) })}\n`);
-  return json(statusOf(e), { error: e.toJSON() }, { ...(e.code === 'BUSY' ? { 'retry-after': '1' } : {}), ...headers });
+  // The ops suggest tool calls; an HTTP client is told the routes instead.
+  const body = { ...e.toJSON(), suggestions: e.suggestions.map(restSuggestion) };
+  return json(statusOf(e), { error: body }, { ...(e.code === 'BUSY' ? { 'retry-after': '1' } : {}), ...headers });
 }
 
 /** A transport-level refusal (401, 413, 429 …) in the same body shape as core errors. */
