@@ -135,8 +135,8 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
             if (shape) out = await toRows(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
             const rawArgs = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
             // Rows come from toRow(), whose literal TypeScript checks against the schema's exact
-            // keys; re-parsing 50 of them with zod was 40% of a list call's allocations (and of its
-            // garbage collections). Rows with added fields and every other result are parsed.
+            // keys; re-parsing a page of them with zod was most of a list call's allocations (and of
+            // its garbage collections). Rows with added fields and every other result are parsed.
             const structured = shape && !wanted.length ? out : conform(output, out);
             return okResult({ tool: op.name, args: rawArgs, defaultProject: ctx.defaultProject }, structured);
           } catch (err) {

@@ -337,11 +337,11 @@ END;
     version: 9,
     name: 'search index merges only full levels',
     // FTS5's automerge does a slice of merge work inside the committing transaction every 64 leaf
-    // pages written (about every 32 task writes): 64 pages per index level, 7–8 ms at 100k tasks,
-    // so ~3% of writes paid it (update p99 8.9 ms). With automerge off, segments are merged only
-    // when 16 share a level (FTS5's crisis merge, also inside COMMIT but small and rare at the
-    // upper levels): update p99 1.9 ms, and searches after 3,000 new tasks were no slower
-    // (5.7 ms vs 6.2 ms with automerge 8; docs/decisions.md). The setting is stored in the index.
+    // pages written (about every 32 task writes), so a few percent of writes paid for a merge and
+    // set the update p99. With automerge off, segments are merged only when 16 share a level
+    // (FTS5's crisis merge, also inside COMMIT but small and rare at the upper levels), and
+    // searches after thousands of new tasks were no slower (docs/decisions.md). The setting is
+    // stored in the index.
     sql: `INSERT INTO task_search (task_search, rank) VALUES ('automerge', 0);`,
   },
   {
@@ -349,7 +349,7 @@ END;
     name: 'open tasks by label in ready order',
     // "The open work of this project carrying this label" walked tasks_open in ready order and
     // tested each entry's stored labels: ~600 entries for a 50-row page, and the exact total read
-    // every open task of the project (1.8 ms at 100k tasks, after every write). label_order holds
+    // every open task of the project after every write. label_order holds
     // one entry per label of each open task, keyed in ready order, so the page reads 50 entries
     // and the total counts one label's range. Triggers keep it: label edits (task_labels), changes
     // to a task's order or openness (the UPDATE OF columns), and purges. They read the labels
@@ -417,8 +417,8 @@ END;
     name: 'no index of tasks by label',
     // No query looks task_labels up by label any more: label filters test the row's stored labels
     // or walk label_order, and counting labels scans task_labels in task order, which finds each
-    // task row next to the last (94 ms at 100k tasks, against 233 ms walking this index). Each
-    // label of a new or relabelled task wrote an entry (and, at 100k tasks, a page) here.
+    // task row next to the last, faster than walking this index. Each label of a new or relabelled
+    // task wrote an entry (and, in a large workspace, a page) here.
     sql: `DROP INDEX IF EXISTS task_labels_label;`,
   },
   {

@@ -25,8 +25,8 @@ export interface DirectRunner {
 const direct = new WeakMap<object, DirectRunner>();
 
 /**
- * Lets hot queries on `db` (a transaction's Kysely instance) skip Kysely's executor, which costs
- * about 2 µs of promise hops per statement: 40 µs of a 20-statement create. Only for an engine
+ * Lets hot queries on `db` (a transaction's Kysely instance) skip Kysely's executor, whose promise
+ * hops per statement add up over a create's twenty statements. Only for an engine
  * whose connection runs a statement synchronously (better-sqlite3), held for the whole transaction;
  * the engine unregisters it (`undefined`) when the transaction's callback settles.
  */

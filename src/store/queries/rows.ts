@@ -124,7 +124,7 @@ export function toSummaryRow(r: SummaryRecord): TaskSummaryRow {
  * The full row: the summary plus the long and detail-only fields. Added with Object.assign, not
  * `{ ...summary, more }`: V8 gives each object spread-and-extended that way a hidden class of its
  * own, kept in old space, which pins the object's strings through every young-generation GC until a
- * full one — 3 MB surviving each scavenge and 3 ms pauses in a get_task loop (docs/decisions.md).
+ * full one: slow scavenges in a get_task loop (docs/decisions.md).
  */
 export function toTaskRow(r: TaskRecord): TaskRow {
   return Object.assign(toSummaryRow(r), {

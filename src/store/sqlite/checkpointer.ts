@@ -1,7 +1,7 @@
 /**
  * WAL checkpoints off the request path. SQLite's auto-checkpoint runs inside the COMMIT that
  * crosses 1000 WAL pages: it copies them into the database file and fsyncs it, so about one write
- * in fifty took 3–12 ms at 100k tasks (docs/decisions.md, "Write latency spikes"). A process that
+ * in fifty would pay for a copy and a sync (docs/decisions.md, "Write latency spikes"). A process that
  * keeps writing hands that work to a worker thread with its own connection, whose PASSIVE
  * checkpoints never block the main connection's readers or writers.
  *
@@ -72,9 +72,8 @@ const SLOTS = 9;
 //
 // Catching up: a worker checkpoint copies pages into the database file without syncing it (SQLite
 // syncs only a checkpoint that reaches the end of the log, which one running beside steady commits
-// never does). The main connection's log-restarting checkpoint does reach the end, so it used to
-// sync every page copied since the last restart: 40–60 ms at 100k tasks, on the request path. So
-// past MAX_FRAMES the worker syncs the file itself (its own descriptor; a sync covers the file, not
+// never does). The main connection's log-restarting checkpoint does reach the end, so it would
+// sync every page copied since the last restart, on the request path. So past MAX_FRAMES the worker syncs the file itself (its own descriptor; a sync covers the file, not
 // the descriptor) and checkpoints again, a few rounds until one copies little, before asking.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');

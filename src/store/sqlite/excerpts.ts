@@ -1,9 +1,9 @@
 /**
  * Matched fields and highlighted excerpts for a page of search hits, computed here from the hits'
  * stored text when the text is Latin script. FTS5's highlight() and snippet() need the MATCH to walk
- * every match between the page's lowest and highest rowid (0.4–3 ms, a quarter of a search at 100k
- * tasks; narrower rowid constraints re-run the MATCH per row and cost more), while finding the
- * query's phrases in 20 rows of text takes a tenth of that.
+ * every match between the page's lowest and highest rowid (a large part of a search in a big
+ * workspace; narrower rowid constraints re-run the MATCH per row and cost more), while finding the
+ * query's phrases in a page of text is a small fraction of that.
  *
  * Tokens must be the index's (unicode61, remove_diacritics 2), and this file reproduces them only
  * for text whose letters and digits are ASCII or Latin (and its diacritics U+0300–U+0331): a token starts

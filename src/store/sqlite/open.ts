@@ -23,12 +23,12 @@ export function applyPragmas(db: SqliteDatabase, busyTimeoutMs = 10_000): void {
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
   // 8 MB of page cache per connection: the hot pages (index interiors, the ready and open-list
-  // indexes, the FTS structure) fit, and the OS page cache serves the rest. At 32 MB a 100k-task
-  // workspace pushed the process past its 150 MB RSS budget for no measurable speed-up.
+  // indexes, the FTS structure) fit, and the OS page cache serves the rest. A larger cache pushed a
+  // large workspace's process past its RSS budget for no measurable speed-up.
   db.pragma('cache_size = -8000');
-  // A server's WAL grows to ~64–90 MB during a long burst of writes (checkpointer.ts) and is reused
-  // from the start afterwards. Truncating it at each restart made every write of the next burst
-  // extend the file (create p50 0.47 → 0.55 ms), so only a log past 128 MB is cut back.
+  // A server's WAL grows during a long burst of writes (checkpointer.ts) and is reused from the
+  // start afterwards. Truncating it at each restart would make every write of the next burst extend
+  // the file, which slows creates measurably, so only a log past 128 MB is cut back.
   db.pragma('journal_size_limit = 134217728');
 }
 

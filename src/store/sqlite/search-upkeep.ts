@@ -1,9 +1,9 @@
 /**
  * Keeps the full-text index in few segments. FTS5 writes a small segment per committing
- * transaction and, with automerge off (migration 9: it merged inside writes, 7–8 ms spikes), merges
- * a level only when 16 segments share it. A workspace grown by writes, or by a bulk load, then holds
- * ~36 segments at 100k tasks, and every common term is read from each of them: search ranked
- * 0.45 ms slower (2.0 vs 1.6 ms) than on a merged index.
+ * transaction and, with automerge off (migration 9: merging inside writes made write latency
+ * spikes), merges a level only when 16 segments share it. A workspace grown by writes, or by a bulk
+ * load, then holds dozens of segments, and every common term is read from each of them, so ranked
+ * search is slower than on a merged index (docs/benchmarks.md, core section).
  *
  * The merging is done off the request path: by the checkpointer's worker when the process has been
  * quiet for a moment, and by a writing process as it closes (a CLI command), a few bounded steps at
