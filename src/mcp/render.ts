@@ -94,10 +94,14 @@ function eventLine(e: ActivityEvent): string {
   return `- #${e.seq} ${e.at} ${e.actor}${e.via ? ` (via ${e.via})` : ''} ${e.type}${e.taskId ? ` ${e.taskId}` : ''}${fields.length ? ` (${fields.join(', ')})` : ''}`;
 }
 
-/** How the caller gets the next page; cursor-based lists name the same tool. */
-function morePages(tool: string, shown: number, total: number, nextCursor: unknown): string {
+/**
+ * How the caller gets the next page; cursor-based lists name the same tool. How many more is known
+ * on the first page only: a keyset cursor does not count the rows before it.
+ */
+function morePages(r: RenderContext, shown: number, total: number, nextCursor: unknown): string {
   if (typeof nextCursor !== 'string' || !nextCursor) return '';
-  return `\n${total - shown > 0 ? `${total - shown} more` : 'More'}: call ${tool} again with the same arguments and cursor: "${nextCursor}".`;
+  const counted = r.args.cursor === undefined && total - shown > 0;
+  return `\n${counted ? `${total - shown} more` : 'More'}: call ${r.tool} again with the same arguments and cursor: "${nextCursor}".`;
 }
 
 export interface RenderContext {
@@ -130,7 +134,7 @@ function renderTasks(r: RenderContext, o: Rec): string {
   }
   const total = typeof o.total === 'number' ? o.total : tasks.length;
   const head = total > tasks.length ? `${tasks.length} of ${total} tasks:` : `${tasks.length} task${tasks.length === 1 ? '' : 's'}:`;
-  return [head, ...tasks.map(taskLine)].join('\n') + morePages(r.tool, tasks.length, total, o.nextCursor);
+  return [head, ...tasks.map(taskLine)].join('\n') + morePages(r, tasks.length, total, o.nextCursor);
 }
 
 function renderResults(r: RenderContext, o: Rec): string {
@@ -139,7 +143,7 @@ function renderResults(r: RenderContext, o: Rec): string {
   const total = typeof o.total === 'number' ? o.total : results.length;
   const lines = results.map((x) => `${taskLine(x.task)}\n  matched ${x.matchedFields.join(', ')}: ${clip(x.excerpt.replace(/\s+/g, ' '), 'get_task has the rest', 300)}`);
   return [`${total > results.length ? `${results.length} of ${total}` : results.length} match${total === 1 ? '' : 'es'}:`, ...lines].join('\n') +
-    morePages(r.tool, results.length, total, o.nextCursor);
+    morePages(r, results.length, total, o.nextCursor);
 }
 
 function renderBoard(o: Rec): string {

@@ -32,5 +32,10 @@ describe('claims over HTTP', () => {
     const listed = renderResult({ tool: 'list_tasks', args: {} }, { tasks: [row], total: 1, nextCursor: null });
     expect(listed).toContain('claimed by agent:x until 2026-05-01T10:30:00.000Z');
     expect(renderResult({ tool: 'claim_next', args: {} }, { task: null })).toMatch(/^No ready task to claim/);
+    // A later page does not claim to know how many rows remain (the keyset cursor does not count them).
+    const first = renderResult({ tool: 'list_tasks', args: {} }, { tasks: [row], total: 5, nextCursor: 'c1' });
+    expect(first).toContain('4 more: call list_tasks again with the same arguments and cursor: "c1"');
+    const later = renderResult({ tool: 'list_tasks', args: { cursor: 'c1' } }, { tasks: [row], total: 5, nextCursor: 'c2' });
+    expect(later).toContain('\nMore: call list_tasks again with the same arguments and cursor: "c2"');
   });
 });
