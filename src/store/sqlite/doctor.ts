@@ -3,10 +3,11 @@
  * connection; no migration, no mark): format, owner, schema version, write access, SQLite's
  * quick_check and integrity_check, foreign keys, and the backups next to it.
  */
-import { accessSync, constants, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { CairnError, toCairnError, type ErrorCode } from '../../core/errors.js';
 import { LATEST_SQLITE_VERSION } from '../migrations/sqlite.js';
+import { writable } from './sqlite-errors.js';
 import { Database, type SqliteDatabase } from './native.js';
 import { assertCairnFile, assertSqliteHeader, CAIRN_APPLICATION_ID, inMemoryCopy, schemaVersion } from './open.js';
 import { corruptError, readOnlyError, readOnlyReason, translateSqliteError } from './sqlite-errors.js';
@@ -43,14 +44,6 @@ function backupsOf(file: string): string[] {
   }
 }
 
-function writable(path: string): boolean {
-  try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function openForInspection(file: string): SqliteDatabase {
   const db = new Database(file, { readonly: true, fileMustExist: true });

@@ -13,7 +13,8 @@ function codeOf(err: unknown): string {
   return typeof code === 'string' ? code : '';
 }
 
-function writable(path: string): boolean {
+/** Whether this process may write the path (a file or a folder). */
+export function writable(path: string): boolean {
   try {
     accessSync(path, constants.W_OK);
     return true;
