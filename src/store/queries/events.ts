@@ -8,12 +8,12 @@ import { prepared } from './prepared.js';
 type Q = Kysely<DB>;
 
 const insertEvent = prepared((db, p) =>
-  db.insertInto('events').values({ at: p(0), actor: p(1), project_uid: p(2), task_uid: p(3), type: p(4), changes: p(5), via: p(6) }),
+  db.insertInto('events').values({ at: p(0), actor: p(1), project_uid: p(2), task_uid: p(3), type: p(4), changes: p(5), via: p(6) }).returning('seq'),
 );
 
 export async function appendEvent(db: Q, e: NewEvent): Promise<number> {
-  const r = await insertEvent.run(db, [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes), e.via ?? null]);
-  return Number(r.insertId);
+  const [r] = await insertEvent.all(db, [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes), e.via ?? null]);
+  return Number(r!.seq);
 }
 
 export async function events(

@@ -11,7 +11,7 @@ import { applyFilter } from './task-list.js';
 
 type Q = Kysely<DB>;
 
-const matching = (db: Q, filter: TaskFilter) => applyFilter(db.selectFrom('tasks').innerJoin('projects as p', 'p.uid', 'tasks.project_uid'), filter);
+const matching = (db: Q, filter: TaskFilter) => applyFilter(db, db.selectFrom('tasks').innerJoin('projects as p', 'p.uid', 'tasks.project_uid'), filter);
 
 export async function openWorkCounts(db: Q, filter: TaskFilter, opts: { topBlockers: number; blocked: number }): Promise<OpenWorkCounts> {
   const groups = await matching(db, filter)

@@ -1,5 +1,6 @@
 /** Row mapping between stored snake_case columns and the core's row types. */
-import { sql, type Selectable } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { engineSql } from './engine-sql.js';
 import type { ProjectRow, TaskRow, TaskSummaryRow } from '../../core/ports.js';
 import type { Category } from '../../core/model/workflow.js';
 import { priorityFromRank, priorityRank, type Kind, type TaskSummary } from '../../core/model/task.js';
@@ -34,9 +35,8 @@ const list = (json: string): string[] => {
  * Lists read 50 rows of 28 values, and the binding's cost is per value handed to JavaScript: one
  * string per row parsed by JSON.parse costs a third less than 28 values (docs/benchmarks.md). The
  * relation arrays stay JSON text inside it (nested json() costs SQLite more than the parse saves).
- * SQLite's json_array; PostgreSQL's json_build_array takes the same arguments.
  */
-export const PACKED_SUMMARY = sql<string>`json_array(${sql.join(SUMMARY_COLUMNS.map((c) => sql.ref(`tasks.${c}`)))}, p.key)`;
+export const packedSummary = (db: Kysely<any>) => engineSql(db).jsonArray([...SUMMARY_COLUMNS.map((c) => sql.ref(`tasks.${c}`)), sql.ref('p.key')]);
 
 type Packed = [
   uid: string, projectUid: string, seq: number, title: string, status: string, category: Category, kind: Kind, priority: number,
@@ -46,7 +46,7 @@ type Packed = [
   archivedAt: string | null, deletedAt: string | null, substatus: string | null, slug: string | null, openBlockedBy: string, projectKey: string,
 ];
 
-/** The summary row from PACKED_SUMMARY's text. */
+/** The summary row from packedSummary's text. */
 export function unpackSummary(json: string): TaskSummaryRow {
   const v = JSON.parse(json) as Packed;
   return {

@@ -16,7 +16,8 @@ import { sql, type Kysely } from 'kysely';
 import type { TaskSummaryRow } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { prepared } from './prepared.js';
-import { PACKED_SUMMARY, unpackSummary } from './rows.js';
+import { packedSummary, unpackSummary } from './rows.js';
+import { engineSql } from './engine-sql.js';
 
 type Q = Kysely<DB>;
 
@@ -67,15 +68,15 @@ function frozen(row: TaskSummaryRow): TaskSummaryRow {
   return Object.freeze(row);
 }
 
-// The missing rows by number, in one statement: json_each walks the list, so one prepared statement
-// serves any count (an IN list would compile once per length).
+// The missing rows by number, in one statement: the list arrives as one JSON array, so one prepared
+// statement serves any count (an IN list would compile once per length).
 const packedByNums = prepared((db, p) =>
   db
-    .selectFrom(sql<{ value: number }>`json_each(${p(0)})`.as('j'))
+    .selectFrom(engineSql(db).elements(p(0), 'integer').as('j'))
     .crossJoin('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
     .whereRef('tasks.num', '=', sql.ref('j.value'))
-    .select(['tasks.num as num', PACKED_SUMMARY.as('packed')]),
+    .select(['tasks.num as num', packedSummary(db).as('packed')]),
 );
 
 /** Summary rows by task number (numbers with no row are absent), read in one query, nothing remembered. */

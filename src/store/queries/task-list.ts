@@ -6,6 +6,7 @@ import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } fro
 import type { ListAfter, TaskFilter, TaskSort, TaskSummaryRow } from '../../core/ports.js';
 import { priorityRank } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
+import { engineSql, type EngineSql } from './engine-sql.js';
 import { filterShape, type FilterShape, type StoreFilter } from './filter-shape.js';
 import { lastSeq } from './events.js';
 import { prepared, type Slots } from './prepared.js';
@@ -29,7 +30,8 @@ function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
     .select(['tasks.num', 'tasks.uid', 'tasks.rev']);
 }
 
-export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
+export function applyFilter<O>(db: Q, q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
+  const hasLabel = labelTest(engineSql(db));
   const f = filter as StoreFilter;
   const ranks = f.priorityRanks ?? f.priorities?.map(priorityRank);
   if (f.projectUids) q = q.where('tasks.project_uid', 'in', f.projectUids.length ? f.projectUids : ['']);
@@ -77,11 +79,12 @@ export function applyFilter<O>(q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O
  * "The task carries `label`", tested on the row's stored label array (JSON text, kept by trigger)
  * rather than by probing task_labels: tasks_open holds that column, so an open list filtered by
  * label never leaves the index. Exact: inside a JSON string every quote is escaped, so `["x"` at
- * the start or `,"x"` anywhere can only be a whole element; json_quote encodes the label as the
- * array does. (SQLite's instr; another engine spells it strpos or uses its array type.)
+ * the start or `,"x"` anywhere can only be a whole element; the label is quoted as the array does.
  */
-const hasLabel = (label: string) =>
-  sql<boolean>`(instr(tasks.rel_labels, '[' || json_quote(${label})) = 1 OR instr(tasks.rel_labels, ',' || json_quote(${label})) > 0)`;
+const labelTest = (e: EngineSql) => (label: string) => {
+  const quoted = e.jsonQuote(sql`${label}`);
+  return sql<boolean>`(${e.position(sql.ref('tasks.rel_labels'), sql`'[' || ${quoted}`)} = 1 OR ${e.position(sql.ref('tasks.rel_labels'), sql`',' || ${quoted}`)} > 0)`;
+};
 
 /** A constant written into the SQL text (see the ready filter for why). Only for fixed values, never user input. */
 const lit = <T extends string | number>(v: T) => sql.lit(v) as unknown as T;
@@ -130,7 +133,7 @@ const keyLength = (sort: TaskSort, keyed: boolean) => (keyed ? SORT_KEYS[sort].l
 
 // No join to projects: every task has one (foreign key), and the filter never reads it.
 const countQuery = prepared((db, p, shape: FilterShape) =>
-  applyFilter(db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')),
+  applyFilter(db, db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')),
 );
 
 /**
@@ -185,7 +188,7 @@ function labelKeys(db: Q, p: Slots, shape: LabelShape) {
   if (!shape.joined) return keys;
   // CROSS JOIN keeps label_order first, so the walk stays in ready order and stops at the page.
   const joined = keys.crossJoin('tasks').whereRef('tasks.num', '=', 'lo.num');
-  return applyFilter(joined as unknown as TaskQuery<object>, shape.make((i) => p(i + 2))) as unknown as typeof keys;
+  return applyFilter(db, joined as unknown as TaskQuery<object>, shape.make((i) => p(i + 2))) as unknown as typeof keys;
 }
 
 type LabelShape = FilterShape & { joined: boolean; keyed?: boolean };
@@ -232,7 +235,7 @@ async function countFiltered(db: Q, f: TaskFilter, cache?: CountCache): Promise<
 // (when keyed), the filter's values, the limit.
 const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort; keyed: boolean }) => {
   const k = keyLength(shape.sort, shape.keyed);
-  let keys = applySort(applyFilter(db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make((i) => p(k + i))), shape.sort);
+  let keys = applySort(applyFilter(db, db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make((i) => p(k + i))), shape.sort);
   if (k) keys = keys.where(afterKey('tasks', shape.sort, p) as never);
   return applySort(rowsOf(db, keys.limit(p(k + shape.args.length)) as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
@@ -265,7 +268,7 @@ const readyQuery = prepared((db, p, shape: ReadyShape) => {
   const nf = shape.fresh.args.length + k;
   const na = shape.abandoned.args.length;
   const half = (s: FilterShape, at: number) => {
-    let q = applySort(applyFilter(db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, s.make((i) => p(at + i))), shape.sort);
+    let q = applySort(applyFilter(db, db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, s.make((i) => p(at + i))), shape.sort);
     if (k) q = q.where(afterKey('tasks', shape.sort, p) as never);
     return q.limit(p(at + s.args.length)).as(at === k ? 'f' : 'a');
   };

@@ -7,8 +7,9 @@ import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
 import { prepared, slots } from './prepared.js';
-import { BUMP, PACKED_SUMMARY, toColumns, toTaskRow, unpackSummary, type TaskRecord } from './rows.js';
+import { BUMP, packedSummary, toColumns, toTaskRow, unpackSummary, type TaskRecord } from './rows.js';
 import * as graph from './graph.js';
+import { engineSql } from './engine-sql.js';
 
 type Q = Kysely<DB>;
 
@@ -59,7 +60,7 @@ const summariesByUids = prepared((db, p, n: number) =>
   db
     .selectFrom('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
-    .select(PACKED_SUMMARY.as('packed'))
+    .select(packedSummary(db).as('packed'))
     .where('tasks.uid', 'in', slots(p, n)),
 );
 
@@ -216,13 +217,14 @@ export async function purgeTask(db: Q, uid: string): Promise<void> {
  */
 // One shape for any number of tasks (completing a task refreshes all its dependents): the uids
 // arrive as one JSON array.
-const refreshBlockers = prepared(
-  (_db, p) => sql`UPDATE tasks SET rev = rev + 1, (open_blockers, rel_open_blocked_by) = (
-      SELECT count(*), json_group_array(bp.key || '-' || b.seq ORDER BY d.created_at, b.num)
+const refreshBlockers = prepared((db, p) => {
+  const e = engineSql(db);
+  return sql`UPDATE tasks SET rev = rev + 1, (open_blockers, rel_open_blocked_by) = (
+      SELECT count(*), ${e.jsonTextArray(sql`bp.key || '-' || b.seq`, sql`d.created_at, b.num`)}
       FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects bp ON bp.uid = b.project_uid
       WHERE d.task_uid = tasks.uid AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)
-    WHERE uid IN (SELECT value FROM json_each(${p(0)}))`,
-);
+    WHERE uid IN ${e.elements(p(0), 'text')}`;
+});
 
 export async function refreshOpenBlockers(db: Q, uids: string[]): Promise<void> {
   if (uids.length === 0) return;

@@ -6,7 +6,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
-  SqliteAdapter,
   SqliteIntrospector,
   SqliteQueryCompiler,
   type DatabaseConnection,
@@ -16,6 +15,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { CairnSqliteAdapter } from './engine-sql.js';
 
 type Param = string | number | bigint | Buffer | null;
 
@@ -141,7 +141,7 @@ class CairnSqliteDriver implements Driver {
 /** The dialect over one connection; pass the same Connection to runDirectly for a transaction's hot queries. */
 export function cairnSqliteDialect(conn: Connection): Dialect {
   return {
-    createAdapter: () => new SqliteAdapter(),
+    createAdapter: () => new CairnSqliteAdapter(),
     createDriver: () => new CairnSqliteDriver(conn),
     createQueryCompiler: () => new SqliteQueryCompiler(),
     createIntrospector: (k: Kysely<any>) => new SqliteIntrospector(k),

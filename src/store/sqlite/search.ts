@@ -143,7 +143,7 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   };
   type From = ReturnType<typeof from>;
   // applyFilter is written for the tasks query shape; the extra `s` source does not change it.
-  const filtered = (depth: number | null, rank = true) => applyFilter(from(depth, rank) as never, filter) as unknown as From;
+  const filtered = (depth: number | null, rank = true) => applyFilter(db, from(depth, rank) as never, filter) as unknown as From;
   let page: Ranked[] = [];
   for (let depth: number | null = Math.max(4 * want, 64); ; depth = depth * 8 > 20_000 ? null : depth * 8) {
     let q = filtered(depth).select(['tasks.num', 's.rowid', 's.rank']);
