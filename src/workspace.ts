@@ -1,8 +1,10 @@
-/** Finding and opening a workspace: --db PATH, then CAIRN_DB, then the nearest ancestor `.cairn/cairn.db`. */
+/** Finding and opening a workspace: --db PATH or URL, then CAIRN_DB, then the nearest ancestor `.cairn/cairn.db`. */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { Store } from './core/ports.js';
 import { SqliteStore } from './store/sqlite/store.js';
+import { PostgresStore } from './store/postgres/store.js';
+import { isPostgresUrl } from './store/postgres/connection.js';
 
 export const WORKSPACE_DIR = '.cairn';
 export const DB_FILE = 'cairn.db';
@@ -17,11 +19,11 @@ export interface WorkspaceLocation {
 export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv; profileEnv?: string } = {}): WorkspaceLocation {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const env = opts.env ?? process.env;
-  if (opts.db) return { path: resolve(cwd, opts.db), source: 'flag' };
+  if (opts.db) return { path: isPostgresUrl(opts.db) ? opts.db : resolve(cwd, opts.db), source: 'flag' };
   // A profile's own variable (TX_DB, CASTLE_DB_PATH, …) is what that seed's hosts set: it names this server's workspace.
   const fromProfile = opts.profileEnv ? env[opts.profileEnv] : undefined;
   if (fromProfile) return { path: databaseAt(resolve(cwd, fromProfile)), source: 'env' };
-  if (env.CAIRN_DB) return { path: resolve(cwd, env.CAIRN_DB), source: 'env' };
+  if (env.CAIRN_DB) return { path: isPostgresUrl(env.CAIRN_DB) ? env.CAIRN_DB : resolve(cwd, env.CAIRN_DB), source: 'env' };
   for (let dir = cwd; ; dir = dirname(dir)) {
     const candidate = join(dir, WORKSPACE_DIR);
     if (existsSync(candidate) && statSync(candidate).isDirectory()) return { path: join(candidate, DB_FILE), source: 'ancestor' };
@@ -39,9 +41,9 @@ function databaseAt(path: string): string {
   return folder ? join(path, WORKSPACE_DIR, DB_FILE) : path;
 }
 
-/** Opens the store at a path; a missing file is created by the first write, never by a read. */
+/** Opens the store at a path (a missing file is created by the first write, never by a read) or a postgres:// URL. */
 export function openStore(path: string): Store {
-  return new SqliteStore(path);
+  return isPostgresUrl(path) ? new PostgresStore(path) : new SqliteStore(path);
 }
 
 export { diagnoseWorkspace, type DoctorReport } from './store/sqlite/doctor.js';

@@ -42,6 +42,8 @@ export const ERROR_KINDS = {
   DISK_FULL: 'internal',
   /** The remote `cairn serve` this session works against cannot be reached (reads fail; writes that can wait go to the outbox). */
   REMOTE_UNREACHABLE: 'internal',
+  /** The PostgreSQL server cannot be reached or is restarting: nothing was changed; retry when it is back. */
+  DATABASE_UNAVAILABLE: 'internal',
   INTERNAL: 'internal',
 } as const satisfies Record<string, ErrorKind>;
 

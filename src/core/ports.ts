@@ -257,6 +257,13 @@ export interface Tx {
   revokeToken(id: string, at: string): Promise<boolean>;
   touchToken(id: string, at: string): Promise<void>;
 
+  /**
+   * Serialises the writers of `resource` from here to the end of this transaction, so a check that
+   * spans many rows (a cycle in the graph, a key or alias in use) still holds when the write lands.
+   * Engines that admit one writer at a time need nothing.
+   */
+  exclusive(resource: 'graph' | 'projects' | 'tokens'): Promise<void>;
+
   /** Bulk reads and raw writes for export and import (core/transfer-port.ts). */
   readonly transfer: TransferTx;
 
@@ -276,6 +283,11 @@ export interface Store {
    * differs after this process changes a project or workflow and after any commit by another.
    */
   projectsToken(): Promise<string>;
+  /**
+   * Calls `listener` soon after any process commits (engines that can notify: PostgreSQL's
+   * LISTEN); returns the unsubscribe. Live views still poll changeToken, which this only hastens.
+   */
+  onCommit?(listener: () => void): () => void;
   close(): Promise<void>;
   readonly location: string;
 }

@@ -5,8 +5,8 @@ import { restSuggestion } from './rest-suggestions.js';
 
 /** Status per CairnError kind; the codes below override where HTTP has a more precise answer. */
 const KIND_STATUS: Record<ErrorKind, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, internal: 500 };
-/** A workspace locked by another writer is temporary: 503 tells clients to retry. A full disk is 507 (Insufficient Storage). */
-const CODE_STATUS: Partial<Record<string, number>> = { BUSY: 503, DISK_FULL: 507 };
+/** A workspace locked by another writer, or a database server that is down, is temporary: 503 tells clients to retry. A full disk is 507 (Insufficient Storage). */
+const CODE_STATUS: Partial<Record<string, number>> = { BUSY: 503, DATABASE_UNAVAILABLE: 503, DISK_FULL: 507 };
 
 /** Codes that only the HTTP layer produces (authentication, limits, routing); never thrown by the core. */
 export const HTTP_ONLY_CODES = {
@@ -34,7 +34,7 @@ export function errorResponse(err: unknown, headers: Record<string, string> = {}
   if (e.code === 'INTERNAL') process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', stack: String((e.cause as Error | undefined)?.stack ?? e.stack) })}\n`);
   // The ops suggest tool calls; an HTTP client is told the routes instead.
   const body = { ...e.toJSON(), suggestions: e.suggestions.map(restSuggestion) };
-  return json(statusOf(e), { error: body }, { ...(e.code === 'BUSY' ? { 'retry-after': '1' } : {}), ...headers });
+  return json(statusOf(e), { error: body }, { ...(e.code === 'BUSY' || e.code === 'DATABASE_UNAVAILABLE' ? { 'retry-after': '1' } : {}), ...headers });
 }
 
 /** A transport-level refusal (401, 413, 429 …) in the same body shape as core errors. */

@@ -19,8 +19,6 @@ export interface EngineSql {
   jsonQuote(value: Expression<unknown>): RawBuilder<string>;
   /** Where `needle` starts in `haystack`, 1-based; 0 when absent. */
   position(haystack: Expression<unknown>, needle: Expression<unknown>): RawBuilder<number>;
-  /** Whether a write transaction's reads of a task row lock it until commit (SELECT … FOR UPDATE). */
-  readonly lockRowsInWrites: boolean;
 }
 
 /** What an engine's adapter carries. */

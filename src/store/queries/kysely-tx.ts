@@ -130,6 +130,9 @@ export class KyselyTx implements Tx {
   revokeToken: Tx['revokeToken'] = (i, a) => tokens.revokeToken(this.db, i, a);
   touchToken: Tx['touchToken'] = (i, a) => tokens.touchToken(this.db, i, a);
 
+  // One writer at a time (SQLite): nothing to serialise; engines with concurrent writers override it.
+  exclusive: Tx['exclusive'] = async () => undefined;
+
   get transfer(): Tx['transfer'] {
     return new KyselyTransfer(this.db);
   }

@@ -8,8 +8,6 @@ export const sqliteSql: EngineSql = {
   jsonArray: (values) => sql<string>`json_array(${sql.join(values)})`,
   jsonQuote: (value) => sql<string>`json_quote(${value})`,
   position: (haystack, needle) => sql<number>`instr(${haystack}, ${needle})`,
-  // One writer at a time: the write lock is the whole database's.
-  lockRowsInWrites: false,
 };
 
 export class CairnSqliteAdapter extends SqliteAdapter implements EngineAdapter {

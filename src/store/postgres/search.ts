@@ -1,0 +1,138 @@
+/**
+ * Full-text search on PostgreSQL's own engine: a tsvector per task (title A, labels B, description
+ * C, comments and checklist D) under a GIN index, ranked by ts_rank with the SQLite engine's field
+ * weights, excerpts by ts_headline. The query syntax is the SQLite engine's (words, "phrases",
+ * prefix*): each phrase becomes a phraseto_tsquery, a trailing `*` a prefix match on its last word.
+ *
+ * Text is folded in JavaScript before it is vectorised (case and diacritics, as FTS5's unicode61
+ * with remove_diacritics folds it), so `cafe` finds `Café` here too without the unaccent extension,
+ * which a managed server may not offer.
+ */
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { SearchAfter, SearchHit, TaskFilter } from '../../core/ports.js';
+import type { DB } from '../schema.js';
+import { prepared } from '../queries/prepared.js';
+import { applyFilter, type CountCache } from '../queries/task-list.js';
+import { summariesByNums } from '../queries/summary-cache.js';
+import { fold, isPlainLatin, markHit, phrasesOf, type Phrase } from '../sqlite/excerpts.js';
+
+type Q = Kysely<DB>;
+
+const FIELDS = ['title', 'labels', 'description', 'comments', 'checklist'] as const;
+// {D, C, B, A}: comments and checklist 1, description 3, labels 6, title 10 (the SQLite engine's bm25 weights).
+const WEIGHTS = sql.lit('{0.1, 0.3, 0.6, 1.0}');
+
+type Texts = { num: number; title: string; labels: string; description: string; comments: string; checklist: string };
+
+const textsOf = prepared((_db, p) => sql<Texts>`SELECT t.num, t.title, t.description,
+    coalesce((SELECT string_agg(label, ' ' ORDER BY label) FROM task_labels WHERE task_uid = t.uid), '') AS labels,
+    coalesce((SELECT string_agg(body, ' ' ORDER BY created_at, id) FROM comments WHERE task_uid = t.uid), '') AS comments,
+    coalesce((SELECT string_agg(text, ' ' ORDER BY idx) FROM checklist_items WHERE task_uid = t.uid), '') AS checklist
+  FROM tasks t WHERE t.uid = ${p(0)}`);
+
+const upsert = prepared((_db, p) => sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc)
+  VALUES (${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)},
+    setweight(to_tsvector('simple', ${p(6)}), 'A') || setweight(to_tsvector('simple', ${p(7)}), 'B')
+    || setweight(to_tsvector('simple', ${p(8)}), 'C') || setweight(to_tsvector('simple', ${p(9)}), 'D'))
+  ON CONFLICT (num) DO UPDATE SET title = EXCLUDED.title, labels = EXCLUDED.labels, description = EXCLUDED.description,
+    comments = EXCLUDED.comments, checklist = EXCLUDED.checklist, doc = EXCLUDED.doc`);
+
+/** Rewrites one task's index row from its current text. */
+export async function reindexTask(db: Q, uid: string): Promise<void> {
+  const [t] = await textsOf.all(db, [uid]);
+  if (!t) return;
+  await upsert.run(db, [t.num, t.title, t.labels, t.description, t.comments, t.checklist, fold(t.title), fold(t.labels), fold(t.description), fold(`${t.comments} ${t.checklist}`)]);
+}
+
+export async function removeFromIndex(db: Q, num: number): Promise<void> {
+  await sql`DELETE FROM task_search WHERE num = ${num}`.execute(db);
+}
+
+/** The tsquery for the user's phrases (all must match); null when nothing searchable was typed. */
+function tsQuery(phrases: Phrase[]): RawBuilder<unknown> | null {
+  if (phrases.length === 0) return null;
+  const parts = phrases.map((ph) => {
+    const q = sql`phraseto_tsquery('simple', ${ph.words.join(' ')})`;
+    // A prefix applies to the phrase's last word; a phrase the parser finds no word in stays empty.
+    return ph.prefix ? sql`(CASE WHEN numnode(${q}) = 0 THEN ${q} ELSE (${q}::text || ':*')::tsquery END)` : q;
+  });
+  return sql`(${sql.join(parts, sql` && `)})`;
+}
+
+type Ranked = { num: number; rank: number };
+
+const remembered = (db: Q, counts: CountCache | undefined, key: string, count: () => Promise<number>) => (counts ? counts.get(db, key, count) : count());
+
+function matches(db: Q, tsq: RawBuilder<unknown>, filter: TaskFilter) {
+  // task_search is this engine's own table, not in the shared schema types.
+  const q = (db as Kysely<any>).selectFrom('task_search as s').innerJoin('tasks', 'tasks.num', 's.num').where(sql<boolean>`s.doc @@ ${tsq}`);
+  return applyFilter(db, q as never, filter) as unknown as typeof q;
+}
+
+export async function search(
+  db: Q, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: CountCache,
+): Promise<{ hits: SearchHit[]; total: number; consumed: Array<{ num: number; rank: number }>; more: boolean }> {
+  const phrases = phrasesOf(query).map((ph) => ({ ...ph, words: ph.words.map(fold) }));
+  const tsq = tsQuery(phrases);
+  if (!tsq) return { hits: [], total: 0, consumed: [], more: false };
+  // Lower is better, as with bm25, so cursors compare ranks the same way on both engines.
+  const rank = sql<number>`(-ts_rank(${WEIGHTS}, s.doc, ${tsq}))::float8`;
+  let q = matches(db, tsq, filter).select(['tasks.num as num', rank.as('rank')]);
+  if (after && 'seen' in after && after.seen.length) q = q.where('tasks.num', 'not in', after.seen);
+  if (after && 'rank' in after) q = q.where(sql<boolean>`(${rank} > ${after.rank} OR (${rank} = ${after.rank} AND tasks.num > ${after.num}))`);
+  const found = (await q.orderBy('rank').orderBy('tasks.num').limit(limit + 1).execute()) as Ranked[];
+  const more = found.length > limit;
+  const page = more ? found.slice(0, limit) : found;
+  let total = page.length;
+  if (more || after) {
+    total = await remembered(db, counts, `search:${JSON.stringify(phrases)}:${JSON.stringify(filter)}`, async () => {
+      const c = await matches(db, tsq, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(c.n);
+    });
+  }
+  const consumed = page.map((r) => ({ num: r.num, rank: r.rank }));
+  if (page.length === 0) return { hits: [], total, consumed, more: false };
+  const nums = page.map((r) => r.num);
+  const rows = await summariesByNums(db, nums);
+  const texts = new Map(
+    ((await sql<Texts>`SELECT num, title, labels, description, comments, checklist FROM task_search WHERE num IN (${sql.join(nums)})`.execute(db)).rows).map((t) => [t.num, t]),
+  );
+  const marks = await markPage(db, [...texts.values()], phrases, tsq, query);
+  const hits = page.flatMap((r) => {
+    const task = rows.get(r.num);
+    if (!task) return [];
+    const m = marks.get(r.num) ?? { matchedFields: [], excerpt: '' };
+    return [{ task, num: r.num, rank: r.rank, matchedFields: m.matchedFields, excerpt: m.excerpt.replace(/\s+/g, ' ').trim() }];
+  });
+  return { hits, total, consumed, more };
+}
+
+type Marks = Map<number, { matchedFields: string[]; excerpt: string }>;
+
+/**
+ * Matched fields and an excerpt per hit. Latin text is marked in JavaScript (excerpts.ts, the
+ * same words the query was built from); other scripts by the server, which tokenized them: a field
+ * matches when its own vector does, and ts_headline cuts the excerpt from the best-weighted one.
+ */
+async function markPage(db: Q, texts: Texts[], phrases: Phrase[], tsq: RawBuilder<unknown>, query: string): Promise<Marks> {
+  if (isPlainLatin(query) && texts.every((t) => FIELDS.every((f) => isPlainLatin(t[f])))) {
+    return new Map(texts.map((t) => {
+      const { matched, excerpt } = markHit(FIELDS.map((f) => t[f]), phrases);
+      return [t.num, { matchedFields: FIELDS.filter((_, i) => matched[i]), excerpt }];
+    }));
+  }
+  const out: Marks = new Map();
+  for (const t of texts) {
+    const folded = FIELDS.map((f) => fold(t[f]));
+    const r = await sql<Record<string, boolean>>`SELECT ${sql.join(folded.map((f, i) => sql`to_tsvector('simple', ${f}) @@ ${tsq} AS ${sql.ref(`f${i}`)}`))}`.execute(db);
+    const matched = FIELDS.filter((_, i) => r.rows[0]?.[`f${i}`] === true);
+    const field = FIELDS.findIndex((f) => matched.includes(f));
+    let excerpt = '';
+    if (field >= 0) {
+      const h = await sql<{ h: string }>`SELECT ts_headline('simple', ${folded[field]}, ${tsq}, 'StartSel=**, StopSel=**, MaxWords=16, MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter=…') AS h`.execute(db);
+      excerpt = h.rows[0]?.h ?? '';
+    }
+    out.set(t.num, { matchedFields: matched, excerpt });
+  }
+  return out;
+}

@@ -1,0 +1,127 @@
+/**
+ * The PostgreSQL store: one pool per process, many processes (replicas) per database. Reads run in
+ * a read-only REPEATABLE READ snapshot (every query of an answer sees one state); writes in READ
+ * COMMITTED with the locks PostgresTx takes, retried from the start when the server reports a
+ * deadlock or a serialization failure, or when a unique constraint meets a concurrent insert (the
+ * retry's own checks then see the committed row and give their specific error).
+ */
+import { Kysely, sql } from 'kysely';
+import pg from 'pg';
+import type { Store, Tx } from '../../core/ports.js';
+import type { DB } from '../schema.js';
+import { CountCache } from '../queries/task-list.js';
+import { SummaryCache } from '../queries/summary-cache.js';
+import { openPool, parsePostgresUrl, type PostgresTarget } from './connection.js';
+import { cairnPostgresDialect } from './engine-sql.js';
+import { migratePostgres } from './migrate.js';
+import { isRetryable, isUniqueViolation, translatePgError } from './pg-errors.js';
+import { PostgresTx } from './tx.js';
+import { reindexTask, removeFromIndex, search } from './search.js';
+import { CommitListener } from './notify.js';
+
+const SEARCH = { reindexTask, removeFromIndex, search };
+
+/** Attempts per write: conflicts between concurrent writers are rare and short-lived. */
+const WRITE_ATTEMPTS = 8;
+
+export interface PostgresStoreOptions {
+  /** Connections in this process's pool. */
+  poolSize?: number;
+}
+
+export class PostgresStore implements Store {
+  readonly location: string;
+  readonly #target: PostgresTarget;
+  readonly #pool: pg.Pool;
+  readonly #db: Kysely<DB>;
+  #ready: Promise<void> | undefined;
+  readonly #counts = new CountCache();
+  readonly #summaries = new SummaryCache();
+  readonly #channel: string;
+  #listener: CommitListener | undefined;
+
+  constructor(url: string, options: PostgresStoreOptions = {}) {
+    this.#target = parsePostgresUrl(url);
+    this.location = this.#target.display;
+    this.#pool = openPool(this.#target, options.poolSize);
+    this.#db = new Kysely<DB>({ dialect: cairnPostgresDialect(this.#pool) });
+    this.#channel = `cairn_${this.#target.schema}`;
+  }
+
+  /** Migrates on first use; a failure is not remembered, so the next call tries again (the server may be back). */
+  #init(): Promise<void> {
+    this.#ready ??= migratePostgres(this.#pool, this.#target.schema, this.location).catch((err: unknown) => {
+      this.#ready = undefined;
+      throw this.#translate(err);
+    });
+    return this.#ready;
+  }
+
+  #translate(err: unknown): unknown {
+    return translatePgError(err, this.location) ?? err;
+  }
+
+  async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    await this.#init();
+    try {
+      return await this.#db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .setAccessMode('read only')
+        .execute((trx) => fn(new PostgresTx(trx, SEARCH, false, this.#channel, this.#counts, this.#summaries)));
+    } catch (err) {
+      throw this.#translate(err);
+    }
+  }
+
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    await this.#init();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#db.transaction().execute((trx) => fn(new PostgresTx(trx, SEARCH, true, this.#channel)));
+      } catch (err) {
+        const again = attempt < WRITE_ATTEMPTS && (isRetryable(err) || (attempt <= 2 && isUniqueViolation(err)));
+        if (!again) throw this.#translate(err);
+        await new Promise((r) => setTimeout(r, Math.random() * 2 ** attempt));
+      }
+    }
+  }
+
+  /** The newest event's number: every commit that changes anything appends one. */
+  async changeToken(): Promise<string> {
+    await this.#init();
+    try {
+      const r = await sql<{ m: number | null }>`SELECT max(seq) AS m FROM events`.execute(this.#db);
+      return String(r.rows[0]?.m ?? 0);
+    } catch (err) {
+      throw this.#translate(err);
+    }
+  }
+
+  projectsToken(): Promise<string> {
+    return this.changeToken();
+  }
+
+  onCommit(listener: () => void): () => void {
+    this.#listener ??= new CommitListener(this.#target, this.#channel);
+    return this.#listener.add(listener);
+  }
+
+  /** Forgets remembered totals and summaries (benchmarks measure a first read with it). */
+  forget(): void {
+    this.#counts.clear();
+    this.#summaries.clear();
+  }
+
+  /** The pool, for tests and maintenance. */
+  pool(): pg.Pool {
+    return this.#pool;
+  }
+
+  async close(): Promise<void> {
+    this.forget();
+    await this.#listener?.close();
+    this.#listener = undefined;
+    await this.#db.destroy();
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * The Tx port on PostgreSQL: the shared queries, plus what one writer at a time gave SQLite for
+ * free. Several transactions write at once here (READ COMMITTED), so:
+ * - a write transaction's read of a task locks its row until commit (FOR UPDATE): the version,
+ *   claim and state checks that follow hold until the write they guard;
+ * - `exclusive` serialises the writers of a whole graph or registry (cycle checks, keys, aliases)
+ *   with a transaction-scoped advisory lock;
+ * - events are numbered under the feed lock, so they commit in the order of their numbers and a
+ *   reader that has seen number N has seen every event before it (docs/architecture.md).
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Tx } from '../../core/ports.js';
+import type { DB } from '../schema.js';
+import { KyselyTx, type SearchEngine } from '../queries/kysely-tx.js';
+import { base } from '../queries/tasks.js';
+import { prepared } from '../queries/prepared.js';
+import { toTaskRow, type TaskRecord } from '../queries/rows.js';
+import type { CountCache } from '../queries/task-list.js';
+import type { SummaryCache } from '../queries/summary-cache.js';
+
+/** Advisory lock numbers within a schema's key space (the other key is the schema's hash). */
+const LOCKS = { migrate: 0, feed: 1, graph: 2, projects: 3, tokens: 4 } as const;
+export type LockName = keyof typeof LOCKS;
+
+export const lockSql = (name: LockName) => sql`SELECT pg_advisory_xact_lock(hashtext(current_schema()), ${sql.lit(LOCKS[name])})`;
+
+const lockedByUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)).forUpdate('tasks'));
+const lockedBySeq = prepared((db, p) => base(db).where('tasks.project_uid', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
+
+// The lock, the wake-up for every replica's live views (delivered at commit, and only then), in one round trip.
+const feedLock = prepared((_db, p) => sql`SELECT pg_advisory_xact_lock(hashtext(current_schema()), ${sql.lit(LOCKS.feed)}), pg_notify(${p(0)}, '')`);
+const insertEvent = prepared((_db, p) => sql<{ seq: number }>`INSERT INTO events (seq, at, actor, project_uid, task_uid, type, changes, via)
+  SELECT coalesce(max(seq), 0) + 1, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM events RETURNING seq`);
+
+export class PostgresTx extends KyselyTx {
+  #held = new Set<LockName>();
+
+  constructor(
+    private readonly pg: Kysely<DB>,
+    engine: SearchEngine,
+    private readonly writing: boolean,
+    private readonly channel: string,
+    counts?: CountCache,
+    summaries?: SummaryCache,
+  ) {
+    super(pg, engine, counts, summaries);
+    if (writing) {
+      this.getTask = async (uid) => {
+        const [r] = await lockedByUid.all(this.pg, [uid]);
+        return r && toTaskRow(r as TaskRecord);
+      };
+      this.getTaskBySeq = async (projectUid, seq) => {
+        const [r] = await lockedBySeq.all(this.pg, [projectUid, seq]);
+        return r && toTaskRow(r as TaskRecord);
+      };
+    }
+    this.appendEvent = async (e) => {
+      if (!this.#held.has('feed')) {
+        await feedLock.run(this.pg, [this.channel]);
+        this.#held.add('feed');
+      }
+      const [r] = await insertEvent.all(this.pg, [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes), e.via ?? null]);
+      return r!.seq;
+    };
+  }
+
+  override exclusive: Tx['exclusive'] = async (resource) => {
+    if (!this.writing || this.#held.has(resource)) return;
+    await lockSql(resource).execute(this.pg);
+    this.#held.add(resource);
+  };
+}
