@@ -52,12 +52,16 @@ export function parseInput<O extends Op>(op: O, raw: unknown): z.output<O['input
 type StringOps = { isWellFormed(): boolean; toWellFormed(): string };
 
 /**
- * Lone UTF-16 surrogates (legal in a JSON string) replaced by U+FFFD, as SQLite's UTF-8 storage
- * would: an answer built from the input (create_task's) then says exactly what get_task reads
- * back. Returns the value itself when nothing needs replacing, as nearly always.
+ * Text as every engine can store it: lone UTF-16 surrogates (legal in a JSON string) replaced by
+ * U+FFFD, as UTF-8 storage would, and NUL characters too, which PostgreSQL's text cannot hold. An
+ * answer built from the input (create_task's) then says exactly what get_task reads back, on both
+ * engines. Returns the value itself when nothing needs replacing, as nearly always.
  */
 export function wellFormed(v: unknown): unknown {
-  if (typeof v === 'string') return (v as unknown as StringOps).isWellFormed() ? v : (v as unknown as StringOps).toWellFormed();
+  if (typeof v === 'string') {
+    const w = (v as unknown as StringOps).isWellFormed() ? v : (v as unknown as StringOps).toWellFormed();
+    return w.includes('\u0000') ? w.replaceAll('\u0000', '\ufffd') : w;
+  }
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
     v.forEach((x, i) => {

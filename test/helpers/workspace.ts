@@ -1,18 +1,24 @@
-/** Test workspaces: a real SQLite file in a fresh temporary directory per test. */
+/**
+ * Test workspaces: a fresh temporary directory per test, and a real database in it: a SQLite file,
+ * or on the PostgreSQL leg a schema of its own on the run's server (helpers/engine.ts).
+ */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onPostgres, pgWorkspaceUrl } from './engine.js';
 import { openCairn, type Cairn, type OpenCairnOptions } from '../../src/index.js';
 
 export interface TempWorkspace {
   dir: string;
+  /** The workspace's database: a file path, or a postgres:// URL on the PostgreSQL leg. */
   db: string;
   cleanup(): void;
 }
 
 export function tempWorkspace(prefix = 'cairn-test-'): TempWorkspace {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  return { dir, db: join(dir, '.cairn', 'cairn.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const db = onPostgres ? pgWorkspaceUrl() : join(dir, '.cairn', 'cairn.db');
+  return { dir, db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** A Cairn over a fresh workspace file; call `done()` to close and delete it. */

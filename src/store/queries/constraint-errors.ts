@@ -16,8 +16,14 @@ const SQLITE_KINDS: Record<string, string> = {
 };
 const POSTGRES_KINDS: Record<string, string> = { '23505': 'unique', '23503': 'foreign key', '23502': 'not null', '23514': 'check', '23P01': 'exclusion' };
 
-/** The constraint named by the driver's message: SQLite's "UNIQUE constraint failed: tasks.slug", PostgreSQL's `constraint` field. */
-function constraintName(err: { message?: unknown; constraint?: unknown }): string | null {
+/**
+ * The constraint as SQLite names it ("UNIQUE constraint failed: projects.key" gives `projects.key`),
+ * on PostgreSQL too: there the table and the key's columns (from the error's detail, "Key (key)=…")
+ * give the same name, and the constraint's own name is the fallback.
+ */
+function constraintName(err: { message?: unknown; constraint?: unknown; table?: unknown; detail?: unknown }): string | null {
+  const key = typeof err.detail === 'string' ? /^Key \(([^)]+)\)=/.exec(err.detail) : null;
+  if (key && typeof err.table === 'string') return key[1]!.split(', ').map((c) => `${err.table}.${c}`).join(', ');
   if (typeof err.constraint === 'string' && err.constraint) return err.constraint;
   const m = typeof err.message === 'string' ? /constraint failed: (.+)$/i.exec(err.message) : null;
   return m ? m[1]!.trim() : null;
@@ -26,7 +32,7 @@ function constraintName(err: { message?: unknown; constraint?: unknown }): strin
 /** CONSTRAINT_VIOLATION for a driver's constraint error; undefined for anything else. */
 export function constraintViolation(err: unknown): CairnError | undefined {
   if (err instanceof CairnError || err === null || typeof err !== 'object') return undefined;
-  const e = err as { code?: unknown; message?: unknown; constraint?: unknown };
+  const e = err as { code?: unknown; message?: unknown; constraint?: unknown; table?: unknown; detail?: unknown };
   const code = typeof e.code === 'string' ? e.code : '';
   const kind = SQLITE_KINDS[code] ?? POSTGRES_KINDS[code] ?? (code.startsWith('SQLITE_CONSTRAINT') ? 'constraint' : undefined);
   if (!kind) return undefined;

@@ -120,10 +120,13 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
     substatus: t.substatus,
     slug: t.slug,
   };
+  // Asked first: on PostgreSQL a refused INSERT aborts the transaction, and nothing could be read
+  // to explain it. A concurrent writer that takes the slug in between still meets the unique index.
+  if (t.slug !== null) await slugTaken(db, t.projectUid, t.slug, t.uid, undefined);
   try {
     await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
   } catch (err) {
-    if (t.slug !== null && isUniqueViolation(err)) await slugTaken(db, t.projectUid, t.slug, err);
+    if (t.slug !== null && isUniqueViolation(err)) await slugTaken(db, t.projectUid, t.slug, t.uid, err);
     throw err;
   }
   await graph.addLabels(db, t.uid, t.labels);
@@ -144,13 +147,13 @@ export async function updateTask(db: Q, uid: string, patch: TaskPatch): Promise<
   const cols = toColumns(patch);
   const names = Object.keys(cols);
   if (names.length === 0) return;
+  const slug = patch.slug;
+  const project = typeof slug === 'string' ? (await db.selectFrom('tasks').select('project_uid').where('uid', '=', uid).executeTakeFirst())?.project_uid : undefined;
+  if (typeof slug === 'string' && project) await slugTaken(db, project, slug, uid, undefined);
   try {
     await updateRow.run(db, [...names.map((c) => cols[c]), uid], names.join(','));
   } catch (err) {
-    if (typeof patch.slug === 'string' && isUniqueViolation(err)) {
-      const row = await db.selectFrom('tasks').select('project_uid').where('uid', '=', uid).executeTakeFirst();
-      if (row) await slugTaken(db, row.project_uid, patch.slug, err);
-    }
+    if (typeof slug === 'string' && project && isUniqueViolation(err)) await slugTaken(db, project, slug, uid, err);
     throw err;
   }
 }
@@ -162,18 +165,18 @@ function isUniqueViolation(err: unknown): boolean {
 }
 
 /**
- * The unique index tasks_slug (project, slug) refused a write: SLUG_TAKEN naming the task that
- * holds the slug. The index, not a check before the write, is what keeps slugs unique when
- * several writers race; this only explains its refusal. Returns when no task holds it (another
- * unique constraint failed), so the caller rethrows the driver's error.
+ * SLUG_TAKEN naming the task other than `self` that holds the slug, if one does. The unique index
+ * tasks_slug (project, slug), not this check, is what keeps slugs unique when several writers race;
+ * this explains its refusal (`cause`), or spares the write. Returns when no other task holds it.
  */
-async function slugTaken(db: Q, projectUid: string, slug: string, cause: unknown): Promise<void> {
+async function slugTaken(db: Q, projectUid: string, slug: string, self: string, cause: unknown): Promise<void> {
   const holder = await db
     .selectFrom('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
     .select(['p.key', 'tasks.seq', 'tasks.title', 'tasks.deleted_at'])
     .where('tasks.project_uid', '=', projectUid)
     .where('tasks.slug', '=', slug)
+    .where('tasks.uid', '!=', self)
     .executeTakeFirst();
   if (!holder) return;
   const id = `${holder.key}-${holder.seq}`;
@@ -183,7 +186,7 @@ async function slugTaken(db: Q, projectUid: string, slug: string, cause: unknown
     {
       suggestions: [`get_task {id: "${id}"} to see that task`, `Pick another slug, e.g. "${slug}-2"`],
       details: { slug, taskId: id, project: holder.key },
-      cause,
+      ...(cause === undefined ? {} : { cause }),
     },
   );
 }
