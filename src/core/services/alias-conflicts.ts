@@ -4,6 +4,7 @@ import type { Tx } from '../ports.js';
 
 /** Throws PROJECT_EXISTS when one of `aliases` already names another project than `ownUid` (archived projects count: they still resolve). */
 export async function assertAliasesFree(tx: Tx, aliases: readonly string[], ownUid: string | null): Promise<void> {
+  await tx.exclusive('projects');
   if (aliases.length === 0) return;
   const others = (await tx.listProjects(true)).filter((p) => p.uid !== ownUid);
   for (const alias of aliases) {

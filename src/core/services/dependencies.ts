@@ -29,6 +29,8 @@ export async function linkBlocker(tx: Tx, task: TaskRow, blocker: TaskRow, at: s
       suggestions: ['Pass a different task as blockedBy'],
     });
   }
+  // A cycle can close through edges other writers add meanwhile: the graph's writers go one at a time.
+  await tx.exclusive('graph');
   const cycle = await findCycle(task.uid, blocker.uid, (n) => tx.blockerUids(n));
   if (cycle) {
     const path = await displayPath(tx, cycle);
@@ -79,6 +81,7 @@ export async function setParent(tx: Tx, task: TaskRow, parentRef: string | null)
   if (parentRef === null) return task.parentUid === null ? null : { parentUid: null, parentId: null };
   const parent = await resolveLiveTask(tx, parentRef, 'parentId');
   if (parent.uid === task.parentUid) return null;
+  await tx.exclusive('graph');
   const parentOf = async (n: string) => {
     const r = await tx.getTask(n);
     return r?.parentUid ? [r.parentUid] : [];

@@ -73,6 +73,8 @@ async function present(tx: Tx, p: ProjectRow, counts?: Map<string, number>): Pro
 
 export async function createProject(ctx: Context, input: z.infer<typeof CreateProjectInput>): Promise<Project> {
   return ctx.store.write(async (tx) => {
+    // Keys and aliases are checked across every project: their writers go one at a time.
+    await tx.exclusive('projects');
     if (await tx.getProjectByKey(input.key)) {
       throw new CairnError('PROJECT_EXISTS', `A project with key ${input.key} already exists. Keys are unique and permanent.`, {
         suggestions: [`get_project {key: "${input.key}"}`, 'Pick another key'],

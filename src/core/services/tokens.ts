@@ -54,6 +54,7 @@ export async function createToken(ctx: Context, raw: z.input<typeof CreateTokenI
     revokedAt: null,
   };
   await ctx.store.write(async (tx) => {
+    await tx.exclusive('tokens');
     if ((await tx.listTokens(false)).some((t) => t.name === row.name)) {
       throw new CairnError('TOKEN_EXISTS', `A live token named "${row.name}" already exists.`, {
         suggestions: [`cairn token revoke ${row.name}`, 'Choose another --name'],
