@@ -3,8 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import type { Store } from './core/ports.js';
 import { SqliteStore } from './store/sqlite/store.js';
-import { PostgresStore } from './store/postgres/store.js';
-import { isPostgresUrl } from './store/postgres/connection.js';
+import { isPostgresUrl, redact } from './store/postgres/url.js';
 
 export const WORKSPACE_DIR = '.cairn';
 export const DB_FILE = 'cairn.db';
@@ -43,7 +42,37 @@ function databaseAt(path: string): string {
 
 /** Opens the store at a path (a missing file is created by the first write, never by a read) or a postgres:// URL. */
 export function openStore(path: string): Store {
-  return isPostgresUrl(path) ? new PostgresStore(path) : new SqliteStore(path);
+  return isPostgresUrl(path) ? postgresStore(path) : new SqliteStore(path);
 }
+
+/**
+ * The PostgreSQL store, loaded on first use: the driver stays out of the start-up of every
+ * command that opens a SQLite workspace (most of them).
+ */
+function postgresStore(url: string): Store {
+  const ready = import('./store/postgres/store.js').then((m) => new m.PostgresStore(url));
+  const get = () => ready;
+  return {
+    location: redact(url),
+    read: async (fn) => (await get()).read(fn),
+    write: async (fn) => (await get()).write(fn),
+    changeToken: async () => (await get()).changeToken(),
+    projectsToken: async () => (await get()).projectsToken(),
+    onCommit(listener) {
+      let off: (() => void) | undefined;
+      let stopped = false;
+      void ready.then((s) => {
+        if (!stopped) off = s.onCommit(listener);
+      }, () => undefined);
+      return () => {
+        stopped = true;
+        off?.();
+      };
+    },
+    close: async () => (await get()).close(),
+  };
+}
+
+export { isPostgresUrl, redact };
 
 export { diagnoseWorkspace, type DoctorReport } from './store/sqlite/doctor.js';

@@ -6,7 +6,7 @@ import { projectAt, workspaceRepository } from '../core/services/default-project
 import { systemClock } from '../core/ports.js';
 import { findOp, runOp, type OpContext } from '../ops/index.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
-import { findWorkspace, openStore, type WorkspaceLocation } from '../workspace.js';
+import { findWorkspace, isPostgresUrl, openStore, type WorkspaceLocation } from '../workspace.js';
 
 /** Options every command accepts (declared on the program). */
 export interface GlobalOptions {
@@ -61,7 +61,7 @@ export function openSession(g: GlobalOptions, opts: { write: boolean }): Session
     return { ctx, workspace: { path: remote.url, source: 'flag' }, close: () => runner.close() };
   }
   if (opts.write && workspace.source === 'default') throw noWorkspaceError(workspace);
-  if (!opts.write && !existsSync(workspace.path)) hintMissing(workspace);
+  if (!opts.write && !isPostgresUrl(workspace.path) && !existsSync(workspace.path)) hintMissing(workspace);
   const store = openStore(workspace.path);
   const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore, cwd: process.cwd() };
   return { ctx, workspace, close: () => store.close() };

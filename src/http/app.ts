@@ -7,6 +7,7 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Context as CoreContext } from '../core/context.js';
+import { toCairnError } from '../core/errors.js';
 import { systemClock, type Clock, type Store } from '../core/ports.js';
 import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
 import { accessLog, stderrSink, type AccessLogSink } from './access-log.js';
@@ -95,7 +96,15 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     }
   });
   if (opts.accessLog !== false) app.use('*', accessLog(opts.accessLog ?? stderrSink, remoteOf));
-  app.get('/healthz', (c) => c.json({ status: 'ok', version: VERSION }));
+  // For load balancers: 503 while the database cannot answer (a PostgreSQL server down or restarting).
+  app.get('/healthz', async (c) => {
+    try {
+      await opts.store.changeToken();
+      return c.json({ status: 'ok', version: VERSION });
+    } catch (err) {
+      return c.json({ status: 'unavailable', version: VERSION, error: toCairnError(err).code }, 503, { 'retry-after': '1' });
+    }
+  });
   app.use('*', hostGuard(allowedHostnames(opts.host ?? '127.0.0.1', opts.allowedHosts)));
   // The board's static files: behind the Host/Origin guard, before the token check (the page asks for the token).
   mountBoardAssets(app);

@@ -118,7 +118,7 @@ export async function runServe(opts: ServeOptions = {}): Promise<void> {
     throw err;
   }
   const say = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...extra })}\n`);
-  say('cairn serve listening', { url: running.url, version: VERSION, db: location.path, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) });
+  say('cairn serve listening', { url: running.url, version: VERSION, db: store.location, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) });
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       say('shutting down', { signal });

@@ -80,9 +80,9 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const surface = profile ? `profile ${profile.name}${profileToolsets.length ? ` + ${profileToolsets.join(',')}` : ''}` : `toolsets ${toolsets.join(',')}`;
   if (runner) choice.use(remoteOnlyStore(runner.url));
   else {
-    void import('../workspace.js').then(({ findWorkspace, openStore }) => {
+    void import('../workspace.js').then(({ findWorkspace, openStore, redact }) => {
       const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) });
-      log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${location.path}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
+      log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${redact(location.path)}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
       if (location.source !== 'default') return choice.use(openOrFailed(openStore, location.path));
       choice.fromRoots((root) => {
         const found = findWorkspace({ cwd: root, env: {} });

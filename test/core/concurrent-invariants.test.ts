@@ -99,10 +99,12 @@ describe('concurrent writers', () => {
     let writing = true;
     const reader = (async () => {
       for (;;) {
+        // Read before the call: a page read while the last write commits may not hold it yet.
+        const finished = !writing;
         const page = await c.call('changes_since', { since, limit: 200 });
         seen.push(...page.events.map((e) => e.seq));
         since = page.lastSeq;
-        if (!writing && !page.hasMore && page.events.length === 0) return;
+        if (finished && !page.hasMore && page.events.length === 0) return;
         await new Promise((r) => setTimeout(r, 2));
       }
     })();

@@ -94,6 +94,9 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
 
   const timer = setInterval(() => void poll(), opts.intervalMs ?? 100);
   timer.unref();
+  // An engine that notifies commits (PostgreSQL) wakes the feed at once; the timer stays as the
+  // fallback for a notification lost with a dropped connection.
+  const unlisten = store.onCommit?.(() => void poll());
   return {
     subscribe(listener, o = {}) {
       listeners.set(listener, o);
@@ -103,6 +106,9 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
       return lastSeq;
     },
     poll,
-    close: () => clearInterval(timer),
+    close: () => {
+      clearInterval(timer);
+      unlisten?.();
+    },
   };
 }

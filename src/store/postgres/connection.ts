@@ -6,8 +6,8 @@
  */
 import pg from 'pg';
 import { CairnError } from '../../core/errors.js';
+import { redact } from './url.js';
 
-export const isPostgresUrl = (s: string): boolean => /^postgres(ql)?:\/\//i.test(s);
 
 export interface PostgresTarget {
   /** What the driver connects with (password included, `schema` removed). */
@@ -20,10 +20,6 @@ export interface PostgresTarget {
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** Masks the password of a postgres URL (also inside text that quotes it). */
-export function redact(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
-}
 
 export function parsePostgresUrl(url: string): PostgresTarget {
   let u: URL;
