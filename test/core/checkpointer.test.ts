@@ -165,7 +165,7 @@ describe('background checkpoints', () => {
     const raw = new Database(db, { readonly: true });
     expect(raw.prepare("SELECT count(*) FROM tasks WHERE title LIKE 'steady %'").pluck().get()).toBe(written);
     raw.close();
-    expect(integrityCheck(db)).toBe('ok');
+    expect(await integrityCheck(db)).toBe('ok');
     c.ws.cleanup();
     c = undefined;
   });
@@ -187,7 +187,7 @@ describe('background checkpoints', () => {
     const raw = new Database(dbFile, { readonly: true });
     expect(raw.prepare('SELECT count(*) FROM tasks').pluck().get()).toBe(START_AFTER + 20);
     raw.close();
-    expect(integrityCheck(dbFile)).toBe('ok');
+    expect(await integrityCheck(dbFile)).toBe('ok');
     c.ws.cleanup();
     c = undefined;
   });

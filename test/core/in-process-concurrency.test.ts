@@ -48,6 +48,6 @@ describe('in-process concurrency', () => {
     await Promise.all(calls);
     expect((await c.call('list_tasks', { labels: ['mixed'] })).total).toBe(others.length);
     expect((await allEvents(c)).filter((e) => e.type === 'task.created')).toHaveLength(others.length);
-    expect(integrityCheck(c.ws.db)).toBe('ok');
+    expect(await integrityCheck(c.ws.db)).toBe('ok');
   });
 });

@@ -5,11 +5,11 @@
  * Every total is checked against a count over a raw read-only connection.
  */
 import { spawnSync } from 'node:child_process';
-import { Database } from '../../src/store/sqlite/native.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn, type Cairn } from '../../src/index.js';
 import { BIN } from '../cli/cli-harness.js';
 import { expectCode, integrityCheck, manualClock } from '../helpers/core.js';
+import { openRaw } from '../helpers/raw-db.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 let c: ReturnType<typeof tempCairn>;
@@ -23,24 +23,24 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await other.close();
-  expect(integrityCheck(c.ws.db)).toBe('ok');
+  expect(await integrityCheck(c.ws.db)).toBe('ok');
   await c.done();
 });
 
 /** Open, live, unarchived tasks of API (optionally carrying `label`), counted on a separate raw connection. */
-function rawOpenCount(file: string, label?: string): number {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+async function rawOpenCount(file: string, label?: string): Promise<number> {
+  const db = await openRaw(file, { readonly: true });
   try {
-    return Number(
-      db
-        .prepare(`SELECT count(*) FROM tasks t JOIN projects p ON p.uid = t.project_uid
-          WHERE p.key = 'API' AND t.deleted_at IS NULL AND t.archived_at IS NULL AND t.category NOT IN ('done', 'canceled')
-          ${label ? 'AND EXISTS (SELECT 1 FROM task_labels l WHERE l.task_uid = t.uid AND l.label = ?)' : ''}`)
-        .pluck()
-        .get(...(label ? [label] : [])),
+    const n = await db.value<number>(
+      `SELECT count(*) FROM tasks t JOIN projects p ON p.uid = t.project_uid
+        WHERE p.key = 'API' AND t.deleted_at IS NULL AND t.archived_at IS NULL AND t.category NOT IN ('done', 'canceled')
+        ${label ? 'AND EXISTS (SELECT 1 FROM task_labels l WHERE l.task_uid = t.uid AND l.label = ?)' : ''}`,
+      label ? [label] : [],
     );
+    expect(typeof n).toBe('number');
+    return n!;
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -58,7 +58,7 @@ describe('list_tasks totals are never stale', () => {
     expect(await total(c)).toBe(6); // counted once, remembered
     await other.call('create_task', { project: 'API', title: 'from elsewhere' });
     expect(await total(c)).toBe(7);
-    expect(await total(c)).toBe(rawOpenCount(c.ws.db));
+    expect(await total(c)).toBe(await rawOpenCount(c.ws.db));
     // …and the other way round: the writer's own cache follows the first connection's commits
     expect(await total(other)).toBe(7);
     await c.call('create_task', { project: 'API', title: 'from here' });
@@ -81,7 +81,7 @@ describe('list_tasks totals are never stale', () => {
     expect(r.status, r.stderr || r.stdout).toBe(0);
     expect(JSON.parse(r.stdout).task).toMatchObject({ id: 'API-1', statusCategory: 'done' });
     expect(await defaultTotal()).toBe(5);
-    expect(await defaultTotal()).toBe(rawOpenCount(c.ws.db));
+    expect(await defaultTotal()).toBe(await rawOpenCount(c.ws.db));
     expect(await total(c, { includeDone: true })).toBe(6);
   });
 
@@ -96,10 +96,10 @@ describe('list_tasks totals are never stale', () => {
     expect(await total(c, { labels: ['x'] })).toBe(4);
     expect(await total(c)).toBe(7);
     expect(await total(c, { labels: ['y'] })).toBe(2);
-    expect(await total(c, { labels: ['x'] })).toBe(rawOpenCount(c.ws.db, 'x'));
-    expect(await total(c, { labels: ['y'] })).toBe(rawOpenCount(c.ws.db, 'y'));
+    expect(await total(c, { labels: ['x'] })).toBe(await rawOpenCount(c.ws.db, 'x'));
+    expect(await total(c, { labels: ['y'] })).toBe(await rawOpenCount(c.ws.db, 'y'));
     expect((await c.call('list_tasks', { project: 'API', labelsAll: ['x', 'z'], limit: 2 })).total).toBe(1);
-    expect(await total(c)).toBe(rawOpenCount(c.ws.db));
+    expect(await total(c)).toBe(await rawOpenCount(c.ws.db));
   });
 
   it('a change that needs no commit (a lease running out) still shows in a counted ready total', async () => {
@@ -135,7 +135,7 @@ describe('list_tasks totals are never stale', () => {
     expect(await total(c)).toBe(5);
     expect(await total(other)).toBe(5);
     expect(await total(c, { labels: ['x'] })).toBe(3);
-    expect(await total(c)).toBe(rawOpenCount(c.ws.db));
+    expect(await total(c)).toBe(await rawOpenCount(c.ws.db));
     await other.call('complete_task', { id: 'API-3' });
     expect(await total(c)).toBe(4);
     expect(await total(c, { labels: ['x'] })).toBe(2);
@@ -159,6 +159,6 @@ describe('list_tasks totals are never stale', () => {
     expect(t1).toBeGreaterThanOrEqual(t2);
     expect(t2).toBeGreaterThanOrEqual(t3);
     expect(await total(c)).toBe(5);
-    expect(await total(c)).toBe(rawOpenCount(c.ws.db));
+    expect(await total(c)).toBe(await rawOpenCount(c.ws.db));
   });
 });

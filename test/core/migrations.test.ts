@@ -98,7 +98,7 @@ describe('migrations', () => {
       const b = new Database(backup, { readonly: true });
       expect(b.prepare('SELECT title FROM tasks ORDER BY seq').pluck().all()).toEqual(['Legacy platypus migration', 'Waits for the first']);
       b.close();
-      expect(integrityCheck(ws.db)).toBe('ok');
+      expect(await integrityCheck(ws.db)).toBe('ok');
     });
   }
 
@@ -163,7 +163,7 @@ describe('migrations', () => {
     }
     expect(versionOf(ws.db)).toBe(LATEST_SQLITE_VERSION);
     expect(readdirSync(dirname(ws.db)).filter((f) => f.startsWith('cairn.db.bak-v5-'))).toHaveLength(1);
-    expect(integrityCheck(ws.db)).toBe('ok');
+    expect(await integrityCheck(ws.db)).toBe('ok');
     const db = new Database(ws.db, { readonly: true });
     try {
       expect(db.pragma('foreign_key_check')).toEqual([]);

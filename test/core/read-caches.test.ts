@@ -6,11 +6,12 @@
  * - projects and workflows (ProjectCache): another connection's commit, or a change rolled back.
  */
 import { spawnSync } from 'node:child_process';
-import { Database } from '../../src/store/sqlite/native.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn, type Cairn } from '../../src/index.js';
 import { BIN } from '../cli/cli-harness.js';
 import { integrityCheck } from '../helpers/core.js';
+import { onPostgres } from '../helpers/engine.js';
+import { openRaw } from '../helpers/raw-db.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 let c: ReturnType<typeof tempCairn>;
@@ -24,7 +25,7 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await reader.close();
-  expect(integrityCheck(c.ws.db)).toBe('ok');
+  expect(await integrityCheck(c.ws.db)).toBe('ok');
   await c.done();
 });
 
@@ -33,16 +34,16 @@ const titles = async (x: Cairn) => (await x.call('list_tasks', { project: 'API',
 describe('remembered summary rows', () => {
   it('a row changed by SQL that never touches rev still moves its revision, and the reader sees the change', async () => {
     expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 task 2', 'API-3 task 3']);
-    const raw = new Database(c.ws.db, { fileMustExist: true });
+    const raw = await openRaw(c.ws.db);
     try {
-      const rev = () => raw.prepare("SELECT rev FROM tasks WHERE seq = 2").pluck().get() as number;
-      const before = rev();
-      raw.prepare("UPDATE tasks SET title = 'renamed outside' WHERE seq = 2").run();
-      expect(rev()).toBe(before + 1);
+      const rev = async () => (await raw.value<number>('SELECT rev FROM tasks WHERE seq = 2'))!;
+      const before = await rev();
+      await raw.run("UPDATE tasks SET title = 'renamed outside' WHERE seq = 2");
+      expect(await rev()).toBe(before + 1);
       // A relation column rewritten by a trigger moves it too.
-      raw.prepare("INSERT INTO task_labels (task_uid, label) SELECT uid, 'late' FROM tasks WHERE seq = 3").run();
+      await raw.run("INSERT INTO task_labels (task_uid, label) SELECT uid, 'late' FROM tasks WHERE seq = 3");
     } finally {
-      raw.close();
+      await raw.close();
     }
     expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 renamed outside', 'API-3 task 3']);
     const [, , third] = (await reader.call('list_tasks', { project: 'API', sort: 'id' })).tasks;
@@ -64,23 +65,41 @@ describe('remembered summary rows', () => {
     // The newest task has the highest number; purged, its number goes to the next task created.
     await c.call('delete_task', { id: 'API-3' });
     await c.call('purge_task', { id: 'API-3', confirm: true });
+    const raw = await openRaw(c.ws.db);
+    // PostgreSQL's identity column never hands a number out twice by itself: its sequence is set
+    // back (as a restore from a dump may leave it), so the next task gets the purged number there too.
+    if (onPostgres) await raw.value("SELECT setval(pg_get_serial_sequence('tasks', 'num'), (SELECT max(num) FROM tasks))");
     await c.call('create_task', { project: 'API', title: 'successor' });
-    const raw = new Database(c.ws.db, { readonly: true, fileMustExist: true });
-    const nums = raw.prepare('SELECT num FROM tasks ORDER BY num').pluck().all();
-    raw.close();
+    const nums = (await raw.all<{ num: number }>('SELECT num FROM tasks ORDER BY num')).map((r) => r.num);
+    await raw.close();
     expect(nums).toEqual([1, 2, 3]); // the number really was reused
     expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 task 2', 'API-4 successor']);
   });
 
-  it('a row replaced wholesale by outside SQL (INSERT OR REPLACE: same number and uid, no UPDATE) is read again', async () => {
+  // SQLite: INSERT OR REPLACE (a delete no trigger sees, then an insert). PostgreSQL has no such
+  // statement (ON CONFLICT DO UPDATE is an UPDATE): there the row is deleted and inserted again in one transaction.
+  it('a row replaced wholesale by outside SQL (same number and uid, no UPDATE: INSERT OR REPLACE, or a delete and an insert) is read again', async () => {
     expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 task 2', 'API-3 task 3']);
-    const raw = new Database(c.ws.db, { fileMustExist: true });
+    const raw = await openRaw(c.ws.db);
     try {
-      const cols = (raw.prepare('PRAGMA table_info(tasks)').all() as Array<{ name: string }>).map((x) => x.name);
+      const cols = onPostgres
+        ? (await raw.all<{ name: string }>("SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tasks' ORDER BY ordinal_position")).map((x) => x.name)
+        : (await raw.all<{ name: string }>('PRAGMA table_info(tasks)')).map((x) => x.name);
+      expect(cols).toEqual(expect.arrayContaining(['num', 'uid', 'title', 'rev']));
+      const identity = await raw.get('SELECT num, uid FROM tasks WHERE seq = 2');
       const select = cols.map((n) => (n === 'title' ? "'replaced outside'" : n === 'rev' ? '0' : n)).join(', ');
-      raw.prepare(`INSERT OR REPLACE INTO tasks (${cols.join(', ')}) SELECT ${select} FROM tasks WHERE seq = 2`).run();
+      if (onPostgres) {
+        await raw.run('BEGIN');
+        await raw.run('CREATE TEMP TABLE replaced ON COMMIT DROP AS SELECT * FROM tasks WHERE seq = 2');
+        expect((await raw.run('DELETE FROM tasks WHERE seq = 2')).changes).toBe(1);
+        await raw.run(`INSERT INTO tasks (${cols.join(', ')}) SELECT ${select} FROM replaced`);
+        await raw.run('COMMIT');
+      } else {
+        await raw.run(`INSERT OR REPLACE INTO tasks (${cols.join(', ')}) SELECT ${select} FROM tasks WHERE seq = 2`);
+      }
+      expect(await raw.get('SELECT num, uid FROM tasks WHERE seq = 2')).toEqual(identity);
     } finally {
-      raw.close();
+      await raw.close();
     }
     expect(await titles(reader)).toEqual(['API-1 task 1', 'API-2 replaced outside', 'API-3 task 3']);
   });
@@ -97,12 +116,12 @@ describe('remembered projects and workflows', () => {
   it('a workflow changed by another connection is seen by the next operation', async () => {
     await reader.call('create_task', { project: 'API', title: 'remembers the workflow' });
     await expect(reader.call('create_task', { project: 'API', title: 'x', status: 'qa' })).rejects.toMatchObject({ code: 'INVALID_STATUS' });
-    const raw = new Database(c.ws.db, { fileMustExist: true });
+    const raw = await openRaw(c.ws.db);
     try {
-      raw.prepare("INSERT INTO statuses (project_uid, name, display_name, color, category, position) SELECT uid, 'qa', 'QA', '#888', 'in_progress', 99 FROM projects WHERE key = 'API'").run();
-      raw.prepare("UPDATE projects SET name = 'Renamed elsewhere' WHERE key = 'API'").run();
+      await raw.run("INSERT INTO statuses (project_uid, name, display_name, color, category, position) SELECT uid, 'qa', 'QA', '#888', 'in_progress', 99 FROM projects WHERE key = 'API'");
+      await raw.run("UPDATE projects SET name = 'Renamed elsewhere' WHERE key = 'API'");
     } finally {
-      raw.close();
+      await raw.close();
     }
     const { task } = await reader.call('create_task', { project: 'API', title: 'in qa', status: 'qa' });
     expect(task).toMatchObject({ status: 'qa', statusCategory: 'in_progress' });
@@ -112,9 +131,9 @@ describe('remembered projects and workflows', () => {
   it('a store closed and used again does not trust what it read before', async () => {
     expect((await reader.call('get_project', { key: 'API' })).project.name).toBe('API');
     await reader.store.close();
-    const raw = new Database(c.ws.db, { fileMustExist: true });
-    raw.prepare("UPDATE projects SET name = 'Renamed while closed' WHERE key = 'API'").run();
-    raw.close();
+    const raw = await openRaw(c.ws.db);
+    await raw.run("UPDATE projects SET name = 'Renamed while closed' WHERE key = 'API'");
+    await raw.close();
     expect((await reader.call('get_project', { key: 'API' })).project.name).toBe('Renamed while closed');
   });
 

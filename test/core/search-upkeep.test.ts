@@ -102,6 +102,6 @@ describe('search index upkeep', () => {
     await c.close();
     expect(segments(file)).toBeLessThanOrEqual(3);
     expect(ftsCheck(file)).toBe('ok');
-    expect(integrityCheck(file)).toBe('ok');
+    expect(await integrityCheck(file)).toBe('ok');
   });
 });

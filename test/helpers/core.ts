@@ -1,6 +1,7 @@
 /** Helpers for the core suite: error assertions, an injectable clock, full-store snapshots, integrity checks. */
 import { Database } from '../../src/store/sqlite/native.js';
 import { expect } from 'vitest';
+import { isPostgresUrl, openRaw } from './raw-db.js';
 import { CairnError, type ActivityEvent, type Cairn } from '../../src/index.js';
 
 /** Awaits `p`, expects a CairnError with `code`, and returns it for further checks. */
@@ -73,12 +74,41 @@ export async function snapshot(c: Cairn) {
   return { projects: projects.projects, tasks: full, deleted, eventCount: events.length, lastSeq: events.at(-1)?.seq ?? 0 };
 }
 
-/** PRAGMA integrity_check on the file through a separate read-only connection. */
-export function integrityCheck(file: string): string {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+/**
+ * The workspace's database is sound, checked through a separate read-only connection: 'ok', or what
+ * is wrong. SQLite: PRAGMA integrity_check on the file. PostgreSQL has no such pragma (the server
+ * keeps its own pages sound): every reference between Cairn's rows is checked instead — each task's
+ * project and parent, each label, dependency, checklist item and comment's task, each status's
+ * project — and the tables must be readable.
+ */
+export async function integrityCheck(db: string): Promise<string> {
+  if (!isPostgresUrl(db)) {
+    const file = new Database(db, { readonly: true, fileMustExist: true });
+    try {
+      return String(file.pragma('integrity_check', { simple: true }));
+    } finally {
+      file.close();
+    }
+  }
+  const raw = await openRaw(db, { readonly: true });
   try {
-    return String(db.pragma('integrity_check', { simple: true }));
+    const orphans: Array<[string, string]> = [
+      ['tasks.project_uid', 'SELECT count(*) FROM tasks t WHERE NOT EXISTS (SELECT 1 FROM projects p WHERE p.uid = t.project_uid)'],
+      ['tasks.parent_uid', 'SELECT count(*) FROM tasks t WHERE t.parent_uid IS NOT NULL AND NOT EXISTS (SELECT 1 FROM tasks p WHERE p.uid = t.parent_uid)'],
+      ['statuses.project_uid', 'SELECT count(*) FROM statuses s WHERE NOT EXISTS (SELECT 1 FROM projects p WHERE p.uid = s.project_uid)'],
+      ['task_labels.task_uid', 'SELECT count(*) FROM task_labels l WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t.uid = l.task_uid)'],
+      ['dependencies.task_uid', 'SELECT count(*) FROM dependencies d WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t.uid = d.task_uid)'],
+      ['dependencies.blocker_uid', 'SELECT count(*) FROM dependencies d WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t.uid = d.blocker_uid)'],
+      ['checklist_items.task_uid', 'SELECT count(*) FROM checklist_items c WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t.uid = c.task_uid)'],
+      ['comments.task_uid', 'SELECT count(*) FROM comments c WHERE NOT EXISTS (SELECT 1 FROM tasks t WHERE t.uid = c.task_uid)'],
+    ];
+    const problems: string[] = [];
+    for (const [what, sql] of orphans) {
+      const n = await raw.value<number>(sql);
+      if (n !== 0) problems.push(`${n} row(s) whose ${what} names no row`);
+    }
+    return problems.length ? problems.join('; ') : 'ok';
   } finally {
-    db.close();
+    await raw.close();
   }
 }

@@ -73,6 +73,6 @@ describe('claim_next across processes', () => {
       }
     }
     expect((await c.call('next_tasks', { project: 'MP', limit: 100 })).tasks.map((t) => t.id)).toEqual(queue.slice(PROCS * CALLS));
-    expect(integrityCheck(c.ws.db)).toBe('ok');
+    expect(await integrityCheck(c.ws.db)).toBe('ok');
   }, 120_000);
 });

@@ -58,7 +58,7 @@ describe('multi-process', () => {
     const raw = new Database(c.ws.db, { readonly: true });
     expect(raw.prepare('SELECT next_seq FROM projects WHERE key = ?').pluck().get('MP')).toBe(WORKERS * WRITES + 1);
     raw.close();
-    expect(integrityCheck(c.ws.db)).toBe('ok');
+    expect(await integrityCheck(c.ws.db)).toBe('ok');
   });
 
   it('4 processes starting on a workspace that does not exist yet: one creates and migrates it, all write', async () => {
@@ -70,7 +70,7 @@ describe('multi-process', () => {
     for (const r of results) expect(r.result.errors, r.stderr).toEqual([]);
     expect((await allTasks(c)).length).toBe(100);
     expect((await c.call('list_projects', {})).projects.map((p) => p.key)).toEqual(['MP']);
-    expect(integrityCheck(c.ws.db)).toBe('ok');
+    expect(await integrityCheck(c.ws.db)).toBe('ok');
   });
 
   it('8 processes racing to claim one task: exactly one winner, the rest get ALREADY_CLAIMED naming it', async () => {
@@ -95,6 +95,6 @@ describe('multi-process', () => {
     expect(got).toMatchObject({ assignee: winner, status: 'in_progress', claim: { actor: winner }, version: 2 });
     const history = (await c.call('task_history', { id: task.id })).events.map((e) => e.type);
     expect(history).toEqual(['task.created', 'task.claimed']);
-    expect(integrityCheck(c.ws.db)).toBe('ok');
+    expect(await integrityCheck(c.ws.db)).toBe('ok');
   });
 });

@@ -103,7 +103,7 @@ describe('property: the dependency and parent graphs stay acyclic', () => {
             expect([...t.blockedBy].sort()).toEqual([...ref.blockers[i]!].map(id).sort());
             expect(t.parentId).toBe(ref.parent[i] === null ? null : id(ref.parent[i]!));
           }
-          expect(integrityCheck(c.ws.db)).toBe('ok');
+          expect(await integrityCheck(c.ws.db)).toBe('ok');
         } finally {
           await c.done();
         }

@@ -1,8 +1,8 @@
 /** Property: list_tasks with any combination of filters, sorts and page sizes equals a naive filter over a raw dump. */
-import { Database } from '../../src/store/sqlite/native.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manualClock } from '../helpers/core.js';
+import { openRaw } from '../helpers/raw-db.js';
 import { tempCairn } from '../helpers/workspace.js';
 import { RawState, refusedOnlyAsAllowed } from './refusals.js';
 
@@ -57,27 +57,27 @@ beforeAll(async () => {
     }
     // Refused only for the reasons the task has just now: deleted (no changes until restored);
     // archived, finished or waiting on an open blocker (no claims).
-    const now = () => {
-      const db = new Database(c.ws.db, { readonly: true });
+    const now = async () => {
+      const db = await openRaw(c.ws.db, { readonly: true });
       try {
-        return new RawState(db, clock.now().toISOString());
+        return await RawState.read(db, clock.now().toISOString());
       } finally {
-        db.close();
+        await db.close();
       }
     };
-    if (r() < 0.2) await refusedOnlyAsAllowed(`update_task ${task.id} position 0`, now().missingOrDeleted(task.id), () => c.call('update_task', { id: task.id, position: 0 }));
+    if (r() < 0.2) await refusedOnlyAsAllowed(`update_task ${task.id} position 0`, (await now()).missingOrDeleted(task.id), () => c.call('update_task', { id: task.id, position: 0 }));
     if (r() < 0.15) {
-      const state = now();
+      const state = await now();
       const allowed = [...state.missingOrDeleted(task.id), ...(state.unclaimable(task.id) ? ['VALIDATION_ERROR'] : []), ...(state.hasOpenBlocker(task.id) ? ['BLOCKED'] : [])];
       await refusedOnlyAsAllowed(`claim_task ${task.id}`, allowed, () => c.call('claim_task', { id: task.id, leaseSeconds: 10 }));
     }
   }
   clock.advance(5000); // some leases lapse
-  const db = new Database(c.ws.db, { readonly: true });
-  const rows = db.prepare('SELECT t.*, p.key FROM tasks t JOIN projects p ON p.uid = t.project_uid').all() as Raw[];
-  const labels = db.prepare('SELECT task_uid, label FROM task_labels').all() as Array<{ task_uid: string; label: string }>;
-  const deps = db.prepare('SELECT task_uid, blocker_uid FROM dependencies').all() as Array<{ task_uid: string; blocker_uid: string }>;
-  db.close();
+  const db = await openRaw(c.ws.db, { readonly: true });
+  const rows = await db.all<Raw>('SELECT t.*, p.key FROM tasks t JOIN projects p ON p.uid = t.project_uid');
+  const labels = await db.all<{ task_uid: string; label: string }>('SELECT task_uid, label FROM task_labels');
+  const deps = await db.all<{ task_uid: string; blocker_uid: string }>('SELECT task_uid, blocker_uid FROM dependencies');
+  await db.close();
   const byUid = new Map(rows.map((t) => [t.uid, t]));
   for (const t of rows) {
     t.labels = labels.filter((l) => l.task_uid === t.uid).map((l) => l.label);

@@ -2,11 +2,11 @@
  * Property: after random operations, every task's isReady, the stored open-blocker counts and the
  * next_tasks order equal a naive reference computed from a raw dump of the database (DESIGN §2).
  */
-import { Database } from '../../src/store/sqlite/native.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
 import { allTasks, integrityCheck, manualClock } from '../helpers/core.js';
+import { openRaw, type RawDb } from '../helpers/raw-db.js';
 import { tempCairn } from '../helpers/workspace.js';
 import { RawState, refusedOnlyAsAllowed } from './refusals.js';
 
@@ -57,11 +57,11 @@ interface RawTask {
 }
 
 /** DESIGN §2 readiness, written out naively from raw rows (not from open_blockers). */
-function reference(file: string, now: string, actor: string, includeBacklog: boolean) {
-  const db = new Database(file, { readonly: true });
+async function reference(file: string, now: string, actor: string, includeBacklog: boolean) {
+  const db = await openRaw(file, { readonly: true });
   try {
-    const tasks = db.prepare('SELECT * FROM tasks').all() as RawTask[];
-    const deps = db.prepare('SELECT task_uid, blocker_uid FROM dependencies').all() as Array<{ task_uid: string; blocker_uid: string }>;
+    const tasks = await db.all<RawTask>('SELECT * FROM tasks');
+    const deps = await db.all<{ task_uid: string; blocker_uid: string }>('SELECT task_uid, blocker_uid FROM dependencies');
     const byUid = new Map(tasks.map((t) => [t.uid, t]));
     const open = (t: RawTask) => t.deleted_at === null && t.category !== 'done' && t.category !== 'canceled';
     const openBlockers = new Map(tasks.map((t) => [t.uid, deps.filter((d) => d.task_uid === t.uid && open(byUid.get(d.blocker_uid)!)).length]));
@@ -81,7 +81,7 @@ function reference(file: string, now: string, actor: string, includeBacklog: boo
     const storedCountsOk = tasks.every((t) => t.open_blockers === openBlockers.get(t.uid) && JSON.stringify((JSON.parse(t.rel_open_blocked_by) as string[]).sort()) === JSON.stringify(openIds(t)));
     return { queue, readyIds, storedCountsOk };
   } finally {
-    db.close();
+    await db.close();
   }
 }
 
@@ -96,16 +96,16 @@ describe('property: readiness and the ready order equal a naive reference', () =
         const as = (w: 0 | 1) => (w === 0 ? c : bob);
         let n = 0;
         const id = (i: number) => `API-${(i % Math.max(n, 1)) + 1}`;
-        let raw: InstanceType<typeof Database> | undefined;
+        let raw: RawDb | undefined;
         try {
           await c.call('create_project', { key: 'API', name: 'API' });
-          raw = new Database(c.ws.db, { readonly: true, fileMustExist: true });
+          raw = await openRaw(c.ws.db, { readonly: true });
           for (const op of ops) {
             clock.advance(1);
             // Refusals (deleted or purged tasks, claims held by the other actor, cycles, finished,
             // archived or blocked tasks that cannot be claimed…) are part of the game, but only those
             // the state before the operation explains.
-            const before = new RawState(raw, clock.now().toISOString());
+            const before = await RawState.read(raw, clock.now().toISOString());
             const allowed = ((): string[] => {
               switch (op.t) {
                 case 'create': return n ? before.missingOrDeleted(...op.blockers.map(id)) : [];
@@ -151,18 +151,18 @@ describe('property: readiness and the ready order equal a naive reference', () =
           }
           const now = clock.now().toISOString();
           for (const [who, cairn] of [['alice', c], ['bob', bob]] as const) {
-            const ref = reference(c.ws.db, now, who, false);
+            const ref = await reference(c.ws.db, now, who, false);
             expect(ref.storedCountsOk).toBe(true);
             const tasks = await allTasks(cairn);
             expect(new Set(tasks.filter((t) => t.isReady).map((t) => t.id))).toEqual(ref.readyIds);
             expect((await cairn.call('next_tasks', { limit: 100 })).tasks.map((t) => t.id)).toEqual(ref.queue);
             expect((await cairn.call('list_tasks', { ready: true, limit: 200 })).tasks.map((t) => t.id)).toEqual(ref.queue);
-            const withBacklog = reference(c.ws.db, now, who, true);
+            const withBacklog = await reference(c.ws.db, now, who, true);
             expect((await cairn.call('next_tasks', { limit: 100, includeBacklog: true })).tasks.map((t) => t.id)).toEqual(withBacklog.queue);
           }
-          expect(integrityCheck(c.ws.db)).toBe('ok');
+          expect(await integrityCheck(c.ws.db)).toBe('ok');
         } finally {
-          raw?.close();
+          await raw?.close();
           await bob.close();
           await c.done();
         }

@@ -5,7 +5,7 @@
  * is one the state before the operation explains, so a valid operation that starts being refused
  * fails the property instead of being swallowed with the rest.
  */
-import type { SqliteDatabase } from '../../src/store/sqlite/native.js';
+import type { RawDb } from '../helpers/raw-db.js';
 
 interface Row {
   uid: string;
@@ -25,17 +25,22 @@ export class RawState {
   readonly #blockers = new Map<string, string[]>();
   readonly #now: string;
 
-  /** `now`: the ISO time the operation runs at (claims expiring at or before it have lapsed). */
-  constructor(db: SqliteDatabase, now: string) {
+  /** A read of `db` taken now; `now`: the ISO time the operation runs at (claims expiring at or before it have lapsed). */
+  static async read(db: RawDb, now: string): Promise<RawState> {
+    const rows = await db.all<Row>(
+      "SELECT t.uid, p.key || '-' || t.seq AS id, t.category, t.archived_at, t.deleted_at, t.claimed_by, t.claim_expires_at, t.parent_uid FROM tasks t JOIN projects p ON p.uid = t.project_uid",
+    );
+    const deps = await db.all<{ task_uid: string; blocker_uid: string }>('SELECT task_uid, blocker_uid FROM dependencies');
+    return new RawState(rows, deps, now);
+  }
+
+  private constructor(rows: Row[], deps: Array<{ task_uid: string; blocker_uid: string }>, now: string) {
     this.#now = now;
-    const rows = db
-      .prepare("SELECT t.uid, p.key || '-' || t.seq AS id, t.category, t.archived_at, t.deleted_at, t.claimed_by, t.claim_expires_at, t.parent_uid FROM tasks t JOIN projects p ON p.uid = t.project_uid")
-      .all() as Row[];
     for (const r of rows) {
       this.#byId.set(r.id, r);
       this.#byUid.set(r.uid, r);
     }
-    for (const d of db.prepare('SELECT task_uid, blocker_uid FROM dependencies').all() as Array<{ task_uid: string; blocker_uid: string }>) {
+    for (const d of deps) {
       this.#blockers.set(d.task_uid, [...(this.#blockers.get(d.task_uid) ?? []), d.blocker_uid]);
     }
   }

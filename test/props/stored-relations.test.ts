@@ -10,10 +10,10 @@
  * A second process's view: a reader opened once, whose remembered summary rows (migration 11,
  * summary-cache.ts) outlive every write, answers each list exactly as a freshly opened one does.
  */
-import { Database, type SqliteDatabase } from '../../src/store/sqlite/native.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { integrityCheck, manualClock } from '../helpers/core.js';
+import { openRaw, type RawDb } from '../helpers/raw-db.js';
 import { tempCairn } from '../helpers/workspace.js';
 import { openCairn, type Cairn } from '../../src/index.js';
 import { RawState, refusedOnlyAsAllowed } from './refusals.js';
@@ -94,14 +94,14 @@ interface Dump {
   events: number;
 }
 
-function dump(db: SqliteDatabase): Dump {
+async function dump(db: RawDb): Promise<Dump> {
   return {
-    tasks: db.prepare('SELECT * FROM tasks ORDER BY num').all() as RawTask[],
-    labelOrder: db.prepare('SELECT * FROM label_order ORDER BY uid, label').all() as Dump['labelOrder'],
-    labels: db.prepare('SELECT task_uid, label FROM task_labels ORDER BY task_uid, label').all() as Dump['labels'],
-    deps: db.prepare('SELECT task_uid, blocker_uid, created_at FROM dependencies ORDER BY task_uid, blocker_uid').all() as Dump['deps'],
-    projects: db.prepare('SELECT uid, key FROM projects ORDER BY uid').all() as Dump['projects'],
-    events: Number(db.prepare('SELECT count(*) FROM events').pluck().get()),
+    tasks: await db.all<RawTask>('SELECT * FROM tasks ORDER BY num'),
+    labelOrder: await db.all<Dump['labelOrder'][number]>('SELECT * FROM label_order ORDER BY uid, label'),
+    labels: await db.all<Dump['labels'][number]>('SELECT task_uid, label FROM task_labels ORDER BY task_uid, label'),
+    deps: await db.all<Dump['deps'][number]>('SELECT task_uid, blocker_uid, created_at FROM dependencies ORDER BY task_uid, blocker_uid'),
+    projects: await db.all<Dump['projects'][number]>('SELECT uid, key FROM projects ORDER BY uid'),
+    events: (await db.value<number>('SELECT count(*) FROM events'))!,
   };
 }
 
@@ -177,14 +177,14 @@ describe('property: stored relations equal the edge tables', () => {
       fc.asyncProperty(fc.array(opArb, { minLength: 15, maxLength: 40 }), async (ops) => {
         const clock = manualClock('2026-08-01T00:00:00.000Z');
         const c = tempCairn({ clock, actor: 'alice' });
-        let raw: SqliteDatabase | undefined;
+        let raw: RawDb | undefined;
         let reader: Cairn | undefined;
         const ids: string[] = [];
         const id = (i: number) => ids[i % Math.max(ids.length, 1)] ?? 'API-999';
         const ref = (i: number | null) => (i === null ? null : id(i));
         try {
           for (const key of PROJECTS) await c.call('create_project', { key, name: key });
-          raw = new Database(c.ws.db, { readonly: true, fileMustExist: true });
+          raw = await openRaw(c.ws.db, { readonly: true });
           reader = openCairn({ db: c.ws.db, clock, actor: 'alice' });
 
           /** Lists whose rows the long-lived reader remembers: every path to list rows (plain, label, ready). */
@@ -216,13 +216,13 @@ describe('property: stored relations equal the edge tables', () => {
 
           for (const op of ops) {
             clock.advance(op.t === 'tick' ? op.ms : 1);
-            const before = dump(raw);
+            const before = await dump(raw);
             // Mostly an edge that exists (random pairs rarely are one); sometimes a pair that is not.
             const undepEdge = op.t === 'undep' && before.deps.length && op.j % 4 !== 0 ? before.deps[op.i % before.deps.length] : undefined;
             const undepPair = op.t !== 'undep' ? undefined : undepEdge ? [idOf(before, undepEdge.task_uid), idOf(before, undepEdge.blocker_uid)] as const : [id(op.i), id(op.j)] as const;
             // Refusals (cycles, self-edges, deleted or purged tasks, missing edges, claims on finished,
             // archived or blocked tasks…) are part of the game, but only those the state before the operation explains.
-            const state = new RawState(raw, clock.now().toISOString());
+            const state = await RawState.read(raw, clock.now().toISOString());
             const allowed = ((): string[] => {
               switch (op.t) {
                 case 'create': {
@@ -291,7 +291,7 @@ describe('property: stored relations equal the edge tables', () => {
               }
             };
             const { refused: failed, answer } = await refusedOnlyAsAllowed(JSON.stringify(op), allowed, attempt);
-            const after = dump(raw);
+            const after = await dump(raw);
             if (failed && op.t !== 'deletePurge') expect(after, `refused ${JSON.stringify(op)} changed the database`).toEqual(before);
             const expected = reference(after);
             // The stored columns themselves, then what the answers built from them say.
@@ -310,7 +310,7 @@ describe('property: stored relations equal the edge tables', () => {
             await checkReader(JSON.stringify(op));
           }
 
-          const final = dump(raw);
+          const final = await dump(raw);
           const expected = reference(final);
           for (const p of final.projects) {
             for (const label of LABELS) {
@@ -331,14 +331,14 @@ describe('property: stored relations equal the edge tables', () => {
             const board = await c.call('board_overview', { project: key, cardsPerLane: 100, includeArchived: true });
             for (const card of board.lanes.flatMap((l) => l.cards)) expect(card.blockedBy, `board card ${card.id}`).toEqual(expected.get(card.id)!.blockedBy);
           }
-          raw.close();
+          await raw.close();
           raw = undefined;
           await reader.close();
           reader = undefined;
           await c.close();
-          expect(integrityCheck(c.ws.db)).toBe('ok');
+          expect(await integrityCheck(c.ws.db)).toBe('ok');
         } finally {
-          raw?.close();
+          await raw?.close();
           await reader?.close();
           await c.done(); // closing twice is harmless; removes the workspace either way
         }
