@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempCairn } from '../helpers/workspace.js';
-import { Database } from '../../src/store/sqlite/native.js';
+import { onPostgres } from '../helpers/engine.js';
+import { openRaw } from '../helpers/raw-db.js';
 
 let c: ReturnType<typeof tempCairn>;
 
@@ -117,11 +118,13 @@ describe('search_tasks', () => {
       // Purged while hidden: gone from the index at either sign.
       await d.call('delete_task', { id: 'API-2' });
       await d.call('purge_task', { id: 'API-2', confirm: true });
-      const raw = new Database(d.ws.db, { readonly: true });
+      const raw = await openRaw(d.ws.db, { readonly: true });
       try {
-        expect(raw.prepare('SELECT rowid FROM task_search ORDER BY rowid').all()).toEqual([{ rowid: 1 }]);
+        // The index row's number is the task's: FTS5's rowid on SQLite, the num column on PostgreSQL.
+        const rows = await raw.all(onPostgres ? 'SELECT num AS rowid FROM task_search ORDER BY num' : 'SELECT rowid FROM task_search ORDER BY rowid');
+        expect(rows).toEqual([{ rowid: 1 }]);
       } finally {
-        raw.close();
+        await raw.close();
       }
     } finally {
       await d.done();
@@ -133,10 +136,15 @@ describe('search_tasks', () => {
     try {
       await d.call('create_project', { key: 'API', name: 'API' });
       for (let i = 1; i <= 5; i++) await d.call('create_task', { project: 'API', title: `zebra ${i}` });
-      const raw = new Database(d.ws.db, { fileMustExist: true });
-      raw.pragma('foreign_keys = OFF');
-      raw.prepare('DELETE FROM tasks WHERE seq IN (2, 5)').run();
-      raw.close();
+      const raw = await openRaw(d.ws.db);
+      try {
+        // Behind the store's back (SQLite: with the foreign keys off; PostgreSQL's cascade to the edge tables), leaving the index rows.
+        if (!onPostgres) await raw.run('PRAGMA foreign_keys = OFF');
+        expect((await raw.run('DELETE FROM tasks WHERE seq IN (2, 5)')).changes).toBe(2);
+        expect(await raw.value('SELECT count(*) FROM task_search')).toBe(5);
+      } finally {
+        await raw.close();
+      }
       const seen: string[] = [];
       let cursor: string | null | undefined;
       for (let page = 0; page < 10; page++) {

@@ -1,6 +1,8 @@
 /** Issue 22, item 7 (the core's part): duplicate aliases, `__proto__` as an argument, INVALID_ID naming its field. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCairn } from '../../src/index.js';
 import { expectCode, rawCall } from '../helpers/core.js';
+import { openRaw } from '../helpers/raw-db.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 let c: ReturnType<typeof tempCairn>;
@@ -30,15 +32,24 @@ describe('aliases are unique across projects', () => {
     await c.call('update_project', { key: 'API', aliases: ['backend', 'svc', 'more'] });
   });
   it('a workspace that already holds a duplicate alias (made before the check): the alias is refused as ambiguous, naming both projects', async () => {
-    const raw = (c.store as unknown as { raw(): import('better-sqlite3').Database }).raw();
-    raw.prepare("UPDATE projects SET aliases = '[\"backend\"]' WHERE key = 'WEB'").run();
-    (c.store as unknown as { forget(): void }).forget();
-    const e = await expectCode(c.call('list_tasks', { project: 'backend' }), 'PROJECT_EXISTS');
-    expect(e.message).toContain('API');
-    expect(e.message).toContain('WEB');
-    // Keys still resolve, and removing one alias settles it.
-    await c.call('update_project', { key: 'WEB', aliases: [] });
-    expect((await c.call('list_tasks', { project: 'backend' })).tasks.map((t) => t.id)).toEqual(['API-1']);
+    const raw = await openRaw(c.ws.db);
+    try {
+      expect((await raw.run(`UPDATE projects SET aliases = '["backend"]' WHERE key = 'WEB'`)).changes).toBe(1);
+    } finally {
+      await raw.close();
+    }
+    // The workspace as a process opening it finds it (nothing remembered from before the change).
+    const opened = openCairn({ db: c.ws.db, actor: 'tester' });
+    try {
+      const e = await expectCode(opened.call('list_tasks', { project: 'backend' }), 'PROJECT_EXISTS');
+      expect(e.message).toContain('API');
+      expect(e.message).toContain('WEB');
+      // Keys still resolve, and removing one alias settles it.
+      await opened.call('update_project', { key: 'WEB', aliases: [] });
+      expect((await opened.call('list_tasks', { project: 'backend' })).tasks.map((t) => t.id)).toEqual(['API-1']);
+    } finally {
+      await opened.close();
+    }
   });
 });
 
