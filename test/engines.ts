@@ -6,6 +6,17 @@
 export const POSTGRES_SUITE = [
   'test/core/**/*.test.ts',
   'test/props/**/*.test.ts',
+  'test/mcp/tools.test.ts',
+  'test/mcp/live.test.ts',
+  'test/mcp/scope.test.ts',
+  'test/http/rest.test.ts',
+  'test/http/claims-rest.test.ts',
+  'test/http/events.test.ts',
+  'test/http/mcp-http.test.ts',
+  'test/http/revocation.test.ts',
+  'test/http/actor-identity.test.ts',
+  'test/cli/cli-workflow.test.ts',
+  'test/cli/cli-claims.test.ts',
 ];
 
 /** Files about SQLite itself (its file format, WAL, pragmas, FTS5, native binding), or that open the file directly. */

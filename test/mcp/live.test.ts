@@ -3,6 +3,7 @@
  * list_changed, two servers racing claim_task, project scoping (cwd, roots, env, explicit), and a
  * clean shutdown that loses no write.
  */
+import { onPostgres } from '../helpers/engine.js';
 import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -213,7 +214,8 @@ describe('shutdown', () => {
   });
 });
 
-describe('search index upkeep in the bundled server', () => {
+// FTS5's segments: the SQLite engine's own index.
+describe.skipIf(onPostgres)('search index upkeep in the bundled server', () => {
   it('a server that wrote merges the index segments once quiet (the worker runs the bundled merge code)', async () => {
     const own = tempWorkspace('cairn-mcp-upkeep-');
     try {

@@ -198,6 +198,31 @@ CREATE TABLE task_search (
 );
 CREATE INDEX task_search_doc ON task_search USING gin (doc);
 
+-- What changes without an event, or must be told apart from task changes: the store's change
+-- tokens read these counters (postgres/store.ts). Moved by triggers, so every writer moves them.
+CREATE TABLE cairn_state (
+  id integer PRIMARY KEY CHECK (id = 1),
+  projects_version bigint NOT NULL DEFAULT 0,
+  tokens_version bigint NOT NULL DEFAULT 0
+);
+INSERT INTO cairn_state (id) VALUES (1);
+CREATE FUNCTION cairn_projects_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE cairn_state SET projects_version = projects_version + 1 WHERE id = 1;
+  RETURN NULL;
+END $$;
+-- A project's sequence counter (next_seq) moves with every create and is not part of what is remembered.
+CREATE TRIGGER projects_changed AFTER INSERT OR DELETE OR UPDATE OF key, name, description, root, aliases, archived_at, updated_at ON projects
+  FOR EACH STATEMENT EXECUTE FUNCTION cairn_projects_changed();
+CREATE TRIGGER statuses_changed AFTER INSERT OR DELETE OR UPDATE ON statuses FOR EACH STATEMENT EXECUTE FUNCTION cairn_projects_changed();
+CREATE FUNCTION cairn_tokens_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE cairn_state SET tokens_version = tokens_version + 1 WHERE id = 1;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER api_tokens_changed AFTER INSERT OR DELETE OR UPDATE OF revoked_at, scope, name ON api_tokens
+  FOR EACH STATEMENT EXECUTE FUNCTION cairn_tokens_changed();
+
 -- A row's revision moves with every change to it (summary-cache.ts); writers that bump it themselves are left alone.
 CREATE FUNCTION cairn_rev() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN

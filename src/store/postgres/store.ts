@@ -32,8 +32,9 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   readonly location: string;
   readonly #target: PostgresTarget;
-  readonly #pool: pg.Pool;
-  readonly #db: Kysely<DB>;
+  readonly #poolSize: number | undefined;
+  #pool: pg.Pool;
+  #db: Kysely<DB>;
   #ready: Promise<void> | undefined;
   readonly #counts = new CountCache();
   readonly #summaries = new SummaryCache();
@@ -43,13 +44,23 @@ export class PostgresStore implements Store {
   constructor(url: string, options: PostgresStoreOptions = {}) {
     this.#target = parsePostgresUrl(url);
     this.location = this.#target.display;
+    this.#poolSize = options.poolSize;
     this.#pool = openPool(this.#target, options.poolSize);
     this.#db = new Kysely<DB>({ dialect: cairnPostgresDialect(this.#pool) });
+    this.#closed = false;
     this.#channel = `cairn_${this.#target.schema}`;
   }
 
+  #closed: boolean;
+
   /** Migrates on first use; a failure is not remembered, so the next call tries again (the server may be back). */
   #init(): Promise<void> {
+    // Used again after close (as a SQLite store reopens its file): a new pool, nothing remembered.
+    if (this.#closed) {
+      this.#pool = openPool(this.#target, this.#poolSize);
+      this.#db = new Kysely<DB>({ dialect: cairnPostgresDialect(this.#pool) });
+      this.#closed = false;
+    }
     this.#ready ??= migratePostgres(this.#pool, this.#target.schema, this.location).catch((err: unknown) => {
       this.#ready = undefined;
       throw this.#translate(err);
@@ -87,19 +98,29 @@ export class PostgresStore implements Store {
     }
   }
 
-  /** The newest event's number: every commit that changes anything appends one. */
+  /**
+   * Moves with every commit that changes what a reader sees: each such commit appends an event,
+   * except token changes, which move their own counter (cairn_state).
+   */
   async changeToken(): Promise<string> {
+    const r = await this.#state();
+    return `${r.seq}:${r.tokens}`;
+  }
+
+  /** Moves when a project or workflow changes, not with task writes (what the MCP default project depends on). */
+  async projectsToken(): Promise<string> {
+    return String((await this.#state()).projects);
+  }
+
+  async #state(): Promise<{ seq: number; tokens: number; projects: number }> {
     await this.#init();
     try {
-      const r = await sql<{ m: number | null }>`SELECT max(seq) AS m FROM events`.execute(this.#db);
-      return String(r.rows[0]?.m ?? 0);
+      const r = await sql<{ seq: number | null; tokens: number; projects: number }>`SELECT (SELECT max(seq) FROM events) AS seq, tokens_version AS tokens, projects_version AS projects FROM cairn_state`.execute(this.#db);
+      const row = r.rows[0]!;
+      return { seq: row.seq ?? 0, tokens: row.tokens, projects: row.projects };
     } catch (err) {
       throw this.#translate(err);
     }
-  }
-
-  projectsToken(): Promise<string> {
-    return this.changeToken();
   }
 
   onCommit(listener: () => void): () => void {
@@ -122,6 +143,9 @@ export class PostgresStore implements Store {
     this.forget();
     await this.#listener?.close();
     this.#listener = undefined;
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#ready = undefined;
     await this.#db.destroy();
   }
 }
