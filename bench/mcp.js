@@ -68,7 +68,8 @@ export const section = {
       sample.prepare(`SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE ${where} ORDER BY random() LIMIT ?`).pluck().all(n);
     const getIds = ids('1', 2000);
     const liveIds = ids("t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled')", 2000);
-    const claimIds = ids("t.deleted_at IS NULL AND t.category = 'todo' AND t.claimed_by IS NULL", WARMUP + ITER + STEADY + STEADY_ITER);
+    // Claimable: a claim on a task with open blockers is refused (BLOCKED) unless forced.
+    const claimIds = ids("t.deleted_at IS NULL AND t.category = 'todo' AND t.claimed_by IS NULL AND t.open_blockers = 0", WARMUP + ITER + STEADY + STEADY_ITER);
     sample.close();
     // The search index as a server that has written keeps it: merged when quiet (store/sqlite/search-upkeep.ts;
     // the core section measures search before and after). The bulk load leaves ~36 segments.

@@ -16,6 +16,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { CairnSqliteAdapter } from './engine-sql.js';
+import { LimitInliner } from './limit-literals.js';
 
 type Param = string | number | bigint | Buffer | null;
 
@@ -45,6 +46,7 @@ function rowFactory(columns: string[]): (values: unknown[]) => Record<string, un
 
 export class Connection implements DatabaseConnection {
   readonly #cache = new Map<string, Prepared>();
+  readonly #limits = new LimitInliner();
   constructor(readonly db: BetterSqlite3.Database) {}
 
   prepared(sql: string): Prepared {
@@ -52,7 +54,8 @@ export class Connection implements DatabaseConnection {
     if (!p) {
       const stmt = this.db.prepare(sql);
       p = stmt.reader ? { stmt: stmt.raw(true), row: rowFactory(stmt.columns().map((c) => c.name)) } : { stmt };
-      if (this.#cache.size > 500) this.#cache.clear();
+      // Each LIMIT value is its own statement (limit-literals.ts), so leave room for a few per query.
+      if (this.#cache.size > 1000) this.#cache.clear();
       this.#cache.set(sql, p);
     }
     return p;
@@ -60,8 +63,8 @@ export class Connection implements DatabaseConnection {
 
   /** Runs a statement synchronously (better-sqlite3 does); the transaction's hot path calls this directly. */
   run<R>(compiled: CompiledQuery): QueryResult<R> {
-    const { stmt, row } = this.prepared(compiled.sql);
-    const params = compiled.parameters.map(toParam);
+    const { sql, params } = this.#limits.inline(compiled.sql, compiled.parameters.map(toParam));
+    const { stmt, row } = this.prepared(sql);
     if (row) return { rows: (stmt.all(params) as unknown[][]).map(row) as R[] };
     const { changes, lastInsertRowid } = stmt.run(params);
     return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
