@@ -17,6 +17,7 @@ export const POSTGRES_SUITE = [
   'test/http/actor-identity.test.ts',
   'test/cli/cli-workflow.test.ts',
   'test/cli/cli-claims.test.ts',
+  'test/multiprocess/replicas.test.ts',
 ];
 
 /** Files about SQLite itself (its file format, WAL, pragmas, FTS5, native binding), or that open the file directly. */

@@ -74,9 +74,16 @@ function remoteOf(c: HonoContext): string {
 
 export async function createApp(opts: AppOptions): Promise<CairnApp> {
   const core: CoreContext = { store: opts.store, clock: opts.clock ?? systemClock, actor: 'http' };
+  // A database that is down fails every poll until it is back: the same error at most every 10 s.
+  let lastFeedError = { text: '', at: 0 };
   const feed = await followChanges(opts.store, {
     intervalMs: opts.changeIntervalMs ?? 100,
-    onError: (err) => process.stderr.write(`${JSON.stringify({ level: 'warning', msg: 'change feed', error: String(err) })}\n`),
+    onError: (err) => {
+      const text = String(err);
+      if (text === lastFeedError.text && Date.now() - lastFeedError.at < 10_000) return;
+      lastFeedError = { text, at: Date.now() };
+      process.stderr.write(`${JSON.stringify({ level: 'warning', msg: 'change feed', error: text })}\n`);
+    },
   });
   const closing = new AbortController();
   const app = new Hono<AuthEnv>();

