@@ -40,6 +40,13 @@ export interface DumpQuery {
   sinceSeq?: number;
 }
 
+/** A task an import creates, with what it carries: its labels are the row's `labels` (sorted, unique). */
+export interface NewTask {
+  row: TaskRow;
+  checklist: ChecklistItem[];
+  comments: Comment[];
+}
+
 export interface TransferTx {
   /** The next page of a project's tasks (deleted ones included), with relations and history. */
   dumpTasks(q: DumpQuery): Promise<TaskDump[]>;
@@ -55,6 +62,18 @@ export interface TransferTx {
   taskEvents(taskUid: string): Promise<StoredEvent[]>;
   /** A project's events of one type, by seq (imports find the tasks they made from their task.imported events). */
   eventsOfType(projectUid: string, type: string): Promise<StoredEvent[]>;
+  /**
+   * Inserts new tasks with their labels, checklist items and comments, many rows per statement, as
+   * insertTask and addComment would one by one (the relation triggers still run). Parents must be
+   * earlier in the list or already stored. Their search rows are not written: see indexNewTasks.
+   */
+  insertTasks(tasks: NewTask[]): Promise<void>;
+  /** Appends events under their own seqs (a restore into an empty log), many rows per statement. */
+  insertEventsWithSeq(events: StoredEvent[]): Promise<void>;
+  /** Adds blocking edges (task blocked by blocker) that may already exist, many rows per statement; the relation triggers run. */
+  addDependencies(edges: Array<{ taskUid: string; blockerUid: string; at: string }>): Promise<void>;
+  /** Writes the search rows of tasks that have none yet (insertTasks' tasks, once their text is stored), in one pass. */
+  indexNewTasks(uids: string[]): Promise<void>;
   /** Removes one comment by id (a merge replacing a comment that changed). */
   deleteComment(id: string): Promise<void>;
 }

@@ -1,14 +1,17 @@
 /**
  * The TransferTx port over any Kysely database: pages of whole tasks with their relations and
- * history in five queries per page (export), and the few raw writes a lossless import needs.
+ * history in five queries per page (export), and the raw and bulk writes a lossless import needs.
  */
 import type { Kysely } from 'kysely';
-import type { CommentKind } from '../../core/model/task.js';
-import type { DumpQuery, StoredEvent, TaskDump, TransferTx } from '../../core/transfer-port.js';
+import { priorityRank, type CommentKind } from '../../core/model/task.js';
+import type { TaskRow } from '../../core/ports.js';
+import type { DumpQuery, NewTask, StoredEvent, TaskDump, TransferTx } from '../../core/transfer-port.js';
 import type { DB } from '../schema.js';
+import type { SearchEngine } from './kysely-tx.js';
 import { base } from './tasks.js';
 import { toTaskRow, type TaskRecord } from './rows.js';
 import { prepared } from './prepared.js';
+import { manyRows } from './many-rows.js';
 
 type Q = Kysely<DB>;
 
@@ -92,8 +95,63 @@ async function insertEvent(db: Q, e: StoredEvent, keepSeq: boolean): Promise<num
   return keepSeq ? e.seq : Number(r.insertId);
 }
 
+/** Task columns stored as the row holds them: the TaskRow field of the same name in camelCase. */
+const COPIED = [
+  'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'score', 'position', 'assignee', 'substatus', 'slug',
+  'claimed_by', 'claim_expires_at', 'parent_uid', 'close_reason', 'origin', 'document_path', 'version',
+  'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at',
+] as const;
+const FIELDS = COPIED.map((c) => c.replace(/_([a-z])/g, (_, x: string) => x.toUpperCase())) as Array<keyof TaskRow>;
+const insertTaskRows = manyRows('tasks', [...COPIED, 'priority', 'links', 'anchors', 'rel_labels', 'checklist_done', 'checklist_total', 'rev']);
+
+/** A new task's values in insertTaskRows' column order, as insertTask writes them. */
+function taskValues(t: NewTask): unknown[] {
+  const r = t.row;
+  const out: unknown[] = FIELDS.map((f) => r[f]);
+  out.push(
+    priorityRank(r.priority),
+    JSON.stringify(r.links),
+    JSON.stringify(r.anchors),
+    // The labels go in with the row, so the label trigger finds each present and leaves the row alone.
+    JSON.stringify(r.labels),
+    t.checklist.filter((i) => i.checked).length,
+    t.checklist.length,
+    // A random first revision, as insertTask gives (a row replaced from outside must not match a remembered one).
+    Math.floor(Math.random() * 2 ** 48),
+  );
+  return out;
+}
+
+const insertLabels = manyRows('task_labels', ['task_uid', 'label']);
+const insertItems = manyRows('checklist_items', ['task_uid', 'idx', 'text', 'checked']);
+const insertComments = manyRows('comments', ['id', 'task_uid', 'author', 'kind', 'body', 'created_at']);
+const insertEvents = manyRows('events', EVENT_COLUMNS);
+const insertEdges = manyRows('dependencies', ['task_uid', 'blocker_uid', 'created_at'], { ignoreExisting: true });
+
+async function insertTasks(db: Q, tasks: NewTask[]): Promise<void> {
+  // Parents are earlier in the list: each row goes in before the next, so the parent trigger finds them.
+  await insertTaskRows(db, tasks.map(taskValues));
+  await insertLabels(db, tasks.flatMap((t) => t.row.labels.map((l) => [t.row.uid, l])));
+  await insertItems(db, tasks.flatMap((t) => t.checklist.map((i) => [t.row.uid, i.index, i.text, i.checked ? 1 : 0])));
+  await insertComments(db, tasks.flatMap((t) => t.comments.map((c) => [c.id, t.row.uid, c.author, c.kind, c.body, c.createdAt])));
+}
+
 export class KyselyTransfer implements TransferTx {
-  constructor(private readonly db: Q) {}
+  constructor(
+    private readonly db: Q,
+    private readonly engine: SearchEngine,
+  ) {}
+
+  insertTasks: TransferTx['insertTasks'] = (t) => insertTasks(this.db, t);
+  insertEventsWithSeq: TransferTx['insertEventsWithSeq'] = (e) =>
+    insertEvents(this.db, e.map((x) => [x.seq, x.at, x.actor, x.via, x.projectUid, x.taskUid, x.type, x.changes]));
+  addDependencies: TransferTx['addDependencies'] = (e) => insertEdges(this.db, e.map((x) => [x.taskUid, x.blockerUid, x.at]));
+
+  async indexNewTasks(uids: string[]): Promise<void> {
+    if (uids.length === 0) return;
+    if (this.engine.indexNewTasks) return this.engine.indexNewTasks(this.db, uids);
+    for (const uid of uids) await this.engine.reindexTask(this.db, uid, true);
+  }
 
   dumpTasks: TransferTx['dumpTasks'] = (q) => dumpTasks(this.db, q);
   projectEvents: TransferTx['projectEvents'] = (p, s) => projectEvents(this.db, p, s);

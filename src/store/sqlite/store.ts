@@ -17,7 +17,7 @@ import { hasDatabaseFile, openSqliteFile, type OpenOptions } from './open.js';
 import { readOnlyError, readOnlyReason, translateSqliteError } from './sqlite-errors.js';
 import { Checkpointer } from './checkpointer.js';
 import { CLOSING_STEPS, tidySearchIndex } from './search-upkeep.js';
-import { reindexTask, removeFromIndex, search } from './search.js';
+import { indexNewTasks, reindexTask, removeFromIndex, search } from './search.js';
 
 interface Handle {
   raw: BetterSqlite3.Database;
@@ -63,7 +63,7 @@ export class SqliteStore implements Store {
   readonly #counts = new CountCache();
   readonly #summaries = new SummaryCache();
   readonly #projects = new ProjectCache();
-  static readonly #search = { reindexTask, removeFromIndex, search };
+  static readonly #search = { reindexTask, indexNewTasks, removeFromIndex, search };
 
   constructor(file: string, options: OpenOptions = {}) {
     this.location = file;

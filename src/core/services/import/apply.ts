@@ -2,15 +2,16 @@
  * The import engine: takes projects and tasks from any source reader and writes them inside the
  * caller's one transaction, so everything is imported or nothing. Idempotent: Cairn exports merge by
  * internal id (a newer version wins), other sources by the source id each task's `task.imported`
- * event remembers. Parents and blocking edges are linked once every task exists. With `dryRun` it
- * only counts what it would do, reading through the same code path.
+ * event remembers. New tasks are written in batches, many rows per statement, and indexed for
+ * search together at the end; parents and blocking edges are linked once every task exists. With
+ * `dryRun` it only counts what it would do, reading through the same code path.
  */
 import type { Context } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newUlid as ulid } from '../../model/ids.js';
 import { templateStatuses, type Status } from '../../model/workflow.js';
 import type { ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
-import type { StoredEvent } from '../../transfer-port.js';
+import type { NewTask, StoredEvent } from '../../transfer-port.js';
 import { record } from '../activity.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceName } from './model.js';
 
@@ -33,6 +34,10 @@ interface TargetProject {
   /** Source id → task uid, from the project's task.imported events (other sources), loaded on first use. */
   bySource?: Map<string, string>;
   maxSeq: number;
+  /** Numbers this import gave tasks, written or still batched. */
+  seqs: Set<number>;
+  /** The last position of each lane a new task was appended to, read once and then kept here. */
+  lanes: Map<string, number>;
 }
 
 /** What a task still needs once every task exists: its parent and blockers, by source id. */
@@ -49,6 +54,8 @@ interface Pending {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const eventKey = (e: Pick<StoredEvent, 'at' | 'type' | 'actor'>) => `${e.at}\u0000${e.type}\u0000${e.actor}`;
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+/** New tasks held before one bulk write: large enough that statements carry hundreds of rows. */
+const BATCH = 256;
 
 export class Importer {
   readonly report: ImportReport;
@@ -59,6 +66,11 @@ export class Importer {
   /** Cairn exports: uids this import wrote (a dry run's stand in for the store). */
   readonly #seen = new Map<string, string>();
   #keepSeq = false;
+  /** New tasks not written yet (see #flush), and, in a restore, events with their own seqs. */
+  #batch: NewTask[] = [];
+  #batchEvents: StoredEvent[] = [];
+  /** New tasks without a search row yet: indexed together once the import has written them. */
+  readonly #unindexed = new Set<string>();
   /** The workspace had nothing when the import began: no task can exist but those this import wrote. */
   #empty = false;
   readonly #now: string;
@@ -90,7 +102,7 @@ export class Importer {
     if (row) {
       if (!this.report.projects.existing.includes(row.key) && !this.report.projects.created.includes(row.key)) this.report.projects.existing.push(row.key);
       const statuses = await tx.getStatuses(row.uid);
-      this.#projects.set(p.ref, { row, statuses, isNew: false, maxSeq: 0 });
+      this.#projects.set(p.ref, { row, statuses, isNew: false, maxSeq: 0, seqs: new Set(), lanes: new Map() });
       if (p.events?.length) {
         const have = new Set((await tx.transfer.projectEvents(row.uid)).map(eventKey));
         await this.#events(p.events.filter((e) => !have.has(eventKey(e))), row.uid, null);
@@ -110,7 +122,7 @@ export class Importer {
       updatedAt: p.updatedAt ?? this.#now,
     };
     this.report.projects.created.push(key);
-    this.#projects.set(p.ref, { row, statuses, isNew: true, maxSeq: 0 });
+    this.#projects.set(p.ref, { row, statuses, isNew: true, maxSeq: 0, seqs: new Set(), lanes: new Map() });
     if (!this.#write) return;
     await tx.insertProject(row, statuses.map((s, position) => ({ ...s, position })));
     if (p.nextSeq) await tx.transfer.raiseNextSeq(row.uid, p.nextSeq);
@@ -129,6 +141,8 @@ export class Importer {
     // Other tools' tasks say where they came from, as handed-off tasks do.
     if (this.opts.source !== 'cairn' && t.origin === null) t.origin = `${this.opts.source}:${t.sourceId}`.slice(0, 500);
     const existingUid = await this.#existingUid(p, t);
+    // The task may be one this import has batched (the input names it twice): written first, so it is read.
+    if (existingUid) await this.#flush();
     const existing = existingUid ? await this.tx.getTask(existingUid) : undefined;
     if (existing) await this.#update(p, t, existing);
     else if (existingUid && this.opts.dryRun) this.report.tasks.unchanged++;
@@ -165,9 +179,11 @@ export class Importer {
     this.#pending.push({ uid, projectRef: t.projectRef, parent: t.parent, blockedBy: t.blockedBy, replace: false, at: t.at });
     let seq = t.seq;
     const wanted = t.seq !== undefined ? `${p.row.key}-${t.seq}` : undefined;
-    if (seq !== undefined && (p.isNew && seq > p.maxSeq ? false : (await tx.getTaskBySeq(p.row.uid, seq)) !== undefined)) seq = undefined;
+    if (seq !== undefined && (p.seqs.has(seq) || (p.isNew && seq > p.maxSeq ? false : (await tx.getTaskBySeq(p.row.uid, seq)) !== undefined))) seq = undefined;
     if (!this.#write) return;
-    if (seq === undefined) seq = await tx.allocateSeq(p.row.uid);
+    // The project's counter is raised only at the end: skip numbers this import has given already.
+    while (seq === undefined || p.seqs.has(seq)) seq = await tx.allocateSeq(p.row.uid);
+    p.seqs.add(seq);
     p.maxSeq = Math.max(p.maxSeq, seq);
     const now = this.#now;
     const checklist = t.checklist.map((i, index) => ({ index, text: i.text, checked: i.checked }));
@@ -180,7 +196,7 @@ export class Importer {
       uid, projectUid: p.row.uid, projectKey: p.row.key, seq,
       title: t.title, description: t.description, status: status.name, category: status.category,
       kind: t.kind, priority: t.priority, score: t.score,
-      position: t.position ?? (await tx.maxLanePosition(p.row.uid, status.name)) + 1,
+      position: t.position ?? (await this.#lastInLane(p, status.name)) + 1,
       assignee: t.assignee, substatus: t.substatus, slug: t.slug,
       claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null,
       parentUid: parentAtInsert ?? null, parentId: null,
@@ -190,9 +206,7 @@ export class Importer {
       archivedAt: t.archivedAt ?? null, deletedAt: t.deletedAt ?? null,
       openBlockers: 0, openBlockerIds: [], checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
     } as TaskRow;
-    await tx.insertTask(row, checklist);
-    for (const c of t.comments) await tx.addComment(uid, c);
-    await tx.reindexTask(uid, true);
+    await this.#insert(p, { row, checklist, comments: t.comments });
     if (wanted && wanted !== `${p.row.key}-${seq}`) this.report.renumbered.push({ from: wanted, to: `${p.row.key}-${seq}` });
     if (t.events) await this.#events(t.events, p.row.uid, uid);
     if (this.opts.source !== 'cairn') {
@@ -200,6 +214,38 @@ export class Importer {
     } else if (wanted && wanted !== `${p.row.key}-${seq}`) {
       await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: uid, type: 'task.renumbered', changes: { id: { before: wanted, after: `${p.row.key}-${seq}` }, source: { before: null, after: 'cairn' } } });
     }
+  }
+
+  /** The last position in a lane: read once (everything batched written first, so it counts), then kept as tasks are added. */
+  async #lastInLane(p: TargetProject, status: string): Promise<number> {
+    let last = p.lanes.get(status);
+    if (last === undefined) {
+      await this.#flush();
+      p.lanes.set(status, (last = await this.tx.maxLanePosition(p.row.uid, status)));
+    }
+    return last;
+  }
+
+  /** A new task goes into the batch; one with a slug is written at once, so a taken slug is refused as SLUG_TAKEN naming its holder. */
+  async #insert(p: TargetProject, task: NewTask): Promise<void> {
+    const { row } = task;
+    const last = p.lanes.get(row.status);
+    if (last !== undefined && row.position > last) p.lanes.set(row.status, row.position);
+    this.#unindexed.add(row.uid);
+    if (row.slug === null) {
+      this.#batch.push(task);
+      if (this.#batch.length >= BATCH) await this.#flush();
+      return;
+    }
+    await this.#flush();
+    await this.tx.insertTask(row, task.checklist);
+    for (const c of task.comments) await this.tx.addComment(row.uid, c);
+  }
+
+  /** Writes the batched tasks and events. */
+  async #flush(): Promise<void> {
+    if (this.#batch.length) await this.tx.transfer.insertTasks(this.#batch.splice(0));
+    if (this.#batchEvents.length) await this.tx.transfer.insertEventsWithSeq(this.#batchEvents.splice(0));
   }
 
   /** A task the target has: Cairn exports replace it when newer; other sources patch what changed. */
@@ -240,6 +286,8 @@ export class Importer {
     this.#updated.push(row.uid);
     if (!this.#write) return;
     const { tx } = this;
+    // A status or position this writes may end a lane: positions are read again.
+    p.lanes.clear();
     if (labelsChanged) await tx.setLabels(row.uid, labels);
     if (checklistChanged) await tx.replaceChecklist(row.uid, checklist);
     for (const c of newComments) await tx.addComment(row.uid, c);
@@ -256,18 +304,25 @@ export class Importer {
       await tx.updateTask(row.uid, { ...patch, version: row.version + 1, updatedAt: this.#now });
       await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: row.uid, type: 'task.updated', changes: { ...changes, source: { before: null, after: this.opts.source } } });
     }
-    await tx.reindexTask(row.uid);
+    // A task this import created and now changes again is indexed with the others, from its final text.
+    if (!this.#unindexed.has(row.uid)) await tx.reindexTask(row.uid);
   }
 
   async #events(events: StoredEvent[], projectUid: string, taskUid: string | null): Promise<void> {
     if (!this.#write) return;
-    for (const e of events) await this.tx.transfer.insertEvent({ ...e, projectUid, taskUid: taskUid ?? e.taskUid }, this.#keepSeq);
+    const placed = events.map((e) => ({ ...e, projectUid, taskUid: taskUid ?? e.taskUid }));
+    // Under their own seqs, events go in any order, so with the tasks' batch; appended ones take the next seq as they come.
+    if (this.#keepSeq) this.#batchEvents.push(...placed);
+    else for (const e of placed) await this.tx.transfer.insertEvent(e, false);
   }
 
   /** Links parents and blockers now that every task exists, refreshes blocker counts and project numbers. */
   async finish(): Promise<ImportReport> {
     const { tx } = this;
+    if (this.#write) await this.#flush();
     const touched: string[] = [];
+    /** New tasks' edges, added together after the loop. */
+    const edges: Array<{ taskUid: string; blockerUid: string; at: string }> = [];
     for (const pend of this.#pending) {
       const p = this.#projects.get(pend.projectRef)!;
       const resolve = async (ref: string, field: string): Promise<string | undefined> => {
@@ -282,15 +337,23 @@ export class Importer {
         if (uid && uid !== pend.uid && !blockers.some((x) => x.uid === uid)) blockers.push({ uid, ...(b.at ? { at: b.at } : {}) });
       }
       if (!this.#write) continue;
-      const row = pend.replace ? await tx.getTask(pend.uid) : undefined;
-      if ((parent ?? null) !== (row?.parentUid ?? null) && (parent || pend.replace)) await tx.updateTask(pend.uid, { parentUid: parent ?? null });
-      const have = pend.replace ? await tx.blockerUids(pend.uid) : [];
-      let edges = false;
-      for (const b of blockers) if (!have.includes(b.uid)) edges = (await tx.addDependency(pend.uid, b.uid, b.at ?? this.#now)) || edges;
-      if (pend.replace) for (const h of have) if (!blockers.some((b) => b.uid === h)) edges = (await tx.removeDependency(pend.uid, h)) || edges;
-      if (edges) touched.push(pend.uid);
+      if (!pend.replace) {
+        if (parent) await tx.updateTask(pend.uid, { parentUid: parent });
+        for (const b of blockers) edges.push({ taskUid: pend.uid, blockerUid: b.uid, at: b.at ?? this.#now });
+        if (blockers.length) touched.push(pend.uid);
+        continue;
+      }
+      const row = await tx.getTask(pend.uid);
+      if ((parent ?? null) !== (row?.parentUid ?? null)) await tx.updateTask(pend.uid, { parentUid: parent ?? null });
+      const have = await tx.blockerUids(pend.uid);
+      let changed = false;
+      for (const b of blockers) if (!have.includes(b.uid)) changed = (await tx.addDependency(pend.uid, b.uid, b.at ?? this.#now)) || changed;
+      for (const h of have) if (!blockers.some((b) => b.uid === h)) changed = (await tx.removeDependency(pend.uid, h)) || changed;
+      if (changed) touched.push(pend.uid);
     }
     if (this.#write) {
+      await tx.transfer.addDependencies(edges);
+      await tx.transfer.indexNewTasks([...this.#unindexed]);
       for (const uid of this.#updated) touched.push(...(await tx.dependentUids(uid)));
       for (let i = 0; i < touched.length; i += 500) await tx.refreshOpenBlockers(touched.slice(i, i + 500));
       for (const p of this.#projects.values()) if (p.maxSeq) await tx.transfer.raiseNextSeq(p.row.uid, p.maxSeq + 1);

@@ -70,7 +70,9 @@ function event(at: SourceAt, o: unknown): StoredEvent {
 /** The items of a Cairn export, in file order. */
 export async function* readCairnExport(file: string, progress?: ProgressFn): AsyncGenerator<ImportItem> {
   const size = statSync(file).size || 1;
-  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 20 });
+  // Chunks small enough that their decoded text is an ordinary young object: megabyte chunks were
+  // allocated as large objects, which only a full collection frees, and piled up in a fast import.
+  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 16 });
   const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   let bytes = 0;
