@@ -36,6 +36,8 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
     password: 'cairn',
     port,
     persistent: true,
+    // Local and throwaway: plain password auth spares every new connection SCRAM's key stretching.
+    authMethod: 'password',
     // As root, PostgreSQL refuses to run: the package creates a `postgres` user to run it as.
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: ['-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
