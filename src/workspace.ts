@@ -75,4 +75,9 @@ function postgresStore(url: string): Store {
 
 export { isPostgresUrl, redact };
 
+/** `cairn db copy`: the workspace at `from` into the empty one at `to` (store/copy.ts, loaded only for it). */
+export async function copyWorkspace(from: string, to: string, onProgress?: (table: string, rows: number) => void) {
+  return (await import('./store/copy.js')).copyWorkspace(from, to, onProgress);
+}
+
 export { diagnoseWorkspace, type DoctorReport } from './store/sqlite/doctor.js';

@@ -5,6 +5,7 @@ import { findOp } from '../ops/index.js';
 import { BINDINGS, type Binding } from './bindings.js';
 import { addCompletionCommand } from './commands/completion-command.js';
 import { addDoctorCommand } from './commands/doctor-command.js';
+import { addDbCommand } from './commands/db-command.js';
 import { addExportCommand } from './commands/export-command.js';
 import { addImportCommand } from './commands/import-command.js';
 import { addInitCommand } from './commands/init-command.js';
@@ -84,6 +85,7 @@ export async function buildProgram(word: string | undefined): Promise<Command> {
   addExportCommand(program);
   addImportCommand(program);
   addDoctorCommand(program);
+  addDbCommand(program);
   await addExtensions(program, word);
   // Last, so the script it prints covers every command above.
   addCompletionCommand(program);

@@ -40,7 +40,7 @@ export function parsePostgresUrl(url: string): PostgresTarget {
   const applicationName = u.searchParams.get('application_name') ?? 'cairn';
   if (!u.searchParams.has('application_name')) u.searchParams.set('application_name', applicationName);
   const connectionString = u.toString();
-  return { connectionString, display: redact(connectionString), schema, applicationName };
+  return { connectionString, display: redact(url), schema, applicationName };
 }
 
 // int8 (counts, event numbers, revisions) and numeric as JavaScript numbers: Cairn's never pass 2^53.

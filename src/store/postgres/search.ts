@@ -136,3 +136,21 @@ async function markPage(db: Q, texts: Texts[], phrases: Phrase[], tsq: RawBuilde
   }
   return out;
 }
+
+/** Builds the index rows of every task (a workspace copied in): 500 tasks a round trip, folded here as reindexTask folds them. */
+export async function rebuildSearchIndex(db: Q): Promise<void> {
+  await sql`DELETE FROM task_search`.execute(db);
+  for (let after = 0; ;) {
+    const page = await sql<Texts>`SELECT t.num, t.title, t.description,
+        coalesce((SELECT string_agg(label, ' ' ORDER BY label) FROM task_labels WHERE task_uid = t.uid), '') AS labels,
+        coalesce((SELECT string_agg(body, ' ' ORDER BY created_at, id) FROM comments WHERE task_uid = t.uid), '') AS comments,
+        coalesce((SELECT string_agg(text, ' ' ORDER BY idx) FROM checklist_items WHERE task_uid = t.uid), '') AS checklist
+      FROM tasks t WHERE t.num > ${after} ORDER BY t.num LIMIT 500`.execute(db);
+    if (page.rows.length === 0) return;
+    const values = page.rows.map((t) => sql`(${t.num}, ${t.title}, ${t.labels}, ${t.description}, ${t.comments}, ${t.checklist},
+      setweight(to_tsvector('simple', ${fold(t.title)}), 'A') || setweight(to_tsvector('simple', ${fold(t.labels)}), 'B')
+      || setweight(to_tsvector('simple', ${fold(t.description)}), 'C') || setweight(to_tsvector('simple', ${fold(`${t.comments} ${t.checklist}`)}), 'D'))`);
+    await sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc) VALUES ${sql.join(values)}`.execute(db);
+    after = page.rows[page.rows.length - 1]!.num;
+  }
+}
