@@ -1,8 +1,9 @@
 /**
  * What export and import need from the store beyond the row-level Tx: pages of whole tasks with
- * their relations and history in a few queries (so an export stays flat in memory and fast), and
- * the few writes a lossless import must make that no service makes (events with their seq, a
- * project's sequence raised). Engines implement it next to Tx.
+ * their relations and history in a few queries (so an export stays flat in memory and fast), the
+ * few writes a lossless import must make that no service makes (events with their seq, a
+ * project's sequence raised), and bulk writes of new tasks, many rows per statement. Engines
+ * implement it next to Tx.
  */
 import type { ChecklistItem, Comment } from './model/task.js';
 import type { TaskRow } from './ports.js';
@@ -56,8 +57,6 @@ export interface TransferTx {
   nextSeq(projectUid: string): Promise<number>;
   /** Raises the project's next task number to at least `nextSeq` (never lowers it). */
   raiseNextSeq(projectUid: string, nextSeq: number): Promise<void>;
-  /** Appends an event, under its own seq when `keepSeq` (a restore into an empty log), else a new one; returns the seq. */
-  insertEvent(e: StoredEvent, keepSeq: boolean): Promise<number>;
   /** Events of one task, by seq (to skip those a merge already has). */
   taskEvents(taskUid: string): Promise<StoredEvent[]>;
   /** A project's events of one type, by seq (imports find the tasks they made from their task.imported events). */

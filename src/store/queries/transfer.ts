@@ -10,7 +10,6 @@ import type { DB } from '../schema.js';
 import type { SearchEngine } from './kysely-tx.js';
 import { base } from './tasks.js';
 import { toTaskRow, type TaskRecord } from './rows.js';
-import { prepared } from './prepared.js';
 import { manyRows } from './many-rows.js';
 
 type Q = Kysely<DB>;
@@ -85,16 +84,6 @@ async function projectEvents(db: Q, projectUid: string, sinceSeq?: number): Prom
   return (await q.execute()).map(toEvent);
 }
 
-const insertWithSeq = prepared((db, p) =>
-  db.insertInto('events').values({ seq: p(0), at: p(1), actor: p(2), via: p(3), project_uid: p(4), task_uid: p(5), type: p(6), changes: p(7) }),
-);
-const insertNew = prepared((db, p) => db.insertInto('events').values({ at: p(1), actor: p(2), via: p(3), project_uid: p(4), task_uid: p(5), type: p(6), changes: p(7) }));
-
-async function insertEvent(db: Q, e: StoredEvent, keepSeq: boolean): Promise<number> {
-  const r = await (keepSeq ? insertWithSeq : insertNew).run(db, [e.seq, e.at, e.actor, e.via, e.projectUid, e.taskUid, e.type, e.changes]);
-  return keepSeq ? e.seq : Number(r.insertId);
-}
-
 /** Task columns stored as the row holds them: the TaskRow field of the same name in camelCase. */
 const COPIED = [
   'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'score', 'position', 'assignee', 'substatus', 'slug',
@@ -155,7 +144,6 @@ export class KyselyTransfer implements TransferTx {
 
   dumpTasks: TransferTx['dumpTasks'] = (q) => dumpTasks(this.db, q);
   projectEvents: TransferTx['projectEvents'] = (p, s) => projectEvents(this.db, p, s);
-  insertEvent: TransferTx['insertEvent'] = (e, k) => insertEvent(this.db, e, k);
 
   async nextSeq(projectUid: string): Promise<number> {
     const r = await this.db.selectFrom('projects').select('next_seq').where('uid', '=', projectUid).executeTakeFirst();

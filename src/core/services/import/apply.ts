@@ -10,7 +10,7 @@ import type { Context } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newUlid as ulid } from '../../model/ids.js';
 import { templateStatuses, type Status } from '../../model/workflow.js';
-import type { ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
+import type { NewEvent, ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
 import type { NewTask, StoredEvent } from '../../transfer-port.js';
 import { record } from '../activity.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceName } from './model.js';
@@ -140,17 +140,26 @@ export class Importer {
     const p = this.#target(t);
     // Other tools' tasks say where they came from, as handed-off tasks do.
     if (this.opts.source !== 'cairn' && t.origin === null) t.origin = `${this.opts.source}:${t.sourceId}`.slice(0, 500);
-    const existingUid = await this.#existingUid(p, t);
-    // The task may be one this import has batched (the input names it twice): written first, so it is read.
-    if (existingUid) await this.#flush();
-    const existing = existingUid ? await this.tx.getTask(existingUid) : undefined;
-    if (existing) await this.#update(p, t, existing);
-    else if (existingUid && this.opts.dryRun) this.report.tasks.unchanged++;
+    const found = await this.#existing(p, t);
+    if (found && !found.row) {
+      // The task may be one this import has batched (the input names it twice): written first, so it is read.
+      await this.#flush();
+      found.row = await this.tx.getTask(found.uid);
+    }
+    if (found?.row) await this.#update(p, t, found.row);
+    else if (found && this.opts.dryRun) this.report.tasks.unchanged++;
     else await this.#create(p, t);
   }
 
-  async #existingUid(p: TargetProject, t: IncomingTask): Promise<string | undefined> {
-    if (this.opts.source === 'cairn') return this.#seen.get(t.sourceId) ?? (!this.#empty && (await this.tx.getTask(t.uid ?? t.sourceId)) ? (t.uid ?? t.sourceId) : undefined);
+  /** The task the target has for `t`: its uid, and its row when finding it read that. */
+  async #existing(p: TargetProject, t: IncomingTask): Promise<{ uid: string; row?: TaskRow | undefined } | undefined> {
+    if (this.opts.source === 'cairn') {
+      const seen = this.#seen.get(t.sourceId);
+      if (seen || this.#empty) return seen ? { uid: seen } : undefined;
+      const uid = t.uid ?? t.sourceId;
+      const row = await this.tx.getTask(uid);
+      return row && { uid, row };
+    }
     if (!p.bySource) {
       p.bySource = new Map();
       if (!p.isNew) {
@@ -160,7 +169,8 @@ export class Importer {
         }
       }
     }
-    return p.bySource.get(t.sourceId);
+    const uid = p.bySource.get(t.sourceId);
+    return uid ? { uid } : undefined;
   }
 
   #status(p: TargetProject, t: IncomingTask): Status {
@@ -311,9 +321,10 @@ export class Importer {
   async #events(events: StoredEvent[], projectUid: string, taskUid: string | null): Promise<void> {
     if (!this.#write) return;
     const placed = events.map((e) => ({ ...e, projectUid, taskUid: taskUid ?? e.taskUid }));
-    // Under their own seqs, events go in any order, so with the tasks' batch; appended ones take the next seq as they come.
+    // Under their own seqs, events go in any order, so with the tasks' batch; appended ones are
+    // numbered as the engine numbers every event (on PostgreSQL, under the feed's lock).
     if (this.#keepSeq) this.#batchEvents.push(...placed);
-    else for (const e of placed) await this.tx.transfer.insertEvent(e, false);
+    else for (const e of placed) await this.tx.appendEvent({ at: e.at, actor: e.actor, via: e.via, projectUid: e.projectUid, taskUid: e.taskUid, type: e.type, changes: JSON.parse(e.changes) as NewEvent['changes'] });
   }
 
   /** Links parents and blockers now that every task exists, refreshes blocker counts and project numbers. */
