@@ -69,7 +69,8 @@ function postgresStore(url: string): Store {
         off?.();
       };
     },
-    close: async () => (await get()).close(),
+    // A store that never opened (a bad URL) has nothing to close.
+    close: () => ready.then((s) => s.close(), () => undefined),
   };
 }
 
