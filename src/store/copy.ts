@@ -57,6 +57,17 @@ export interface CopyReport {
 
 /** Copies the workspace at `from` into the empty workspace at `to` (a file path or a postgres:// URL). */
 export async function copyWorkspace(from: string, to: string, onProgress?: (table: string, rows: number) => void): Promise<CopyReport> {
+  try {
+    return await copy(from, to, onProgress);
+  } catch (err) {
+    // A server that is down, a refused login, a full disk: named as the stores name them.
+    const { translatePgError } = await import('./postgres/pg-errors.js');
+    const { translateSqliteError } = await import('./sqlite/sqlite-errors.js');
+    throw translatePgError(err, redact(isPostgresUrl(to) && !isPostgresUrl(from) ? to : from)) ?? translateSqliteError(err, isPostgresUrl(to) ? from : to) ?? err;
+  }
+}
+
+async function copy(from: string, to: string, onProgress?: (table: string, rows: number) => void): Promise<CopyReport> {
   if (from === to) throw new CairnError('VALIDATION_ERROR', 'The source and the target are the same workspace; nothing was copied.', { suggestions: ['Pass another --to'] });
   const source = await open(from);
   try {
