@@ -6,4 +6,5 @@ export const SECTIONS = {
   http: () => import('./http.js'),
   profiles: () => import('./profiles.js'),
   transfer: () => import('./transfer.js'),
+  postgres: () => import('./postgres.js'),
 };
