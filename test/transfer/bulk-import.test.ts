@@ -5,19 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempCairn } from '../helpers/workspace.js';
-import { exportText, importInto } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { exportText, freshWorkspaces, importInto } from './helpers.js';
 
-const open: Array<{ done(): Promise<void> }> = [];
-const fresh = () => {
-  const c = tempCairn();
-  open.push(c);
-  return c;
-};
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.done();
-});
+const fresh = freshWorkspaces();
 
 const N = 600;
 

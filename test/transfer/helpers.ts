@@ -4,6 +4,8 @@ import type { Context } from '../../src/core/context.js';
 import { exportJsonl, type ExportOptions } from '../../src/core/services/export.js';
 import { runImport, type ImportOptions } from '../../src/core/services/import/index.js';
 import type { Cairn } from '../../src/index.js';
+import { afterEach } from 'vitest';
+import { tempCairn } from '../helpers/workspace.js';
 
 export const ctxOf = (cairn: Cairn, actor = 'tester'): Context => ({ store: cairn.store, clock: systemClock, actor });
 
@@ -16,6 +18,19 @@ export async function exportText(cairn: Cairn, opts: ExportOptions = { includeAr
 }
 
 export const importInto = (cairn: Cairn, opts: ImportOptions) => runImport(ctxOf(cairn), opts);
+
+/** A maker of fresh workspaces for one test file; each is closed and deleted after its test. */
+export function freshWorkspaces(): () => ReturnType<typeof tempCairn> {
+  const open: Array<{ done(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const c of open.splice(0)) await c.done();
+  });
+  return () => {
+    const c = tempCairn();
+    open.push(c);
+    return c;
+  };
+}
 
 /** Two projects, a workflow edit, dependencies, a parent, checklist, comments, links, anchors, a claim, completion, archive, delete. */
 export async function richWorkspace(cairn: Cairn): Promise<void> {

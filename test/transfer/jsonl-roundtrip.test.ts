@@ -1,19 +1,10 @@
 /** cairn export (JSONL) and cairn import of it: lossless, byte-stable, idempotent, all-or-nothing, merging by internal id. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempCairn } from '../helpers/workspace.js';
-import { exportText, importInto, richWorkspace } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { exportText, freshWorkspaces, importInto, richWorkspace } from './helpers.js';
 
-const open: Array<{ done(): Promise<void> }> = [];
-const fresh = () => {
-  const c = tempCairn();
-  open.push(c);
-  return c;
-};
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.done();
-});
+const fresh = freshWorkspaces();
 
 describe('jsonl export and import', () => {
   it('exports the same bytes twice, sorted, one entity per line, without tokens', async () => {

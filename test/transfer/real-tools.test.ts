@@ -1,20 +1,12 @@
 /** Task Master and Backlog.md imports, from fixtures the real tools wrote (scripts/make-import-fixtures.sh; versions in test/fixtures/import/TOOL-VERSIONS). */
 import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempCairn } from '../helpers/workspace.js';
-import { exportText, importInto } from './helpers.js';
+import { exportText, freshWorkspaces, importInto } from './helpers.js';
 
 const FIX = resolve(__dirname, '..', 'fixtures', 'import');
-const open: Array<{ done(): Promise<void> }> = [];
-const fresh = () => {
-  const c = tempCairn();
-  open.push(c);
-  return c;
-};
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.done();
-});
+const fresh = freshWorkspaces();
 
 const byTitle = async (c: ReturnType<typeof tempCairn>, project: string) => {
   const { tasks } = await c.call('list_tasks', { project, includeDone: true, includeArchived: true, sort: 'id', limit: 200 });

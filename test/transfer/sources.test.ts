@@ -1,22 +1,13 @@
 /** Castle, Beads and DevPlanner imports from the fixtures of test/fixtures/import/ (see its README): each mapping, and that a second import changes nothing. */
 import { copyFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/sqlite/native.js';
 import { openForeignSqlite } from '../../src/foreign-sqlite.js';
-import { tempCairn } from '../helpers/workspace.js';
-import { exportText, importInto } from './helpers.js';
+import { exportText, freshWorkspaces, importInto } from './helpers.js';
 
 const FIX = resolve(__dirname, '..', 'fixtures', 'import');
-const open: Array<{ done(): Promise<void> }> = [];
-const fresh = () => {
-  const c = tempCairn();
-  open.push(c);
-  return c;
-};
-afterEach(async () => {
-  for (const c of open.splice(0)) await c.done();
-});
+const fresh = freshWorkspaces();
 
 /** castle.db built from the fixture's SQL, in the workspace's temporary folder. */
 function castleDb(dir: string): string {
