@@ -11,7 +11,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { SearchAfter, SearchHit, TaskFilter } from '../../core/ports.js';
 import type { DB } from '../schema.js';
-import { prepared } from '../queries/prepared.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
 import { summariesByNums } from '../queries/summary-cache.js';
 import { fold, isPlainLatin, markHit, phrasesOf, type Phrase } from '../sqlite/excerpts.js';
@@ -24,24 +23,9 @@ const WEIGHTS = sql.lit('{0.1, 0.3, 0.6, 1.0}');
 
 type Texts = { num: number; title: string; labels: string; description: string; comments: string; checklist: string };
 
-const textsOf = prepared((_db, p) => sql<Texts>`SELECT t.num, t.title, t.description,
-    coalesce((SELECT string_agg(label, ' ' ORDER BY label) FROM task_labels WHERE task_uid = t.uid), '') AS labels,
-    coalesce((SELECT string_agg(body, ' ' ORDER BY created_at, id) FROM comments WHERE task_uid = t.uid), '') AS comments,
-    coalesce((SELECT string_agg(text, ' ' ORDER BY idx) FROM checklist_items WHERE task_uid = t.uid), '') AS checklist
-  FROM tasks t WHERE t.uid = ${p(0)}`);
-
-const upsert = prepared((_db, p) => sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc)
-  VALUES (${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)},
-    setweight(to_tsvector('simple', ${p(6)}), 'A') || setweight(to_tsvector('simple', ${p(7)}), 'B')
-    || setweight(to_tsvector('simple', ${p(8)}), 'C') || setweight(to_tsvector('simple', ${p(9)}), 'D'))
-  ON CONFLICT (num) DO UPDATE SET title = EXCLUDED.title, labels = EXCLUDED.labels, description = EXCLUDED.description,
-    comments = EXCLUDED.comments, checklist = EXCLUDED.checklist, doc = EXCLUDED.doc`);
-
 /** Rewrites one task's index row from its current text. */
 export async function reindexTask(db: Q, uid: string): Promise<void> {
-  const [t] = await textsOf.all(db, [uid]);
-  if (!t) return;
-  await upsert.run(db, [t.num, t.title, t.labels, t.description, t.comments, t.checklist, fold(t.title), fold(t.labels), fold(t.description), fold(`${t.comments} ${t.checklist}`)]);
+  await insertRows(db, (await pageTexts(db, sql`t.uid = ${uid}`)).rows);
 }
 
 export async function removeFromIndex(db: Q, num: number): Promise<void> {
@@ -137,20 +121,39 @@ async function markPage(db: Q, texts: Texts[], phrases: Phrase[], tsq: RawBuilde
   return out;
 }
 
-/** Builds the index rows of every task (a workspace copied in): 500 tasks a round trip, folded here as reindexTask folds them. */
+const pageTexts = (db: Q, where: RawBuilder<unknown>) =>
+  sql<Texts>`SELECT t.num, t.title, t.description,
+      coalesce((SELECT string_agg(label, ' ' ORDER BY label) FROM task_labels WHERE task_uid = t.uid), '') AS labels,
+      coalesce((SELECT string_agg(body, ' ' ORDER BY created_at, id) FROM comments WHERE task_uid = t.uid), '') AS comments,
+      coalesce((SELECT string_agg(text, ' ' ORDER BY idx) FROM checklist_items WHERE task_uid = t.uid), '') AS checklist
+    FROM tasks t WHERE ${where} ORDER BY t.num LIMIT 500`.execute(db);
+
+/** Writes the index rows of a page of tasks in one statement (folded as reindexTask folds them). */
+async function insertRows(db: Q, rows: Texts[]): Promise<void> {
+  if (rows.length === 0) return;
+  const values = rows.map((t) => sql`(${t.num}, ${t.title}, ${t.labels}, ${t.description}, ${t.comments}, ${t.checklist},
+    setweight(to_tsvector('simple', ${fold(t.title)}), 'A') || setweight(to_tsvector('simple', ${fold(t.labels)}), 'B')
+    || setweight(to_tsvector('simple', ${fold(t.description)}), 'C') || setweight(to_tsvector('simple', ${fold(`${t.comments} ${t.checklist}`)}), 'D'))`);
+  await sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc) VALUES ${sql.join(values)}
+    ON CONFLICT (num) DO UPDATE SET title = EXCLUDED.title, labels = EXCLUDED.labels, description = EXCLUDED.description,
+      comments = EXCLUDED.comments, checklist = EXCLUDED.checklist, doc = EXCLUDED.doc`.execute(db);
+}
+
+/** Builds the index rows of every task (a workspace copied in), 500 tasks a round trip. */
 export async function rebuildSearchIndex(db: Q): Promise<void> {
   await sql`DELETE FROM task_search`.execute(db);
   for (let after = 0; ;) {
-    const page = await sql<Texts>`SELECT t.num, t.title, t.description,
-        coalesce((SELECT string_agg(label, ' ' ORDER BY label) FROM task_labels WHERE task_uid = t.uid), '') AS labels,
-        coalesce((SELECT string_agg(body, ' ' ORDER BY created_at, id) FROM comments WHERE task_uid = t.uid), '') AS comments,
-        coalesce((SELECT string_agg(text, ' ' ORDER BY idx) FROM checklist_items WHERE task_uid = t.uid), '') AS checklist
-      FROM tasks t WHERE t.num > ${after} ORDER BY t.num LIMIT 500`.execute(db);
-    if (page.rows.length === 0) return;
-    const values = page.rows.map((t) => sql`(${t.num}, ${t.title}, ${t.labels}, ${t.description}, ${t.comments}, ${t.checklist},
-      setweight(to_tsvector('simple', ${fold(t.title)}), 'A') || setweight(to_tsvector('simple', ${fold(t.labels)}), 'B')
-      || setweight(to_tsvector('simple', ${fold(t.description)}), 'C') || setweight(to_tsvector('simple', ${fold(`${t.comments} ${t.checklist}`)}), 'D'))`);
-    await sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc) VALUES ${sql.join(values)}`.execute(db);
-    after = page.rows[page.rows.length - 1]!.num;
+    const page = (await pageTexts(db, sql`t.num > ${after}`)).rows;
+    if (page.length === 0) return;
+    await insertRows(db, page);
+    after = page[page.length - 1]!.num;
+  }
+}
+
+/** The index rows of tasks an import just wrote, 500 a round trip. */
+export async function indexNewTasks(db: Q, uids: string[]): Promise<void> {
+  for (let i = 0; i < uids.length; i += 500) {
+    const chunk = uids.slice(i, i + 500);
+    await insertRows(db, (await pageTexts(db, sql`t.uid IN (${sql.join(chunk)})`)).rows);
   }
 }

@@ -16,10 +16,10 @@ import { cairnPostgresDialect } from './engine-sql.js';
 import { migratePostgres } from './migrate.js';
 import { isRetryable, isUniqueViolation, translatePgError } from './pg-errors.js';
 import { PostgresTx } from './tx.js';
-import { reindexTask, removeFromIndex, search } from './search.js';
+import { indexNewTasks, reindexTask, removeFromIndex, search } from './search.js';
 import { CommitListener } from './notify.js';
 
-const SEARCH = { reindexTask, removeFromIndex, search };
+const SEARCH = { reindexTask, indexNewTasks, removeFromIndex, search };
 
 /** Attempts per write: conflicts between concurrent writers are rare and short-lived. */
 const WRITE_ATTEMPTS = 8;
