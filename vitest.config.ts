@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { POSTGRES_SUITE, SQLITE_ONLY } from './test/engines.js';
+import { ENGINE_FREE, POSTGRES_SUITE, SQLITE_ONLY } from './test/engines.js';
 
 export default defineConfig({
   test: {
@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'postgres',
           include: POSTGRES_SUITE,
-          exclude: SQLITE_ONLY,
+          exclude: [...SQLITE_ONLY, ...ENGINE_FREE],
           env: { CAIRN_TEST_ENGINE: 'postgres' },
           globalSetup: ['test/helpers/postgres-setup.ts'],
         },

@@ -21,7 +21,7 @@ export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env
   if (opts.db) return { path: isPostgresUrl(opts.db) ? opts.db : resolve(cwd, opts.db), source: 'flag' };
   // A profile's own variable (TX_DB, CASTLE_DB_PATH, …) is what that seed's hosts set: it names this server's workspace.
   const fromProfile = opts.profileEnv ? env[opts.profileEnv] : undefined;
-  if (fromProfile) return { path: databaseAt(resolve(cwd, fromProfile)), source: 'env' };
+  if (fromProfile) return { path: isPostgresUrl(fromProfile) ? fromProfile : databaseAt(resolve(cwd, fromProfile)), source: 'env' };
   if (env.CAIRN_DB) return { path: isPostgresUrl(env.CAIRN_DB) ? env.CAIRN_DB : resolve(cwd, env.CAIRN_DB), source: 'env' };
   for (let dir = cwd; ; dir = dirname(dir)) {
     const candidate = join(dir, WORKSPACE_DIR);

@@ -6,15 +6,12 @@
 export const POSTGRES_SUITE = [
   'test/core/**/*.test.ts',
   'test/props/**/*.test.ts',
-  'test/mcp/tools.test.ts',
-  'test/mcp/live.test.ts',
-  'test/mcp/scope.test.ts',
-  'test/http/rest.test.ts',
-  'test/http/claims-rest.test.ts',
-  'test/http/events.test.ts',
-  'test/http/mcp-http.test.ts',
-  'test/http/revocation.test.ts',
-  'test/http/actor-identity.test.ts',
+  'test/mcp/**/*.test.ts',
+  'test/http/**/*.test.ts',
+  'test/profiles/**/*.test.ts',
+  'test/handoff/**/*.test.ts',
+  'test/transfer/**/*.test.ts',
+  'test/agent/**/*.test.ts',
   'test/cli/cli-workflow.test.ts',
   'test/cli/cli-claims.test.ts',
   'test/multiprocess/replicas.test.ts',
@@ -29,4 +26,14 @@ export const SQLITE_ONLY = [
   'test/core/workspace-files.test.ts',
   'test/core/limit-literals.test.ts',
   'test/props/search-excerpts.test.ts',
+];
+
+/** Files in the folders above whose subject is the protocol, the SDK or schemas, not the store: once is enough. */
+export const ENGINE_FREE = [
+  'test/mcp/inspector.test.ts',
+  'test/mcp/sdk-internals.test.ts',
+  'test/mcp/zod-failure-patch.test.ts',
+  'test/mcp/units.test.ts',
+  'test/mcp/docs.test.ts',
+  'test/http/conformance.test.ts',
 ];
