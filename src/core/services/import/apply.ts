@@ -11,8 +11,9 @@ import { nowIso } from '../../context.js';
 import { newUlid as ulid } from '../../model/ids.js';
 import { templateStatuses, type Status } from '../../model/workflow.js';
 import type { NewEvent, ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
-import type { NewTask, StoredEvent } from '../../transfer-port.js';
+import type { StoredEvent } from '../../transfer-port.js';
 import { record } from '../activity.js';
+import { TaskBatch } from './batch.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceName } from './model.js';
 
 export const IMPORTED_EVENT = 'task.imported';
@@ -54,8 +55,6 @@ interface Pending {
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const eventKey = (e: Pick<StoredEvent, 'at' | 'type' | 'actor'>) => `${e.at}\u0000${e.type}\u0000${e.actor}`;
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-/** New tasks held before one bulk write: large enough that statements carry hundreds of rows. */
-const BATCH = 256;
 
 export class Importer {
   readonly report: ImportReport;
@@ -66,11 +65,7 @@ export class Importer {
   /** Cairn exports: uids this import wrote (a dry run's stand in for the store). */
   readonly #seen = new Map<string, string>();
   #keepSeq = false;
-  /** New tasks not written yet (see #flush), and, in a restore, events with their own seqs. */
-  #batch: NewTask[] = [];
-  #batchEvents: StoredEvent[] = [];
-  /** New tasks without a search row yet: indexed together once the import has written them. */
-  readonly #unindexed = new Set<string>();
+  readonly #batch: TaskBatch;
   /** The workspace had nothing when the import began: no task can exist but those this import wrote. */
   #empty = false;
   readonly #now: string;
@@ -81,6 +76,7 @@ export class Importer {
     private readonly opts: { source: SourceName; dryRun: boolean; project?: string },
   ) {
     this.report = { source: opts.source, dryRun: opts.dryRun, projects: { created: [], existing: [] }, tasks: { created: 0, updated: 0, unchanged: 0 }, renumbered: [], warnings: [] };
+    this.#batch = new TaskBatch(tx);
     this.#now = nowIso(ctx);
   }
 
@@ -143,7 +139,7 @@ export class Importer {
     const found = await this.#existing(p, t);
     if (found && !found.row) {
       // The task may be one this import has batched (the input names it twice): written first, so it is read.
-      await this.#flush();
+      await this.#batch.flush();
       found.row = await this.tx.getTask(found.uid);
     }
     if (found?.row) await this.#update(p, t, found.row);
@@ -200,7 +196,10 @@ export class Importer {
     const labels = [...new Set(t.labels)].sort(byBytes);
     // A parent this import already wrote goes in with the row (the insert trigger links it), sparing an update later.
     const parentAtInsert = t.parent !== null ? (this.opts.source === 'cairn' ? this.#seen.get(t.parent) : p.bySource?.get(t.parent)) : undefined;
-    if (parentAtInsert) this.#pending[this.#pending.length - 1]!.parent = null;
+    const pend = this.#pending[this.#pending.length - 1]!;
+    if (parentAtInsert) pend.parent = null;
+    // Nothing left to link: not kept for finish (most tasks of a large import).
+    if (pend.parent === null && pend.blockedBy.length === 0) this.#pending.pop();
     const updatedAt = t.updatedAt ?? t.createdAt ?? now;
     const row = {
       uid, projectUid: p.row.uid, projectKey: p.row.key, seq,
@@ -216,7 +215,10 @@ export class Importer {
       archivedAt: t.archivedAt ?? null, deletedAt: t.deletedAt ?? null,
       openBlockers: 0, openBlockerIds: [], checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
     } as TaskRow;
-    await this.#insert(p, { row, checklist, comments: t.comments });
+    // A lane whose end is known moves with each task added to it.
+    const last = p.lanes.get(row.status);
+    if (last !== undefined && row.position > last) p.lanes.set(row.status, row.position);
+    await this.#batch.add({ row, checklist, comments: t.comments });
     if (wanted && wanted !== `${p.row.key}-${seq}`) this.report.renumbered.push({ from: wanted, to: `${p.row.key}-${seq}` });
     if (t.events) await this.#events(t.events, p.row.uid, uid);
     if (this.opts.source !== 'cairn') {
@@ -230,32 +232,10 @@ export class Importer {
   async #lastInLane(p: TargetProject, status: string): Promise<number> {
     let last = p.lanes.get(status);
     if (last === undefined) {
-      await this.#flush();
+      await this.#batch.flush();
       p.lanes.set(status, (last = await this.tx.maxLanePosition(p.row.uid, status)));
     }
     return last;
-  }
-
-  /** A new task goes into the batch; one with a slug is written at once, so a taken slug is refused as SLUG_TAKEN naming its holder. */
-  async #insert(p: TargetProject, task: NewTask): Promise<void> {
-    const { row } = task;
-    const last = p.lanes.get(row.status);
-    if (last !== undefined && row.position > last) p.lanes.set(row.status, row.position);
-    this.#unindexed.add(row.uid);
-    if (row.slug === null) {
-      this.#batch.push(task);
-      if (this.#batch.length >= BATCH) await this.#flush();
-      return;
-    }
-    await this.#flush();
-    await this.tx.insertTask(row, task.checklist);
-    for (const c of task.comments) await this.tx.addComment(row.uid, c);
-  }
-
-  /** Writes the batched tasks and events. */
-  async #flush(): Promise<void> {
-    if (this.#batch.length) await this.tx.transfer.insertTasks(this.#batch.splice(0));
-    if (this.#batchEvents.length) await this.tx.transfer.insertEventsWithSeq(this.#batchEvents.splice(0));
   }
 
   /** A task the target has: Cairn exports replace it when newer; other sources patch what changed. */
@@ -315,7 +295,7 @@ export class Importer {
       await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: row.uid, type: 'task.updated', changes: { ...changes, source: { before: null, after: this.opts.source } } });
     }
     // A task this import created and now changes again is indexed with the others, from its final text.
-    if (!this.#unindexed.has(row.uid)) await tx.reindexTask(row.uid);
+    if (!this.#batch.unindexed(row.uid)) await tx.reindexTask(row.uid);
   }
 
   async #events(events: StoredEvent[], projectUid: string, taskUid: string | null): Promise<void> {
@@ -323,14 +303,14 @@ export class Importer {
     const placed = events.map((e) => ({ ...e, projectUid, taskUid: taskUid ?? e.taskUid }));
     // Under their own seqs, events go in any order, so with the tasks' batch; appended ones are
     // numbered as the engine numbers every event (on PostgreSQL, under the feed's lock).
-    if (this.#keepSeq) this.#batchEvents.push(...placed);
+    if (this.#keepSeq) this.#batch.addEvents(placed);
     else for (const e of placed) await this.tx.appendEvent({ at: e.at, actor: e.actor, via: e.via, projectUid: e.projectUid, taskUid: e.taskUid, type: e.type, changes: JSON.parse(e.changes) as NewEvent['changes'] });
   }
 
   /** Links parents and blockers now that every task exists, refreshes blocker counts and project numbers. */
   async finish(): Promise<ImportReport> {
     const { tx } = this;
-    if (this.#write) await this.#flush();
+    if (this.#write) await this.#batch.flush();
     const touched: string[] = [];
     /** New tasks' edges, added together after the loop. */
     const edges: Array<{ taskUid: string; blockerUid: string; at: string }> = [];
@@ -364,7 +344,7 @@ export class Importer {
     }
     if (this.#write) {
       await tx.transfer.addDependencies(edges);
-      await tx.transfer.indexNewTasks([...this.#unindexed]);
+      await this.#batch.finish();
       for (const uid of this.#updated) touched.push(...(await tx.dependentUids(uid)));
       for (let i = 0; i < touched.length; i += 500) await tx.refreshOpenBlockers(touched.slice(i, i + 500));
       for (const p of this.#projects.values()) if (p.maxSeq) await tx.transfer.raiseNextSeq(p.row.uid, p.maxSeq + 1);
