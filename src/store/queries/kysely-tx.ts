@@ -21,9 +21,9 @@ export interface SearchEngine {
   /**
    * Writes the search rows of tasks that have none yet (an import's new tasks, their labels,
    * comments and checklists stored), as reindexTask(uid, true) would for each, in as few
-   * statements as the engine likes. Optional: without it each task is reindexed in turn.
+   * statements as the engine likes. `uids` may be many (a 100k-task import passes them all).
    */
-  indexNewTasks?(db: Kysely<DB>, uids: string[]): Promise<void>;
+  indexNewTasks(db: Kysely<DB>, uids: string[]): Promise<void>;
   removeFromIndex(db: Kysely<DB>, num: number): Promise<void>;
   search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: taskList.CountCache): ReturnType<Tx['search']>;
 }

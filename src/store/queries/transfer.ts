@@ -149,9 +149,7 @@ export class KyselyTransfer implements TransferTx {
   addDependencies: TransferTx['addDependencies'] = (e) => insertEdges(this.db, e.map((x) => [x.taskUid, x.blockerUid, x.at]));
 
   async indexNewTasks(uids: string[]): Promise<void> {
-    if (uids.length === 0) return;
-    if (this.engine.indexNewTasks) return this.engine.indexNewTasks(this.db, uids);
-    for (const uid of uids) await this.engine.reindexTask(this.db, uid, true);
+    if (uids.length) await this.engine.indexNewTasks(this.db, uids);
   }
 
   dumpTasks: TransferTx['dumpTasks'] = (q) => dumpTasks(this.db, q);
