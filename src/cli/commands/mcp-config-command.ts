@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isPostgresUrl } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import type { GlobalOptions } from '../session.js';
 import { claudeAddCommand, CLIENTS, clientConfig, parseClient, parseProfile, projectDb, serverEntry, whereToPaste, type Client } from './host-config.js';
@@ -27,11 +28,11 @@ export function mcpConfig(o: McpConfigOptions): McpConfigResult {
   const profile = parseProfile(o.profile);
   const fromProject = o.project !== undefined ? projectDb(o.project) : undefined;
   // --db names the database outright; otherwise --project's workspace; otherwise none (the server looks from its working directory).
-  const db = o.db ? resolve(o.db) : fromProject?.db;
+  const db = o.db ? (isPostgresUrl(o.db) ? o.db : resolve(o.db)) : fromProject?.db;
   const entry = serverEntry({ profile, db, projectPath: fromProject?.projectPath, dbVia: client === 'acp' ? 'env' : 'args' });
   // claude-code's human output has its own headings.
   const notes = client === 'claude-code' ? [] : [`Goes in ${whereToPaste(client)}.`];
-  if (db && !existsSync(db)) notes.push(`There is no workspace at ${db} yet: run \`cairn init\` in that folder.`);
+  if (db && !isPostgresUrl(db) && !existsSync(db)) notes.push(`There is no workspace at ${db} yet: run \`cairn init\` in that folder.`);
   if (!db && client !== 'claude-code') {
     notes.push("No --project given: the server looks for .cairn/ from the folder the host starts it in, then in and above the client's MCP roots (the folders open in the host); with neither it answers NO_WORKSPACE and creates nothing. Add --project PATH to pin it.");
   }
