@@ -43,7 +43,8 @@ describe('task text reaches the terminal escaped', () => {
     expect(list).toContain('wipe \\x1b[2J\\x1b[H now');
     expect(list).toContain('bidi \\u202egnp.exe\\u202c and \\u2066iso\\u2069');
     const show = h.run(['show', 'API-3']).stdout;
-    expect(show).toContain('nul \\x00 bel \\x07 del \\x7f csi \\x9b31m');
+    // A NUL is stored as U+FFFD on every engine (ops/run-op.ts wellFormed), which is harmless to print.
+    expect(show).toContain('nul \ufffd bel \\x07 del \\x7f csi \\x9b31m');
     // Newlines in a description are layout, not an attack: they stay.
     expect(h.run(['show', 'API-1']).stdout).toMatch(/desc of clip .*\n.*second line/);
   });
@@ -59,6 +60,6 @@ describe('task text reaches the terminal escaped', () => {
     expect(t.title).toBe(HOSTILE[0]);
     expect(t.comments[0].body).toBe(`comment ${OSC52}`);
     const all = h.ok(['list']).tasks.map((x: { title: string }) => x.title);
-    expect(all.sort()).toEqual([...HOSTILE].sort());
+    expect(all.sort()).toEqual(HOSTILE.map((t) => t.replace('\u0000', '\ufffd')).sort());
   });
 });
