@@ -1,13 +1,17 @@
 /**
- * What reaches the SDK's stdio transport: whole, well-formed JSON-RPC messages only. The SDK closes
- * its transport on a line over its 10 MiB buffer (the process then lives on, deaf, holding the
- * database) and only logs a line that is not JSON; a batch gets nothing. Here each line is checked
- * first: too long, not JSON, not a JSON-RPC message, a batch, or a tools/call with a `__proto__`
- * argument is answered with its JSON-RPC error on stdout and dropped, and serving goes on. If the
- * transport closes anyway, `onClosed` lets the server exit so the host sees the disconnect.
+ * The stdio transport `cairn mcp` serves on: newline-delimited JSON-RPC, each line parsed once and
+ * checked before the SDK sees it. The SDK's own stdio transport closes on a line over its 10 MiB
+ * buffer (the process then lives on, deaf, holding the database) and only logs a line that is not
+ * JSON; a batch gets nothing. Here a line that is too long, not JSON, not a JSON-RPC message, a
+ * batch, or a tools/call with a `__proto__` argument is answered with its JSON-RPC error on stdout
+ * and dropped, and serving goes on. Every other line goes to the SDK as the parsed object: the
+ * SDK's transport would parse the text again and then check it against its message schema, which
+ * the protocol layer does once more when it dispatches (round trips are measured in
+ * docs/benchmarks.md). When the transport closes, `onClosed` lets the server exit so the host sees
+ * the disconnect.
  */
-import { PassThrough, type Readable, type Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { Readable, Writable } from 'node:stream';
+import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
 import { protoArgumentRefusal, type JsonRpcErrorResponse } from './proto-arguments.js';
 
 /** Longest line accepted, in bytes: below the SDK's own 10 MiB limit, far above any real request. */
@@ -19,77 +23,143 @@ function rpcError(id: unknown, code: number, message: string): JsonRpcErrorRespo
   return { jsonrpc: '2.0', id: typeof id === 'string' || typeof id === 'number' ? id : null, error: { code, message } };
 }
 
-/** The error for a line, or undefined when it may go to the SDK. */
-export function checkLine(line: string): JsonRpcErrorResponse | undefined {
+/** The line's message, or the error that answers it. */
+export function checkLine(line: string): { message: JSONRPCMessage } | { refusal: JsonRpcErrorResponse } {
   let msg: unknown;
   try {
     msg = JSON.parse(line);
   } catch (err) {
-    return rpcError(null, -32700, `Parse error: the line is not valid JSON (${(err as Error).message}). Send one JSON-RPC message per line.`);
+    return { refusal: rpcError(null, -32700, `Parse error: the line is not valid JSON (${(err as Error).message}). Send one JSON-RPC message per line.`) };
   }
-  if (Array.isArray(msg)) return rpcError(null, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per line.');
+  if (Array.isArray(msg)) return { refusal: rpcError(null, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per line.') };
   if (typeof msg !== 'object' || msg === null || (msg as { jsonrpc?: unknown }).jsonrpc !== '2.0') {
-    return rpcError((msg as { id?: unknown } | null)?.id, -32600, 'Invalid Request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0").');
+    return { refusal: rpcError((msg as { id?: unknown } | null)?.id, -32600, 'Invalid Request: not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0").') };
   }
-  return protoArgumentRefusal(msg);
+  const refusal = protoArgumentRefusal(msg);
+  return refusal ? { refusal } : { message: msg as JSONRPCMessage };
 }
 
-/** Lines from `input` that pass checkLine, newline-terminated; the others answered on `output`. */
-export function guardLines(input: Readable, output: Writable, maxLineBytes = MAX_LINE_BYTES): PassThrough {
-  const out = new PassThrough();
-  let parts: Buffer[] = [];
-  let size = 0;
-  let skipping = false; // inside a line already refused for its size: drop up to its end
-  const answer = (e: JsonRpcErrorResponse) => output.write(`${JSON.stringify(e)}\n`);
-  const tooLong = () => answer(rpcError(null, -32600, `Invalid Request: the message is larger than ${maxLineBytes} bytes and was dropped.`));
-  const finishLine = () => {
-    const line = Buffer.concat(parts).toString('utf8').replace(/\r$/, '');
-    parts = [];
-    size = 0;
+/** Newline-delimited JSON-RPC over a pair of streams (stdin and stdout by default); `onClosed` runs when it closes for any reason. */
+export class GuardedStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  readonly #onClosed: () => void;
+  readonly #input: Readable;
+  readonly #output: Writable;
+  readonly #maxLineBytes: number;
+  #parts: Buffer[] = [];
+  #size = 0;
+  /** Inside a line already refused for its size: drop up to its end. */
+  #skipping = false;
+  #started = false;
+  #closed = false;
+
+  constructor(onClosed: () => void, input: Readable = process.stdin, output: Writable = process.stdout, maxLineBytes = MAX_LINE_BYTES) {
+    this.#onClosed = onClosed;
+    this.#input = input;
+    this.#output = output;
+    this.#maxLineBytes = maxLineBytes;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) throw new Error('The stdio transport is already started.');
+    this.#started = true;
+    this.#input.on('data', this.#onData);
+    this.#input.on('end', this.#onEnd);
+    this.#input.on('close', this.#onInputClosed);
+    this.#input.on('error', this.#onError);
+    this.#output.on('error', this.#onOutputError);
+    if (this.#input.readableEnded || this.#input.destroyed) setImmediate(this.#onInputClosed);
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.#closed) return Promise.reject(new Error('The stdio transport is closed.'));
+    return this.#write(`${JSON.stringify(message)}\n`);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#input.off('data', this.#onData);
+    this.#input.off('end', this.#onEnd);
+    this.#input.off('close', this.#onInputClosed);
+    this.#input.off('error', this.#onError);
+    // A write failing after the close (the host went away) has no one left to tell.
+    this.#output.off('error', this.#onOutputError);
+    this.#output.on('error', () => undefined);
+    if (this.#input.listenerCount('data') === 0) this.#input.pause();
+    this.#parts = [];
+    this.onclose?.();
+    this.#onClosed();
+  }
+
+  /** Resolves once the text is handed to the stream (at once unless it is backed up). */
+  #write(text: string): Promise<void> {
+    if (this.#output.write(text)) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const done = (err?: Error) => {
+        this.#output.off('drain', done);
+        this.#output.off('error', done);
+        if (err) reject(err);
+        else resolve();
+      };
+      this.#output.once('drain', done);
+      this.#output.once('error', done);
+    });
+  }
+
+  #answer(refusal: JsonRpcErrorResponse): void {
+    this.#write(`${JSON.stringify(refusal)}\n`).catch((err: unknown) => this.onerror?.(err as Error));
+  }
+
+  #finishLine(): void {
+    const line = (this.#parts.length === 1 ? this.#parts[0]! : Buffer.concat(this.#parts)).toString('utf8').replace(/\r$/, '');
+    this.#parts = [];
+    this.#size = 0;
     if (line.trim() === '') return;
-    const refusal = checkLine(line);
-    if (refusal) answer(refusal);
-    else out.write(`${line}\n`);
-  };
-  input.on('data', (chunk: Buffer | string) => {
+    const checked = checkLine(line);
+    if ('refusal' in checked) return this.#answer(checked.refusal);
+    try {
+      this.onmessage?.(checked.message);
+    } catch (err) {
+      this.onerror?.(err as Error);
+    }
+  }
+
+  readonly #onData = (chunk: Buffer | string): void => {
     let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     for (let nl = buf.indexOf(NL); ; nl = buf.indexOf(NL)) {
       const piece = nl < 0 ? buf : buf.subarray(0, nl);
-      if (skipping) {
-        if (nl >= 0) skipping = false;
-      } else if (size + piece.length > maxLineBytes) {
-        parts = [];
-        size = 0;
-        tooLong();
-        skipping = nl < 0;
+      if (this.#skipping) {
+        if (nl >= 0) this.#skipping = false;
+      } else if (this.#size + piece.length > this.#maxLineBytes) {
+        this.#parts = [];
+        this.#size = 0;
+        this.#answer(rpcError(null, -32600, `Invalid Request: the message is larger than ${this.#maxLineBytes} bytes and was dropped.`));
+        this.#skipping = nl < 0;
       } else {
-        parts.push(piece);
-        size += piece.length;
-        if (nl >= 0) finishLine();
+        this.#parts.push(piece);
+        this.#size += piece.length;
+        if (nl >= 0) this.#finishLine();
       }
       if (nl < 0) break;
       buf = buf.subarray(nl + 1);
     }
-  });
-  input.on('end', () => {
-    if (!skipping && size > 0) finishLine();
-    out.end();
-  });
-  input.on('close', () => out.end());
-  input.on('error', (err) => out.destroy(err));
-  return out;
-}
+  };
 
-/** The SDK's stdio transport over guarded stdin; `onClosed` runs when it closes for any reason. */
-export class GuardedStdioTransport extends StdioServerTransport {
-  readonly #onClosed: () => void;
-  constructor(onClosed: () => void, input: Readable = process.stdin, output: Writable = process.stdout) {
-    super(guardLines(input, output), output);
-    this.#onClosed = onClosed;
-  }
+  readonly #onEnd = (): void => {
+    if (!this.#skipping && this.#size > 0) this.#finishLine();
+    void this.close();
+  };
 
-  override async close(): Promise<void> {
-    await super.close();
-    this.#onClosed();
-  }
+  readonly #onInputClosed = (): void => void this.close();
+
+  readonly #onError = (err: Error): void => this.onerror?.(err);
+
+  readonly #onOutputError = (err: Error): void => {
+    if (this.#closed) return;
+    this.onerror?.(err);
+    void this.close();
+  };
 }
