@@ -1,6 +1,6 @@
 /**
  * Background WAL checkpoints (store/sqlite/checkpointer.ts): a process that keeps writing hands
- * checkpoints to a worker thread, the log is bounded by the restart protocol (past MAX_FRAMES the
+ * checkpoints to a worker thread, the log is bounded by the restart protocol (past MAX_WAL_BYTES the
  * worker catches up and asks, the main connection checkpoints after its next commit, and the write
  * after that starts the log over), and closing stops the worker with every write in the file.
  *
@@ -14,7 +14,7 @@ import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/sqlite/native.js';
-import { checkpointerTesting, MAX_FRAMES, START_AFTER } from '../../src/store/sqlite/checkpointer.js';
+import { checkpointerTesting, maxFrames, START_AFTER } from '../../src/store/sqlite/checkpointer.js';
 import type { SqliteStore } from '../../src/store/sqlite/store.js';
 import { integrityCheck } from '../helpers/core.js';
 import { waitFor } from '../helpers/wait.js';
@@ -81,7 +81,7 @@ function pinSnapshot(db: string): { release(): void } {
 }
 
 describe('background checkpoints', () => {
-  it('start after a burst of writes; past MAX_FRAMES the worker asks and the main connection lets the log start over; close loses nothing', async () => {
+  it('start after a burst of writes; past MAX_WAL_BYTES the worker asks and the main connection lets the log start over; close loses nothing', async () => {
     checkpointerTesting.manual = true;
     c = tempCairn();
     const store = c.store as SqliteStore;
@@ -111,7 +111,8 @@ describe('background checkpoints', () => {
     const perCommit = w1.frames - w0.frames;
     expect(perCommit).toBeGreaterThan(0);
 
-    // Below MAX_FRAMES, a checkpoint that cannot reach the end of the log asks for nothing: the log
+    const limit = maxFrames(store.raw()!.pragma('page_size', { simple: true }) as number);
+    // Below that, a checkpoint that cannot reach the end of the log asks for nothing: the log
     // keeps growing in place, commit after commit.
     let pin = pinSnapshot(db);
     await write(3);
@@ -126,11 +127,11 @@ describe('background checkpoints', () => {
     expect(after.frames).toBeGreaterThan(before.frames);
 
     // Nothing but the protocol checkpoints now: the log passes SQLite's 1000-page threshold and
-    // MAX_FRAMES without ever starting over.
-    while (wal(db).frames <= MAX_FRAMES) await write(Math.max(1, Math.ceil((MAX_FRAMES + 1 - wal(db).frames) / perCommit / 2)));
+    // MAX_WAL_BYTES without ever starting over.
+    while (wal(db).frames <= limit) await write(Math.max(1, Math.ceil((limit + 1 - wal(db).frames) / perCommit / 2)));
     const full = wal(db);
     expect(full.salt).toBe(w0.salt);
-    expect(full.frames).toBeGreaterThan(MAX_FRAMES);
+    expect(full.frames).toBeGreaterThan(limit);
 
     // Commits keep arriving while the worker checkpoints (the pinned snapshot): it copies what it
     // may, catches up (syncs the file, tries again), and asks the main connection to finish.

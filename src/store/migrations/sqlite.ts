@@ -518,6 +518,18 @@ CREATE INDEX IF NOT EXISTS tasks_project_updated ON tasks (project_uid, updated_
 CREATE INDEX IF NOT EXISTS tasks_project_created ON tasks (project_uid, created_at, uid);
 `,
   },
+  {
+    version: 19,
+    name: 'search index leaves that fit a page',
+    // FTS5 writes its leaves as blobs of up to `pgsz` bytes (4050 by default, sized for 4 KiB
+    // pages). In a file with smaller pages (store/sqlite/open.ts NEW_FILE_PAGE_SIZE) each leaf would
+    // spill into overflow pages, read and written as a chain; a leaf a little under the page stays
+    // in one. Files with 4 KiB pages keep the default. Leaves already written keep their size until
+    // a merge rewrites them.
+    sql: `
+INSERT INTO task_search (task_search, rank) SELECT 'pgsz', page_size - page_size / 16 FROM pragma_page_size() WHERE page_size < 4096;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

@@ -7,7 +7,7 @@
  *
  * A WAL file starts over only when a write begins with every frame already copied, and a checkpoint
  * running beside a steady stream of commits never quite catches up; so when the log passes
- * `MAX_FRAMES` the main connection takes one PASSIVE checkpoint itself after a commit, and the next
+ * `MAX_WAL_BYTES` the main connection takes one PASSIVE checkpoint itself after a commit, and the next
  * write starts the log over. That checkpoint must be short: it runs on the request path. Before
  * asking for it the worker catches up (see `catchUp` in the worker source), so the main connection
  * copies only the last few commits and syncs only their pages.
@@ -23,11 +23,17 @@ import { tidySearchIndex } from './search-upkeep.js';
 /** Commits in this process before the worker takes over checkpoints. */
 export const START_AFTER = 50;
 /**
- * Past this many WAL frames (64 MB of 4 KB pages) the worker catches up and the main connection
- * checkpoints once itself, so the log can start over: about once per 650 writes of a steady stream
- * (~25 frames each).
+ * Past this much log the worker catches up and the main connection checkpoints once itself, so the
+ * log can start over: about once per 700 task writes of a steady stream in a file of 1 KiB pages
+ * (~45 KB each), once per 250 in an older file of 4 KiB pages. The log restarts a few commits
+ * after crossing it, so the file stays well under 64 MB.
  */
-export const MAX_FRAMES = 16_000;
+export const MAX_WAL_BYTES = 32 * 1024 * 1024;
+
+/** MAX_WAL_BYTES in frames of this page size (each frame is a page and a 24-byte header). */
+export function maxFrames(pageSize: number): number {
+  return Math.floor(MAX_WAL_BYTES / (pageSize + 24));
+}
 /** Quiet after the last commit before the worker merges search segments (search-upkeep.ts). */
 export const QUIET_MS = 250;
 /**
@@ -73,7 +79,7 @@ const SLOTS = 9;
 // Catching up: a worker checkpoint copies pages into the database file without syncing it (SQLite
 // syncs only a checkpoint that reaches the end of the log, which one running beside steady commits
 // never does). The main connection's log-restarting checkpoint does reach the end, so it would
-// sync every page copied since the last restart, on the request path. So past MAX_FRAMES the worker syncs the file itself (its own descriptor; a sync covers the file, not
+// sync every page copied since the last restart, on the request path. So past MAX_WAL_BYTES the worker syncs the file itself (its own descriptor; a sync covers the file, not
 // the descriptor) and checkpoints again, a few rounds until one copies little, before asking.
 const WORKER_SOURCE = `
 const { workerData } = require('node:worker_threads');
@@ -83,6 +89,7 @@ const db = new Database(workerData.file, { fileMustExist: true });
 db.pragma('busy_timeout = 0');
 db.pragma('wal_autocheckpoint = 0');
 const checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+const maxFrames = Math.floor(${MAX_WAL_BYTES} / (db.pragma('page_size', { simple: true }) + 24));
 const fs = require('node:fs');
 let dbFd = -1;
 try { dbFd = fs.openSync(workerData.file, 'r+'); } catch {}
@@ -105,7 +112,7 @@ let merging = false;
 const runCheckpoint = () => {
   try {
     const r = checkpoint.get();
-    if (r.log > ${MAX_FRAMES}) {
+    if (r.log > maxFrames) {
       if (r.busy === 0 && dbFd >= 0) catchUp(r);
       Atomics.store(ctl, ${RESTART}, 1);
     }

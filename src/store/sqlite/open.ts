@@ -9,6 +9,16 @@ import { readOnlyError, readOnlyReason, translateSqliteError } from './sqlite-er
 /** PRAGMA application_id of every Cairn workspace ("CRN1"): what tells Cairn's files from any other SQLite file. */
 export const CAIRN_APPLICATION_ID = 0x43524e31;
 
+/**
+ * Page size of a workspace file created from now on. Each commit appends every page it changed to
+ * the WAL, and a task write changes one page in each of some 20–30 b-trees (the task row, its
+ * indexes, labels, the event, the search index), so the bytes a write costs follow the page size:
+ * at 1 KiB they are about a third of what 4 KiB pages wrote, and commits copy less. Reads cost a
+ * few percent more b-tree steps (docs/decisions.md, "Write volume"). Files made with larger pages
+ * keep them: changing it rewrites the whole file (VACUUM), which needs every other connection gone.
+ */
+export const NEW_FILE_PAGE_SIZE = 1024;
+
 export interface OpenOptions {
   /** Apply migrations only up to this version (tests build files at earlier schema versions). */
   targetVersion?: number;
@@ -28,8 +38,9 @@ export function applyPragmas(db: SqliteDatabase, busyTimeoutMs = 10_000): void {
   db.pragma('cache_size = -8000');
   // A server's WAL grows during a long burst of writes (checkpointer.ts) and is reused from the
   // start afterwards. Truncating it at each restart would make every write of the next burst extend
-  // the file, which slows creates measurably, so only a log past 128 MB is cut back.
-  db.pragma('journal_size_limit = 134217728');
+  // the file, which slows creates measurably, so only a log past 64 MB (twice what the checkpointer
+  // lets a steady stream reach) is cut back.
+  db.pragma('journal_size_limit = 67108864');
 }
 
 export function schemaVersion(db: SqliteDatabase): number {
@@ -277,6 +288,8 @@ function openChecked(file: string, opts: OpenOptions): SqliteDatabase {
   }
   const db = openDatabase(file);
   try {
+    // Only a file with nothing in it yet takes it (SQLite ignores it otherwise); WAL mode fixes it.
+    if (!existing) db.pragma(`page_size = ${NEW_FILE_PAGE_SIZE}`);
     // Nothing is written (not even the journal mode) before the file is known to be Cairn's.
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
     withBusyRetry(() => assertCairnFile(db, file), opts.busyTimeoutMs ?? 10_000);
