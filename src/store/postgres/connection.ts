@@ -4,6 +4,7 @@
  * `schema` is Cairn's, and keeps every table in that schema. The password never leaves this file:
  * `location` and every message show the URL with it masked.
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { CairnError } from '../../core/errors.js';
 import { redact } from './url.js';
@@ -16,6 +17,8 @@ export interface PostgresTarget {
   display: string;
   schema: string;
   applicationName: string;
+  /** Named (server-side prepared) statements; `prepare=false` in the URL turns them off, for transaction-mode poolers that cannot keep them. */
+  prepare: boolean;
 }
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -37,10 +40,12 @@ export function parsePostgresUrl(url: string): PostgresTarget {
     });
   }
   u.searchParams.delete('schema');
+  const prepare = u.searchParams.get('prepare') !== 'false';
+  u.searchParams.delete('prepare');
   const applicationName = u.searchParams.get('application_name') ?? 'cairn';
   if (!u.searchParams.has('application_name')) u.searchParams.set('application_name', applicationName);
   const connectionString = u.toString();
-  return { connectionString, display: redact(url), schema, applicationName };
+  return { connectionString, display: redact(url), schema, applicationName, prepare };
 }
 
 // int8 (counts, event numbers, revisions) and numeric as JavaScript numbers: Cairn's never pass 2^53.
@@ -64,5 +69,39 @@ export function openPool(target: PostgresTarget, max = 10): pg.Pool {
   });
   // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', () => undefined);
+  if (target.prepare) pool.on('connect', prepareStatements);
   return pool;
+}
+
+/** Statements a connection keeps prepared at most: the shapes Cairn runs are a few hundred. */
+const MAX_PREPARED = 2000;
+const names = new Map<string, string>();
+const nameOf = (text: string): string => {
+  let n = names.get(text);
+  if (!n) names.set(text, (n = `cairn_${createHash('sha1').update(text).digest('base64url')}`));
+  return n;
+};
+const CONTROL = /^\s*(begin|commit|rollback|start|savepoint|release|set|listen|unlisten)\b/i;
+
+/**
+ * Runs every statement with parameters as a named one, so the server parses and plans it once per
+ * connection and reuses the plan: most of a short statement's cost on the server (a get_task is
+ * six statements; docs/benchmarks.md). A connection that meets "cached plan must not change result
+ * type" (a migration changed a table under it) stops naming statements; the write is retried.
+ */
+function prepareStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const prepared = new Set<string>();
+  let enabled = true;
+  (client as { query: unknown }).query = (text: unknown, values?: unknown, callback?: unknown) => {
+    if (!enabled || typeof text !== 'string' || !Array.isArray(values) || CONTROL.test(text) || (prepared.size >= MAX_PREPARED && !prepared.has(text))) {
+      return query(text, values, callback);
+    }
+    prepared.add(text);
+    const run = query({ name: nameOf(text), text, values }) as Promise<unknown>;
+    return run.catch((err: { code?: string }) => {
+      if (err?.code === '0A000') enabled = false;
+      throw err;
+    });
+  };
 }

@@ -13,8 +13,11 @@ export function isUnavailable(err: unknown): boolean {
   return NETWORK.has(code) || RESTARTING.test(code) || CONNECTION_LOST.test(typeof e?.message === 'string' ? e.message : '');
 }
 
-/** Transient conflicts between concurrent transactions, safe to retry from the start: serialization failure, deadlock. */
-export const isRetryable = (err: unknown): boolean => ['40001', '40P01'].includes(String((err as { code?: unknown } | null)?.code ?? ''));
+/**
+ * Safe to retry from the start: serialization failure, deadlock, and a prepared plan a migration
+ * made stale (the connection has stopped preparing statements: connection.ts).
+ */
+export const isRetryable = (err: unknown): boolean => ['40001', '40P01', '0A000'].includes(String((err as { code?: unknown } | null)?.code ?? ''));
 
 export const isUniqueViolation = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === '23505';
 

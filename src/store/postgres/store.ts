@@ -74,14 +74,18 @@ export class PostgresStore implements Store {
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     await this.#init();
-    try {
-      return await this.#db
-        .transaction()
-        .setIsolationLevel('repeatable read')
-        .setAccessMode('read only')
-        .execute((trx) => fn(new PostgresTx(trx, SEARCH, false, this.#channel, this.#counts, this.#summaries)));
-    } catch (err) {
-      throw this.#translate(err);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#db
+          .transaction()
+          .setIsolationLevel('repeatable read')
+          .setAccessMode('read only')
+          .execute((trx) => fn(new PostgresTx(trx, SEARCH, false, this.#channel, this.#counts, this.#summaries)));
+      } catch (err) {
+        // A plan a migration made stale: the connection has stopped preparing (connection.ts); once more.
+        if (attempt < 3 && (err as { code?: unknown } | null)?.code === '0A000') continue;
+        throw this.#translate(err);
+      }
     }
   }
 
