@@ -11,6 +11,7 @@ import { validationError } from '../ops/run-op.js';
 import { getTaskOp } from '../ops/task-ops.js';
 import { detailSchemas, FieldsArg, listShapeOf, takeFields, toRows, type FieldName } from './detail-fields.js';
 import { compactJsonSchema } from './compact-schema.js';
+import { shapeCheck } from './shape-check.js';
 import { errorResult, okResult } from './tool-result.js';
 import { OUTBOX_OPS } from '../remote/remote-runner.js';
 
@@ -96,8 +97,10 @@ const schemaCache = new WeakMap<Op, { shape: ReturnType<typeof listShapeOf>; inp
 /**
  * structuredContent exactly as the advertised outputSchema says: the JSON Schema forbids extra keys,
  * and clients (the v1 SDK client, for one) refuse a result that carries any. A mismatch is a bug.
+ * A result that already has the schema's shape (nearly all) is sent as it is (shape-check.ts).
  */
 function conform(schema: z.ZodType, out: unknown): unknown {
+  if (shapeCheck(schema)?.(out)) return out;
   const parsed = schema.safeParse(out);
   if (parsed.success) return parsed.data;
   throw new Error(`result does not match the output schema: ${z.prettifyError(parsed.error)}`);
