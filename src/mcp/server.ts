@@ -85,7 +85,14 @@ export function stdioSink(server: McpServer, era: 'legacy' | 'modern'): ChangeSi
       if (era === 'modern' || subscriptions.get(server)?.has(uri)) quiet(server.server.sendResourceUpdated({ uri }));
     },
     resourcesChanged() {
-      if (server.isConnected()) quiet(server.sendResourceListChanged());
+      if (!server.isConnected()) return;
+      // Through the underlying Server, whose promise can be caught: McpServer's wrapper drops it, and a
+      // surface without resources (a profile's) rejects the notification as an unsupported capability.
+      try {
+        quiet(server.server.sendResourceListChanged());
+      } catch {
+        // Refused before sending: nothing to tell this client.
+      }
     },
     wantsUpdates: () => server.isConnected() && (era === 'modern' || (subscriptions.get(server)?.size ?? 0) > 0),
   };

@@ -73,8 +73,12 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
     }
   };
 
+  // A poll asked for while one runs may come after a commit that one has missed: it runs again once
+  // the current one ends (at most one waits), so "poll now" always covers what committed before it.
+  let queued: Promise<void> | null = null;
   const poll = (): Promise<void> => {
-    polling ??= (async () => {
+    if (polling) return (queued ??= polling.then(() => ((queued = null), poll())));
+    polling = (async () => {
       let next: string | undefined;
       try {
         next = await store.changeToken();
