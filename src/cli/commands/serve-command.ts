@@ -26,6 +26,10 @@ export function addServeCommand(program: Command): void {
       const o = cmd.optsWithGlobals<{ db?: string; host: string; port: string }>();
       const port = parsePort(o.port);
       const m = await loadModule<HttpMain>('../http/main.js', 'cairn serve');
+      // A server outlives a failure nobody awaited (a database connection dropped mid-restart): logged, not fatal, as `cairn mcp` does.
+      process.on('unhandledRejection', (err) =>
+        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'unhandled rejection', error: err instanceof Error ? (err.stack ?? err.message) : String(err) })}\n`),
+      );
       await m.runServe({ host: o.host, port, db: o.db });
     });
 }
