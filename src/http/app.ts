@@ -46,6 +46,10 @@ export interface AppOptions {
   /** 2025 MCP sessions: idle timeout and cap (defaults 10 min, 1000). */
   mcpSessionIdleMs?: number;
   mcpMaxSessions?: number;
+  /** How long a 2025 session outlives its closed listen stream with nothing sent (default 10 s). */
+  mcpStreamGraceMs?: number;
+  /** Called when a 2025 MCP session has ended (`cairn serve` compacts its heap once they have). */
+  onMcpSessionEnded?: () => void;
   /** Open SSE streams at most, in all and per token (defaults 256 and 32). */
   maxEventStreams?: number;
   maxEventStreamsPerToken?: number;
@@ -141,6 +145,8 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     ...(opts.mcpLegacy ? { legacy: opts.mcpLegacy } : {}),
     ...(opts.mcpSessionIdleMs ? { sessionIdleMs: opts.mcpSessionIdleMs } : {}),
     ...(opts.mcpMaxSessions ? { maxSessions: opts.mcpMaxSessions } : {}),
+    ...(opts.mcpStreamGraceMs ? { streamGraceMs: opts.mcpStreamGraceMs } : {}),
+    ...(opts.onMcpSessionEnded ? { onSessionEnded: opts.onMcpSessionEnded } : {}),
   });
 
   return {

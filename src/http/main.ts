@@ -9,6 +9,7 @@ import { CairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { findWorkspace, openStore } from '../workspace.js';
 import { createApp, VERSION, type AppOptions, type CairnApp } from './app.js';
+import { tuneHeap } from './heap-upkeep.js';
 import { isLoopbackHost } from './host-guard.js';
 
 export { createApp, VERSION, type AppOptions, type CairnApp } from './app.js';
@@ -110,9 +111,10 @@ export async function runServe(opts: ServeOptions = {}): Promise<void> {
   const env = opts.env ?? process.env;
   const location = findWorkspace({ db: opts.db, env });
   const store = openStore(location.path);
+  const heap = tuneHeap();
   let running: RunningServer;
   try {
-    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, ...envOptions(env) });
+    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, onMcpSessionEnded: heap.sessionEnded, ...envOptions(env) });
   } catch (err) {
     await store.close();
     throw err;

@@ -30,6 +30,10 @@ export interface McpEndpointOptions {
   sessionIdleMs?: number;
   /** At this many sessions the least recently used one is closed to admit a new one (default 1000). */
   maxSessions?: number;
+  /** A session whose listen stream closed and that sent nothing since is closed after this long (default 10 s). */
+  streamGraceMs?: number;
+  /** Called when a 2025 session has ended, for whatever reason. */
+  onSessionEnded?: () => void;
   /** Ends sessions and streams once the token that opened them is revoked. */
   revocations?: RevocationWatch;
 }
@@ -114,11 +118,25 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
   const sessions = new Map<string, Session>();
   const idleMs = opts.sessionIdleMs ?? 10 * 60_000;
   const maxSessions = opts.maxSessions ?? 1000;
+  const graceMs = opts.streamGraceMs ?? 10_000;
   const sweep = setInterval(() => {
     const cutoff = Date.now() - idleMs;
     for (const s of sessions.values()) if (s.streams === 0 && s.lastSeen < cutoff) void s.transport.close();
   }, Math.min(60_000, idleMs));
   sweep.unref();
+
+  /**
+   * A 2025 client that goes away without DELETE (the v1 SDK client's close() sends none) leaves its
+   * session, and what it holds, until the idle sweep. Its listen stream ending says more: a client
+   * that is still there reopens it within its retry interval (1 s, set below) or sends a request, so
+   * a session with no stream and no request for `graceMs` after that is closed.
+   */
+  function closeIfGone(s: Session): void {
+    const streamEnded = s.lastSeen;
+    setTimeout(() => {
+      if (s.streams === 0 && s.lastSeen === streamEnded) void s.transport.close();
+    }, graceMs).unref();
+  }
 
   async function legacySession(req: Request, body: unknown, p: Principal, options: BuildMcpServerOptions): Promise<Response> {
     const sid = req.headers.get('mcp-session-id');
@@ -130,7 +148,15 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
       s.lastSeen = Date.now();
       if (req.method === 'GET') {
         s.streams++;
-        req.signal.addEventListener('abort', () => void (s.streams--, (s.lastSeen = Date.now())), { once: true });
+        req.signal.addEventListener(
+          'abort',
+          () => {
+            s.streams--;
+            s.lastSeen = Date.now();
+            if (s.streams === 0) closeIfGone(s);
+          },
+          { once: true },
+        );
       }
       return s.transport.handleRequest(req, { parsedBody: body, authInfo });
     }
@@ -165,6 +191,7 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
       if (transport.sessionId) sessions.delete(transport.sessionId);
       session?.unforward();
       session?.unhold?.();
+      if (session) opts.onSessionEnded?.();
     };
     await server.connect(transport);
     return transport.handleRequest(req, { parsedBody: body, authInfo });

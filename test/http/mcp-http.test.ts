@@ -142,6 +142,37 @@ describe('MCP over Streamable HTTP', () => {
     }
   });
 
+  it('a 2025 session ends soon after its client goes away without DELETE; one whose client stays lives on', async () => {
+    let ended = 0;
+    const other = await serve({ mcpStreamGraceMs: 300, onMcpSessionEnded: () => void ended++ });
+    try {
+      const connect = async () => {
+        // The v1 client opens its listen stream in the background after initializing: wait until the server has it.
+        let streamOpen!: () => void;
+        const opened = new Promise<void>((r) => (streamOpen = r));
+        const watchingFetch: typeof fetch = async (input, init) => {
+          const res = await fetch(input, init);
+          if ((init?.method ?? 'GET') === 'GET' && res.ok) streamOpen();
+          return res;
+        };
+        const c = new ClientV1({ name: 'leaving', version: '1.0.0' });
+        await c.connect(new TransportV1(new URL(`${other.url}/mcp`), { fetch: watchingFetch }));
+        await opened;
+        return c;
+      };
+      const leaving = await connect();
+      const staying = await connect();
+      expect(other.server.app.mcp.sessionCount).toBe(2);
+      await leaving.close(); // the v1 client's close() sends no DELETE: only its stream ends
+      await waitFor(() => other.server.app.mcp.sessionCount === 1, 'the session of the client that left ends');
+      expect(ended).toBe(1);
+      expect((await staying.listTools()).tools.length).toBeGreaterThan(0);
+      await staying.close();
+    } finally {
+      await other.stop();
+    }
+  });
+
   // The timeout bounds a hang, not a speed: ~10 s on an idle machine, over 100 s on a loaded one.
   it('50 concurrent clients x 100 calls each: zero errors, no lost writes', { timeout: 600_000 }, async () => {
     const CLIENTS = 50;
