@@ -11,7 +11,8 @@ import type { Toolset } from '../ops/index.js';
 import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
 import { failedStore, lazyStore } from './lazy-store.js';
-import { GuardedStdioTransport } from './stdio-guard.js';
+import type { EarlyStart } from './early-initialize.js';
+import { GuardedStdioTransport, MAX_LINE_BYTES } from './stdio-guard.js';
 import { buildMcpServer, stdioSink } from './server.js';
 import { forwardChanges } from './subscriptions.js';
 import { WorkspaceChoice } from './workspace-choice.js';
@@ -30,6 +31,8 @@ export interface McpStdioOptions {
   remote?: string;
   cwd?: string;
   env?: NodeJS.ProcessEnv;
+  /** stdin already read, and an `initialize` already answered, by the entry before this module loaded (early-initialize.ts). */
+  early?: EarlyStart;
 }
 
 /** The variables a profile reads, as the server was started with (relative project paths resolved against its directory). */
@@ -112,7 +115,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
 
   // Oversized, malformed or batched lines are answered by the guard; if the transport closes anyway, leave (stdio-guard.ts).
   let transportClosed = () => undefined as void;
-  const transport = new GuardedStdioTransport(() => transportClosed());
+  const transport = new GuardedStdioTransport(() => transportClosed(), process.stdin, process.stdout, MAX_LINE_BYTES, opts.early);
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(

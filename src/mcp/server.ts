@@ -19,6 +19,7 @@ import { gateRefusal, runOp, TOOLSETS, type OpContext, type Toolset } from '../o
 import { listProjectsOp } from '../ops/project-ops.js';
 import type { Profile } from '../profiles/index.js';
 import { registerProfileResources, registerProfileTools } from './profile-tools.js';
+import { INSTRUCTIONS, NATIVE_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from './early-initialize.js';
 import { noJsonSchemaValidator } from './json-schema-validator.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
@@ -30,8 +31,7 @@ import { selectOps } from './toolsets.js';
 export { forwardChanges, changesOf, type ChangeSink } from './subscriptions.js';
 export { parseToolsets, selectOps } from './toolsets.js';
 
-export const SERVER_NAME = 'cairn';
-export const SERVER_VERSION = '0.1.0';
+export { SERVER_NAME, SERVER_VERSION } from './early-initialize.js';
 
 export interface BuildMcpServerOptions {
   store: Store;
@@ -62,12 +62,6 @@ export interface BuildMcpServerOptions {
   /** Other workspaces (handoffs to other repositories) and a remote server to run every op on (`--remote`). */
   services?: Pick<OpContext, 'openWorkspace' | 'remote'>;
 }
-
-const INSTRUCTIONS =
-  'Cairn tracks tasks for this repository. Start with board_overview or next_tasks; claim_task before you work on a task; ' +
-  'keep its checklist current with update_checklist; complete_task when done (it lists what became ready). ' +
-  'Tools default to the session project; pass project or allProjects: true to look elsewhere. ' +
-  'Errors begin with a code (TASK_NOT_FOUND, VALIDATION_ERROR, …) and suggest the call that fixes them.';
 
 const stderrLog = (level: string, message: string): void => {
   process.stderr.write(`[cairn mcp] ${level}: ${message}\n`);
@@ -136,7 +130,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     {
       capabilities: profile
         ? { tools: { listChanged: false }, ...(profile.resources?.length ? { resources: { listChanged: false } } : {}), logging: {} }
-        : { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, prompts: {}, logging: {}, completions: {} },
+        : structuredClone(NATIVE_CAPABILITIES),
       instructions: profile ? (profile.instructions ?? '') : INSTRUCTIONS,
       jsonSchemaValidator: noJsonSchemaValidator,
     },

@@ -12,6 +12,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
+import type { EarlyStart } from './early-initialize.js';
 import { protoArgumentRefusal, type JsonRpcErrorResponse } from './proto-arguments.js';
 
 /** Longest line accepted, in bytes: below the SDK's own 10 MiB limit, far above any real request. */
@@ -39,6 +40,11 @@ export function checkLine(line: string): { message: JSONRPCMessage } | { refusal
   return refusal ? { refusal } : { message: msg as JSONRPCMessage };
 }
 
+/** JSON with object keys sorted, to compare two answers whatever order their keys were set in. */
+function stableJson(v: unknown): string {
+  return JSON.stringify(v, (_, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
+}
+
 /** Newline-delimited JSON-RPC over a pair of streams (stdin and stdout by default); `onClosed` runs when it closes for any reason. */
 export class GuardedStdioTransport implements Transport {
   onclose?: () => void;
@@ -54,12 +60,15 @@ export class GuardedStdioTransport implements Transport {
   #skipping = false;
   #started = false;
   #closed = false;
+  /** What was read and answered before the server loaded (early-initialize.ts). */
+  #early: EarlyStart | undefined;
 
-  constructor(onClosed: () => void, input: Readable = process.stdin, output: Writable = process.stdout, maxLineBytes = MAX_LINE_BYTES) {
+  constructor(onClosed: () => void, input: Readable = process.stdin, output: Writable = process.stdout, maxLineBytes = MAX_LINE_BYTES, early?: EarlyStart) {
     this.#onClosed = onClosed;
     this.#input = input;
     this.#output = output;
     this.#maxLineBytes = maxLineBytes;
+    this.#early = early;
   }
 
   async start(): Promise<void> {
@@ -71,10 +80,21 @@ export class GuardedStdioTransport implements Transport {
     this.#input.on('error', this.#onError);
     this.#output.on('error', this.#onOutputError);
     if (this.#input.readableEnded || this.#input.destroyed) setImmediate(this.#onInputClosed);
+    // Bytes read before the server loaded come first; the stream was left paused so none were lost.
+    if (this.#early?.pending.length) this.#onData(this.#early.pending);
+    this.#input.resume();
   }
 
   send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) return Promise.reject(new Error('The stdio transport is closed.'));
+    const answered = this.#early?.answered;
+    if (answered && 'result' in message && message.id === answered.id) {
+      this.#early = undefined;
+      if (stableJson(message.result) !== stableJson(answered.result)) {
+        this.onerror?.(new Error(`the early initialize answer differs from the SDK's: ${JSON.stringify(answered.result)} against ${JSON.stringify(message.result)}`));
+      }
+      return Promise.resolve();
+    }
     return this.#write(`${JSON.stringify(message)}\n`);
   }
 
