@@ -4,6 +4,7 @@ export const SECTIONS = {
   core: () => import('./core.js'),
   mcp: () => import('./mcp.js'),
   http: () => import('./http.js'),
+  footprint: () => import('./footprint.js'),
   profiles: () => import('./profiles.js'),
   transfer: () => import('./transfer.js'),
   postgres: () => import('./postgres.js'),

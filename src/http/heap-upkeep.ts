@@ -12,8 +12,11 @@ import { runInNewContext } from 'node:vm';
 
 /** Old-space growth past the live set after a full collection, in percent (V8 picks 10–300). */
 const HEAP_GROWING_PERCENT = 50;
-/** Quiet after the last session ended before the collection runs. */
-const SETTLE_MS = 2_000;
+/**
+ * Quiet after the last session ended before the collection runs: V8 shrinks the young generation
+ * only when its measure of allocation (over about the last 5 s) says the process is idle.
+ */
+const SETTLE_MS = 6_000;
 /** At most one such collection per this long: it pauses the process for tens of milliseconds. */
 const MIN_INTERVAL_MS = 10_000;
 

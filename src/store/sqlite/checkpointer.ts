@@ -24,11 +24,12 @@ import { tidySearchIndex } from './search-upkeep.js';
 export const START_AFTER = 50;
 /**
  * Past this much log the worker catches up and the main connection checkpoints once itself, so the
- * log can start over: about once per 700 task writes of a steady stream in a file of 1 KiB pages
- * (~45 KB each), once per 250 in an older file of 4 KiB pages. The log restarts a few commits
- * after crossing it, so the file stays well under 64 MB.
+ * log can start over: about once per 450 task writes of a steady stream in a file of 1 KiB pages
+ * (~35 KB a write), once per 170 in an older file of 4 KiB pages. Under writes back to back the
+ * log goes on growing while the worker catches up (tens of milliseconds): it peaked at twice this
+ * in a file of 1 KiB pages and under 64 MB with 4 KiB pages (docs/benchmarks.md, footprint).
  */
-export const MAX_WAL_BYTES = 32 * 1024 * 1024;
+export const MAX_WAL_BYTES = 16 * 1024 * 1024;
 
 /** MAX_WAL_BYTES in frames of this page size (each frame is a page and a 24-byte header). */
 export function maxFrames(pageSize: number): number {
