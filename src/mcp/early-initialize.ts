@@ -65,7 +65,11 @@ export function answerInitializeEarly(waitMs: number, input: NodeJS.ReadableStre
   return new Promise((resolve) => {
     // A client that does not speak first gets no early answer: loading the server is not held up for it.
     const timer = setTimeout(() => done({ pending: Buffer.alloc(0) }), waitMs);
+    // Once only, even if a listener outlives off() (a preload that wraps stdin's listeners, say).
+    let finished = false;
     const done = (start: EarlyStart) => {
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
       input.off('data', onData);
       input.off('end', onEnd);
@@ -73,6 +77,7 @@ export function answerInitializeEarly(waitMs: number, input: NodeJS.ReadableStre
       resolve(start);
     };
     const onData = (chunk: Buffer | string) => {
+      if (finished) return;
       const pending = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
       const nl = pending.indexOf(0x0a);
       let answer: ReturnType<typeof initializeAnswer>;
