@@ -1,6 +1,6 @@
 // Footprint section: what writes cost the disk and what `cairn serve` holds in memory.
 //  - WAL bytes per create_task and per update_task, in-process on a copy of the workspace (new files have
-//    1 KiB pages) and on the same workspace rewritten with the 4 KiB pages of files made before (VACUUM INTO);
+//    2 KiB pages) and on the same workspace rewritten with the 4 KiB pages of files made before (VACUUM INTO);
 //    checkpoints are held off (checkpointerTesting.manual) so the log only grows, and its growth is what
 //    the writes appended.
 //  - the WAL file's largest size during a steady stream of writes, with the checkpointer free-running.
@@ -15,7 +15,7 @@ import { Database } from '../dist/store/sqlite/native.js';
 import { startServe } from '../scripts/lib/start-serve.js';
 import { PROJECTS } from './lib/words.js';
 
-const WARM_WRITES = 300;
+const WARM_WRITES = 3000;
 const WAL_WRITES = 1000;
 const STEADY_WRITES = 20_000;
 const SESSIONS = 50;
@@ -34,7 +34,7 @@ function liveIds(db, n) {
   return ids;
 }
 
-/** The same workspace with 4 KiB pages, as files made before 1 KiB pages were. */
+/** The same workspace with 4 KiB pages, as files made before smaller pages were. */
 function withOldPages(db) {
   const copy = `${db.replace(/\.db$/, '')}-4k.db`;
   const src = new Database(db);
@@ -43,7 +43,7 @@ function withOldPages(db) {
   src.close();
   const c = new Database(copy);
   c.pragma('journal_mode = WAL');
-  // And the search index's leaf size for those pages (migration 19 sized it to the 1 KiB page).
+  // And the search index's leaf size for those pages (migration 19 sized it to the smaller page).
   c.exec("INSERT INTO task_search (task_search, rank) VALUES ('pgsz', 4050)");
   c.close();
   return copy;
@@ -148,7 +148,7 @@ export const section = {
     return {
       title: 'Footprint: WAL and server memory',
       method:
-        `WAL bytes per write: in-process (openCairn) on a copy of the workspace, checkpoints held off so the log only grows; ${WARM_WRITES} writes to settle, then ${WAL_WRITES} measured: create_task (title, one label) and update_task (a new priority each time). ` +
+        `WAL bytes per write: in-process (openCairn) on a copy of the workspace, checkpoints held off so the log only grows; ${WARM_WRITES} writes first, which settle the index pages where new entries land (the bulk load leaves them full), then ${WAL_WRITES} measured: create_task (title, one label) and update_task (a new priority each time). ` +
         `"4 KiB pages" rows: the same workspace rewritten with the page size of files made before (VACUUM INTO), as an existing workspace keeps it. ` +
         `Steady writes: ${STEADY_WRITES} creates and updates back to back with the checkpointer free-running; the WAL file's largest size. ` +
         `Serve RSS: the built \`cairn serve\`; idle after a warm-up session that made every call the sessions will make; then ${SESSIONS} v1 SDK clients (2025-11-25, a session each) make ${SESSION_CALLS} calls each (list_tasks and get_task alternating) and RSS is read with all sessions open (peak: VmHWM); ` +

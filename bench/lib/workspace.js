@@ -7,14 +7,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SQLITE_MIGRATIONS } from '../../dist/store/migrations/sqlite.js';
+import { NEW_FILE_PAGE_SIZE } from '../../dist/store/sqlite/open.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const CACHE_DIR = process.env.CAIRN_BENCH_CACHE ?? join(tmpdir(), 'cairn-bench');
 
-/** Changes when the schema or the generator changes, so a stale cached file is never reused. */
+/** Changes when the schema, the page size of new files or the generator changes, so a stale cached file is never reused. */
 function cacheKey() {
   const h = createHash('sha256');
   for (const m of SQLITE_MIGRATIONS) h.update(`${m.version}\n${m.sql}\n`);
+  h.update(`page ${NEW_FILE_PAGE_SIZE}\n`);
   for (const f of ['build-workspace.js', 'words.js', 'random.js']) h.update(readFileSync(join(here, f)));
   return h.digest('hex').slice(0, 12);
 }

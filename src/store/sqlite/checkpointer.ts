@@ -24,10 +24,10 @@ import { tidySearchIndex } from './search-upkeep.js';
 export const START_AFTER = 50;
 /**
  * Past this much log the worker catches up and the main connection checkpoints once itself, so the
- * log can start over: about once per 450 task writes of a steady stream in a file of 1 KiB pages
- * (~35 KB a write), once per 170 in an older file of 4 KiB pages. Under writes back to back the
- * log goes on growing while the worker catches up (tens of milliseconds): it peaked at twice this
- * in a file of 1 KiB pages and under 64 MB with 4 KiB pages (docs/benchmarks.md, footprint).
+ * log can start over: about once per 300 task writes of a steady stream in a file of 2 KiB pages,
+ * once per 180 in an older file of 4 KiB pages. Under writes back to back the log goes on growing
+ * while the worker catches up (tens of milliseconds), to two or three times this at its largest,
+ * under 64 MB (docs/benchmarks.md, footprint).
  */
 export const MAX_WAL_BYTES = 16 * 1024 * 1024;
 
@@ -110,9 +110,12 @@ let failures = 0;
 // Started because this process has written: the index may have segments to merge already.
 let untidy = true;
 let merging = false;
+// The log at the last checkpoint: past half the limit, commits are not left to gather (see below).
+let lastLog = 0;
 const runCheckpoint = () => {
   try {
     const r = checkpoint.get();
+    lastLog = r.log;
     if (r.log > maxFrames) {
       if (r.busy === 0 && dbFd >= 0) catchUp(r);
       Atomics.store(ctl, ${RESTART}, 1);
@@ -153,7 +156,9 @@ if (workerData.manual) {
     if (Atomics.load(ctl, ${STOP}) === 0) runCheckpoint();
     continue;
   }
-  Atomics.wait(ctl, ${STOP}, 0, 50);
+  // Commits gather for 50 ms between checkpoints, except once the log is past half the limit: under
+  // writes back to back the log grows by megabytes in that time, all of it before the restart.
+  Atomics.wait(ctl, ${STOP}, 0, lastLog > maxFrames / 2 ? 5 : 50);
   if (Atomics.load(ctl, ${STOP}) !== 0) break;
   done = Atomics.load(ctl, ${COMMITS});
   runCheckpoint();

@@ -13,11 +13,13 @@ export const CAIRN_APPLICATION_ID = 0x43524e31;
  * Page size of a workspace file created from now on. Each commit appends every page it changed to
  * the WAL, and a task write changes one page in each of some 20–30 b-trees (the task row, its
  * indexes, labels, the event, the search index), so the bytes a write costs follow the page size:
- * at 1 KiB they are about a third of what 4 KiB pages wrote, and commits copy less. Reads cost a
- * few percent more b-tree steps (docs/decisions.md, "Write volume"). Files made with larger pages
- * keep them: changing it rewrites the whole file (VACUUM), which needs every other connection gone.
+ * at 2 KiB a create or update appends a little over half of what 4 KiB pages did, and commits copy
+ * less. 1 KiB pages would halve it again but made updates that reindex a task's text and bulk
+ * imports a quarter to a third slower (docs/decisions.md, "Write volume"). Files made with larger
+ * pages keep them: changing it rewrites the whole file (VACUUM), which needs every other
+ * connection gone.
  */
-export const NEW_FILE_PAGE_SIZE = 1024;
+export const NEW_FILE_PAGE_SIZE = 2048;
 
 export interface OpenOptions {
   /** Apply migrations only up to this version (tests build files at earlier schema versions). */
