@@ -522,12 +522,13 @@ CREATE INDEX IF NOT EXISTS tasks_project_created ON tasks (project_uid, created_
     version: 19,
     name: 'search index leaves that fit a page',
     // FTS5 writes its leaves as blobs of up to `pgsz` bytes (4050 by default, sized for 4 KiB
-    // pages). In a file with smaller pages (store/sqlite/open.ts NEW_FILE_PAGE_SIZE) each leaf would
-    // spill into overflow pages, read and written as a chain; a leaf a little under the page stays
-    // in one. Files with 4 KiB pages keep the default. Leaves already written keep their size until
-    // a merge rewrites them.
+    // pages). In a file of 1 KiB pages each leaf would spill into a chain of four; there a leaf a
+    // little under the page stays in one. Files of 2 KiB pages (store/sqlite/open.ts
+    // NEW_FILE_PAGE_SIZE) and larger keep the default: with leaves of half the size FTS5 spread its
+    // segments over more merge levels, where the quiet-time merge (search-upkeep.ts) leaves them.
+    // Leaves already written keep their size until a merge rewrites them.
     sql: `
-INSERT INTO task_search (task_search, rank) SELECT 'pgsz', page_size - page_size / 16 FROM pragma_page_size() WHERE page_size < 4096;
+INSERT INTO task_search (task_search, rank) SELECT 'pgsz', page_size - page_size / 16 FROM pragma_page_size() WHERE page_size < 2048;
 `,
   },
 ];
