@@ -80,6 +80,37 @@ describe('jsonl export and import', () => {
     expect((await importInto(b, { path: file })).tasks).toEqual({ created: 0, updated: 0, unchanged: 7 });
   });
 
+  it('a renumbered task in a workspace with tasks but no history keeps every restored event and numbers its own after them', async () => {
+    const a = fresh();
+    await richWorkspace(a);
+    const text = await exportText(a);
+    const file = join(a.ws.dir, 'full.jsonl');
+    writeFileSync(file, text);
+    // B has tasks (API-1..API-6) but no events: an export with its history left out was imported.
+    const b = fresh();
+    const noHistory = join(a.ws.dir, 'tasks-only.jsonl');
+    writeFileSync(noHistory, text.split('\n').filter((l) => l && JSON.parse(l).entity !== 'event').join('\n') + '\n');
+    await importInto(b, { path: noHistory });
+    // A fresh clone's export whose API keys collide with B's, with a history numbered from 1.
+    const c = fresh();
+    await c.call('create_project', { key: 'API', name: 'API server' });
+    for (let i = 0; i < 3; i++) await c.call('create_task', { project: 'API', title: `From C ${i}` });
+    await c.call('update_task', { id: 'API-1', title: 'From C 0, edited' });
+    const fromC = join(a.ws.dir, 'c.jsonl');
+    writeFileSync(fromC, await exportText(c));
+    const cEvents = (await exportText(c)).split('\n').filter((l) => l && JSON.parse(l).entity === 'event').length;
+    const report = await importInto(b, { path: fromC });
+    expect(report.renumbered.map((r) => r.from)).toEqual(['API-1', 'API-2', 'API-3']);
+    const events = (await exportText(b)).split('\n').filter((l) => l && JSON.parse(l).entity === 'event').map((l) => JSON.parse(l));
+    const renumbers = events.filter((e) => e.type === 'task.renumbered');
+    expect(renumbers).toHaveLength(3);
+    // Every one of C's events arrived, beside the three renumbers, and no number is used twice.
+    expect(events).toHaveLength(cEvents + 3);
+    expect(new Set(events.map((e) => e.seq)).size).toBe(events.length);
+    const titled = (await b.call('get_task', { id: report.renumbered[0]!.to })).task.title;
+    expect(titled).toBe('From C 0, edited');
+  });
+
   it('bad input names the file, line and field, and imports nothing', async () => {
     const a = fresh();
     await richWorkspace(a);

@@ -65,6 +65,8 @@ export class Importer {
   /** Cairn exports: uids this import wrote (a dry run's stand in for the store). */
   readonly #seen = new Map<string, string>();
   #keepSeq = false;
+  /** Renumber events held back until the restored history is written (see #create). */
+  #renumbers: Array<Parameters<typeof record>[2]> = [];
   readonly #batch: TaskBatch;
   /** The workspace had nothing when the import began: no task can exist but those this import wrote. */
   #empty = false;
@@ -224,7 +226,11 @@ export class Importer {
     if (this.opts.source !== 'cairn') {
       await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: uid, type: IMPORTED_EVENT, changes: { source: { before: null, after: this.opts.source }, sourceId: { before: null, after: t.sourceId }, title: { before: null, after: t.title }, status: { before: null, after: status.name } } });
     } else if (wanted && wanted !== `${p.row.key}-${seq}`) {
-      await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: uid, type: 'task.renumbered', changes: { id: { before: wanted, after: `${p.row.key}-${seq}` }, source: { before: null, after: 'cairn' } } });
+      const renumbered = { projectUid: p.row.uid, taskUid: uid, type: 'task.renumbered', changes: { id: { before: wanted, after: `${p.row.key}-${seq}` }, source: { before: null, after: 'cairn' } } };
+      // Restored events keep their numbers and are written in batches: one appended now could take a
+      // number a later restored event has. Appended after them all instead.
+      if (this.#keepSeq) this.#renumbers.push(renumbered);
+      else await record(tx, this.ctx, renumbered);
     }
   }
 
@@ -345,6 +351,7 @@ export class Importer {
     if (this.#write) {
       await tx.transfer.addDependencies(edges);
       await this.#batch.finish();
+      for (const e of this.#renumbers) await record(tx, this.ctx, e);
       for (const uid of this.#updated) touched.push(...(await tx.dependentUids(uid)));
       for (let i = 0; i < touched.length; i += 500) await tx.refreshOpenBlockers(touched.slice(i, i + 500));
       for (const p of this.#projects.values()) if (p.maxSeq) await tx.transfer.raiseNextSeq(p.row.uid, p.maxSeq + 1);
