@@ -5,6 +5,7 @@ export const SECTIONS = {
   mcp: () => import('./mcp.js'),
   http: () => import('./http.js'),
   footprint: () => import('./footprint.js'),
+  cli: () => import('./cli.js'),
   profiles: () => import('./profiles.js'),
   transfer: () => import('./transfer.js'),
   postgres: () => import('./postgres.js'),
