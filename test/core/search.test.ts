@@ -160,6 +160,34 @@ describe('search_tasks', () => {
     }
   });
 
+  it('with a filter most matches fail, pages give the filtered matches in the order one big page has', async () => {
+    const d = tempCairn();
+    try {
+      await d.call('create_project', { key: 'API', name: 'API' });
+      await d.call('create_project', { key: 'WEB', name: 'Web' });
+      // Ranks differ (title, description, repeated words) and tie; one task in three is WEB's.
+      for (let i = 0; i < 30; i++) {
+        const where = i % 3 === 0 ? { title: `heron ${i}` } : i % 3 === 1 ? { title: `task ${i}`, description: `a heron ${'heron '.repeat(i % 4)}` } : { title: `item ${i}`, labels: ['heron'] };
+        await d.call('create_task', { project: i % 3 === 2 ? 'WEB' : 'API', ...where });
+      }
+      await d.call('delete_task', { id: 'API-4' });
+      const all = (await d.call('search_tasks', { query: 'heron', project: 'API', limit: 100 })).results.map((r) => r.task.id);
+      expect(all).toHaveLength(19);
+      expect(all).not.toContain('API-4');
+      const paged: string[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const r = await d.call('search_tasks', { query: 'heron', project: 'API', limit: 3, ...(cursor ? { cursor } : {}) });
+        expect(r.total).toBe(19);
+        paged.push(...r.results.map((x) => x.task.id));
+        cursor = r.nextCursor;
+      } while (cursor);
+      expect(paged).toEqual(all);
+    } finally {
+      await d.done();
+    }
+  });
+
   it('pages with a cursor bound to the query', async () => {
     const first = await c.call('search_tasks', { query: 'zebra', limit: 2 });
     expect(first.total).toBe(5);

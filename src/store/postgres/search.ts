@@ -61,10 +61,18 @@ export async function search(
   if (!tsq) return { hits: [], total: 0, consumed: [], more: false };
   // Lower is better, as with bm25, so cursors compare ranks the same way on both engines.
   const rank = sql<number>`(-ts_rank(${WEIGHTS}, s.doc, ${tsq}))::float8`;
-  let q = matches(db, tsq, filter).select(['tasks.num as num', rank.as('rank')]);
-  if (after && 'seen' in after && after.seen.length) q = q.where('tasks.num', 'not in', after.seen);
-  if (after && 'rank' in after) q = q.where(sql<boolean>`(${rank} > ${after.rank} OR (${rank} = ${after.rank} AND tasks.num > ${after.num}))`);
-  const found = (await q.orderBy('rank').orderBy('tasks.num').limit(limit + 1).execute()) as Ranked[];
+  // Every match is ranked inside the index's own table and sorted (its ORDER BY keeps the subquery
+  // from being flattened); the task rows are then joined in rank order for the filter, so the join
+  // stops once the page is full instead of reading the task row of every match (docs/decisions.md).
+  let ranked = (db as Kysely<any>).selectFrom('task_search as s').select(['s.num as num', rank.as('rank')]).where(sql<boolean>`s.doc @@ ${tsq}`);
+  if (after && 'seen' in after && after.seen.length) ranked = ranked.where('s.num', 'not in', after.seen);
+  if (after && 'rank' in after) ranked = ranked.where(sql<boolean>`(${rank} > ${after.rank} OR (${rank} = ${after.rank} AND s.num > ${after.num}))`);
+  const inOrder = (db as Kysely<any>)
+    .selectFrom(ranked.orderBy('rank').orderBy('s.num').as('r'))
+    .innerJoin('tasks', 'tasks.num', 'r.num')
+    .select(['r.num as num', 'r.rank as rank']);
+  const q = applyFilter(db, inOrder as never, filter) as unknown as typeof inOrder;
+  const found = (await q.orderBy('r.rank').orderBy('r.num').limit(limit + 1).execute()) as Ranked[];
   const more = found.length > limit;
   const page = more ? found.slice(0, limit) : found;
   let total = page.length;
