@@ -26,6 +26,11 @@ const rel = {
   displayId: (uid: string) => `(SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.uid = ${uid})`,
 };
 
+/** label_order entries `lo` of task row `t` whose label is `label` (`= x` or `ANY (…)`), by the whole primary key. */
+const fullKey = (lo: string, t: string, label: string) =>
+  `${lo}.project_uid = ${t}.project_uid AND ${lo}.label = ${label} AND ${lo}.priority = ${t}.priority AND ${lo}.score = ${t}.score
+    AND ${lo}.position = ${t}.position AND ${lo}.created_at = ${t}.created_at AND ${lo}.uid = ${t}.uid`;
+
 /** Open work, as tasks_open and label_order hold it. */
 const open = (t: string) => `(${t}.category NOT IN ('done', 'canceled') AND ${t}.archived_at IS NULL AND ${t}.deleted_at IS NULL)`;
 
@@ -307,6 +312,51 @@ BEGIN
 END $$;
 CREATE TRIGGER label_order_task_update AFTER UPDATE OF project_uid, priority, score, position, created_at, category, archived_at, deleted_at ON tasks
   FOR EACH ROW EXECUTE FUNCTION cairn_label_order_follow();
+`,
+  },
+  {
+    version: 2,
+    name: 'label_order entries found by their full keys',
+    // Version 1 removed a task's entries by (project_uid, uid), which the primary key can only narrow
+    // to the project: every priority change or claim of a labelled task walked the project's entries
+    // (1 ms at 100k tasks). SQLite's triggers name the whole key; these now do too.
+    sql: `
+CREATE OR REPLACE FUNCTION cairn_labels_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE r record;
+BEGIN
+  IF TG_OP = 'INSERT' THEN r := NEW; ELSE r := OLD; END IF;
+  UPDATE tasks SET rel_labels = ${rel.labels('r.task_uid')} WHERE uid = r.task_uid AND rel_labels IS DISTINCT FROM ${rel.labels('r.task_uid')};
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO label_order (project_uid, label, priority, score, position, created_at, uid, num)
+    SELECT t.project_uid, NEW.label, t.priority, t.score, t.position, t.created_at, t.uid, t.num FROM tasks t WHERE t.uid = NEW.task_uid AND ${open('t')}
+    ON CONFLICT DO NOTHING;
+  ELSE
+    DELETE FROM label_order lo USING tasks t WHERE t.uid = OLD.task_uid AND ${fullKey('lo', 't', 'OLD.label')};
+  END IF;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION cairn_task_purged() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF OLD.parent_uid IS NOT NULL THEN UPDATE tasks SET rel_children = ${rel.children('OLD.parent_uid')} WHERE uid = OLD.parent_uid; END IF;
+  -- The cascade may have removed the label rows already: the row's own copy of its labels.
+  DELETE FROM label_order lo WHERE ${fullKey('lo', 'OLD', 'ANY (SELECT json_array_elements_text(OLD.rel_labels::json))')};
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION cairn_label_order_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.rel_labels = '[]' AND OLD.rel_labels = '[]' THEN RETURN NULL; END IF;
+  IF OLD.project_uid IS NOT DISTINCT FROM NEW.project_uid AND OLD.priority = NEW.priority AND OLD.score = NEW.score
+     AND OLD.position = NEW.position AND OLD.created_at = NEW.created_at AND ${open('OLD')} = ${open('NEW')} THEN RETURN NULL; END IF;
+  DELETE FROM label_order lo WHERE ${fullKey('lo', 'OLD', 'ANY (SELECT label FROM task_labels WHERE task_uid = OLD.uid)')};
+  IF ${open('NEW')} THEN
+    INSERT INTO label_order (project_uid, label, priority, score, position, created_at, uid, num)
+    SELECT NEW.project_uid, l.label, NEW.priority, NEW.score, NEW.position, NEW.created_at, NEW.uid, NEW.num FROM task_labels l WHERE l.task_uid = NEW.uid
+    ON CONFLICT DO NOTHING;
+  END IF;
+  RETURN NULL;
+END $$;
 `,
   },
 ];
