@@ -188,6 +188,8 @@ export interface Tx {
   // tasks
   getTask(uid: string): Promise<TaskRow | undefined>;
   getTaskBySeq(projectUid: string, seq: number): Promise<TaskRow | undefined>;
+  /** A task by its project's exact key and its number, in one read (resolveTask falls back to aliases and suggestions). */
+  getTaskByKey(projectKey: string, seq: number): Promise<TaskRow | undefined>;
   getTasks(uids: string[]): Promise<TaskRow[]>;
   /** The detail fields of tasks by uid, without the rest of the row (for lists that show them per row); the description only when asked. */
   taskDetails(uids: string[], withDescription: boolean): Promise<Array<Pick<TaskRow, 'uid' | 'description' | 'links' | 'completedAt' | 'closeReason'>>>;

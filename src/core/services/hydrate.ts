@@ -48,7 +48,8 @@ export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string,
   // One after another: the store runs them on one connection anyway, and the summary already
   // lists the (undeleted) children, so the child roll-up query runs only for tasks that have some.
   const [summary] = summarize([row], now, actor);
-  const checklist = known.checklist ?? (await tx.getChecklist(row.uid));
+  // The row counts its checklist items: most tasks have none, and then there is nothing to read.
+  const checklist = known.checklist ?? (row.checklistTotal === 0 ? [] : await tx.getChecklist(row.uid));
   const comments = known.comments ?? (await tx.getComments(row.uid));
   let childProgress = null;
   if (summary!.children.length > 0) {

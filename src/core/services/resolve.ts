@@ -62,6 +62,9 @@ export async function resolveTask(tx: Tx, ref: string, field = 'id'): Promise<Ta
   if (parsed.type === 'ulid') {
     return (await tx.getTask(parsed.id)) ?? notFound(tx, parsed.text, null);
   }
+  // The usual case in one read: the project's own key. An alias, or a task that is not there, takes the longer way.
+  const direct = await tx.getTaskByKey(parsed.projectKey, parsed.seq);
+  if (direct) return direct;
   const project = await tx.getProjectByKey(parsed.projectKey);
   if (!project) {
     const keys = (await tx.listProjects(true)).map((p) => p.key);

@@ -85,5 +85,19 @@ export async function commitTaskChange(
   if (wasOpen !== isOpen) await tx.refreshOpenBlockers(await tx.dependentUids(row.uid));
   if (opts.reindex || INDEXED.some((f) => f in changes) || 'labels' in changes) await tx.reindexTask(row.uid);
   await record(tx, ctx, { projectUid: row.projectUid, taskUid: row.uid, type, changes });
+  // When only the row's own columns changed, the stored row is the old one with the patch: no read back.
+  // Labels, checklist, comments and parents change derived columns too (extra, reindex): read those.
+  if (Object.keys(extra).length === 0 && !opts.reindex && Object.keys(stored).every((k) => OWN_COLUMNS.has(k))) {
+    const saved = { ...row };
+    for (const [k, v] of Object.entries(stored)) if (v !== undefined) (saved as Record<string, unknown>)[k] = v;
+    return saved;
+  }
   return (await tx.getTask(row.uid))!;
 }
+
+/** Patch fields stored as they are in the row and read back unchanged, from which no other field of the row is derived. */
+const OWN_COLUMNS = new Set<string>([
+  'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position', 'assignee', 'substatus', 'slug',
+  'claimedBy', 'claimExpiresAt', 'links', 'anchors', 'closeReason', 'origin', 'documentPath',
+  'version', 'updatedAt', 'completedAt', 'archivedAt', 'deletedAt',
+] satisfies Array<keyof TaskPatch>);

@@ -26,6 +26,7 @@ export const lockSql = (name: LockName) => sql`SELECT pg_advisory_xact_lock(hash
 
 const lockedByUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)).forUpdate('tasks'));
 const lockedBySeq = prepared((db, p) => base(db).where('tasks.project_uid', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
+const lockedByKey = prepared((db, p) => base(db).where('p.key', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
 
 // The lock, the wake-up for every replica's live views (delivered at commit, and only then), in one round trip.
 const feedLock = prepared((_db, p) => sql`SELECT pg_advisory_xact_lock(hashtext(current_schema()), ${sql.lit(LOCKS.feed)}), pg_notify(${p(0)}, '')`);
@@ -51,6 +52,10 @@ export class PostgresTx extends KyselyTx {
       };
       this.getTaskBySeq = async (projectUid, seq) => {
         const [r] = await lockedBySeq.all(this.pg, [projectUid, seq]);
+        return r && toTaskRow(r as TaskRecord);
+      };
+      this.getTaskByKey = async (projectKey, seq) => {
+        const [r] = await lockedByKey.all(this.pg, [projectKey, seq]);
         return r && toTaskRow(r as TaskRecord);
       };
     }

@@ -88,6 +88,7 @@ export class KyselyTx implements Tx {
 
   getTask: Tx['getTask'] = (u) => tasks.getTask(this.db, u);
   getTaskBySeq: Tx['getTaskBySeq'] = (p, s) => tasks.getTaskBySeq(this.db, p, s);
+  getTaskByKey: Tx['getTaskByKey'] = (k, s) => tasks.getTaskByKey(this.db, k, s);
   getTasks: Tx['getTasks'] = (u) => tasks.getTasks(this.db, u);
   taskDetails: Tx['taskDetails'] = (u, d) => tasks.taskDetails(this.db, u, d);
   getTaskSummaries: Tx['getTaskSummaries'] = (u) => tasks.getTaskSummaries(this.db, u);

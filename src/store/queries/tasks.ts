@@ -23,6 +23,7 @@ export function base(db: Q) {
 
 const byUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)));
 const bySeq = prepared((db, p) => base(db).where('tasks.project_uid', '=', p(0)).where('tasks.seq', '=', p(1)));
+const byKey = prepared((db, p) => base(db).where('p.key', '=', p(0)).where('tasks.seq', '=', p(1)));
 const byUids = prepared((db, p, n: number) => base(db).where('tasks.uid', 'in', slots(p, n)));
 
 export async function getTask(db: Q, uid: string): Promise<TaskRow | undefined> {
@@ -32,6 +33,11 @@ export async function getTask(db: Q, uid: string): Promise<TaskRow | undefined> 
 
 export async function getTaskBySeq(db: Q, projectUid: string, seq: number): Promise<TaskRow | undefined> {
   const [r] = await bySeq.all(db, [projectUid, seq]);
+  return r && toTaskRow(r as TaskRecord);
+}
+
+export async function getTaskByKey(db: Q, projectKey: string, seq: number): Promise<TaskRow | undefined> {
+  const [r] = await byKey.all(db, [projectKey, seq]);
   return r && toTaskRow(r as TaskRecord);
 }
 
