@@ -1,5 +1,5 @@
 // Bundles the MCP stdio server and the CLI into ESM files so `cairn mcp` and every `cairn` command start fast (module loading dominated start-up).
-// dist/mcp/main.js (what `cairn mcp` imports) and dist/mcp/stdio-entry.js are replaced by self-contained bundles;
+// dist/mcp/main.js, dist/mcp/stdio-start.js (what `cairn mcp` imports) and dist/mcp/stdio-entry.js are replaced by self-contained bundles;
 // better-sqlite3 stays external (native addon). Run after tsc: node scripts/bundle-mcp.js
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,7 +38,8 @@ const common = {
 };
 await build({
   ...common,
-  entryPoints: { 'mcp/main': 'src/mcp/main.ts', 'mcp/stdio-entry': 'src/mcp/stdio-entry.ts' },
+  // stdio-start: what `cairn mcp` loads (by path) to answer initialize before the server loads.
+  entryPoints: { 'mcp/main': 'src/mcp/main.ts', 'mcp/stdio-entry': 'src/mcp/stdio-entry.ts', 'mcp/stdio-start': 'src/mcp/stdio-start.ts' },
   chunkNames: 'mcp/chunks/[name]-[hash]',
   plugins: [
     {
@@ -57,4 +58,17 @@ await build({
 // same depth as dist/cli/main.js, so its relative imports (../mcp/main.js, loaded by `cairn mcp`)
 // resolve the same from either. The MCP and HTTP servers stay out: the CLI imports them by path.
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
-await build({ ...common, entryPoints: { 'cli/main': 'src/cli/main.ts' }, chunkNames: 'chunks/[name]-[hash]' });
+await build({
+  ...common,
+  entryPoints: { 'cli/main': 'src/cli/main.ts' },
+  chunkNames: 'chunks/[name]-[hash]',
+  plugins: [
+    {
+      name: 'cairn-cli-shims',
+      setup(b) {
+        // Commander's child_process, loaded only if it spawns (see the file).
+        b.onResolve({ filter: /^(node:)?child_process$/ }, (args) => (/[\\/]commander[\\/]/.test(args.importer) ? { path: join(root, 'scripts', 'lazy-child-process.cjs') } : undefined));
+      },
+    },
+  ],
+});

@@ -1,5 +1,5 @@
 /** The `cairn` entry: parse argv, run the command, map any failure to JSON or a message and an exit code. */
-import { CommanderError } from 'commander';
+import type { CommanderError } from 'commander';
 import { CairnError } from '../core/errors.js';
 import { EXIT_OK } from './exit-codes.js';
 import { reportError } from './report-error.js';
@@ -48,6 +48,15 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   const json = wantsJson(args);
   try {
     const word = commandWord(args);
+    if (word === 'mcp') {
+      // What hosts spawn: served without loading commander or the CLI, so initialize is answered as early as the standalone entry answers it.
+      const fast = await import('./commands/mcp-fast.js');
+      const opts = fast.plainMcpOptions(args);
+      if (opts) {
+        await fast.runPlainMcp(opts);
+        return EXIT_OK;
+      }
+    }
     const { baseProgram, lightProgram } = await import('./program-base.js');
     // `cairn --version` needs no command at all; `mcp` and `serve` only hand over to a server module.
     const versionOnly = !word && (args.includes('--version') || args.includes('-V'));
@@ -55,7 +64,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     await program.parseAsync([...argv]);
     return EXIT_OK;
   } catch (err) {
-    if (err instanceof CommanderError) {
+    // Imported here, not up front: the `cairn mcp` fast path never loads commander (when commander threw, it is loaded already).
+    if (err instanceof (await import('commander')).CommanderError) {
       // Help and version output are not failures; `cairn` or `cairn project` alone show help and exit 1.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT_OK;
       if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return err.exitCode;

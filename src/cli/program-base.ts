@@ -18,11 +18,14 @@ export function baseProgram(): Command {
     .showSuggestionAfterError(true);
 }
 
-/** Commands that only hand over to a server module: built without the ops, the store or the bindings, so they start fast. */
+/**
+ * Commands built without the rest: `mcp` and `serve` only hand over to a server module, and a
+ * one-word binding needs its own op alone (program-command.ts). Undefined: build the full program.
+ */
 export async function lightProgram(word: string): Promise<Command | undefined> {
   const program = baseProgram();
   if (word === 'mcp') (await import('./commands/mcp-command.js')).addMcpCommand(program);
   else if (word === 'serve') (await import('./commands/serve-command.js')).addServeCommand(program);
-  else return undefined;
+  else if (!(await (await import('./program-command.js')).addSingleBinding(program, word))) return undefined;
   return program;
 }

@@ -1,6 +1,6 @@
 /** Runs a bound command: open the session, fill the default project, call the op, print the result. */
 import { CairnError, toCairnError } from '../core/errors.js';
-import { runOp } from '../ops/index.js';
+import { runOp } from '../ops/run-op.js';
 import { isOfflineReceipt } from '../remote/remote-runner.js';
 import type { BoundCommand } from './op-command.js';
 import { collectInput } from './op-command.js';

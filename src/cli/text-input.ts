@@ -1,11 +1,17 @@
 /** Long text for the CLI from elsewhere than the command line: `--description -` reads stdin, `--edit` opens $VISUAL/$EDITOR. */
-import { spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CairnError } from '../core/errors.js';
-import { findOp, runOp, type OpContext } from '../ops/index.js';
+import type { OpContext } from '../ops/op.js';
+import { loadOp } from '../ops/op-modules.js';
+import { runOp } from '../ops/run-op.js';
 import type { BoundCommand } from './op-command.js';
+
+// child_process is loaded only when an editor opens: loading it (and net, streams, dgram with it) slowed every command's start.
+const requireBuiltin = createRequire(import.meta.url);
 
 /** Text fields whose value "-" means "read it from stdin". */
 const STDIN_FIELDS = ['description', 'appendDescription', 'body', 'comment', 'details'];
@@ -30,6 +36,7 @@ export function editText(initial: string, what: string, env: NodeJS.ProcessEnv =
   try {
     writeFileSync(file, initial);
     // Through the shell: EDITOR often carries arguments ("code --wait").
+    const { spawnSync } = requireBuiltin('node:child_process') as typeof ChildProcess;
     const r = spawnSync(`${editor} ${JSON.stringify(file)}`, { shell: true, stdio: 'inherit' });
     if (r.status !== 0) throw new CairnError('VALIDATION_ERROR', `The editor (${editor}) exited with ${r.status ?? r.signal}; nothing was changed.`, { suggestions: ['Save and quit the editor normally'] });
     return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
@@ -49,8 +56,8 @@ export async function resolveTextInputs(b: BoundCommand, input: Record<string, u
     if (fromStdin.length) throw new CairnError('VALIDATION_ERROR', '--edit and a "-" (stdin) value do not go together.', { suggestions: ['Use one of them'] });
     let initial = typeof out[field] === 'string' ? (out[field] as string) : '';
     // Editing an existing task or project starts from its current text.
-    if (out[field] === undefined && typeof out.id === 'string') initial = ((await runOp(findOp('get_task')!, ctx, { id: out.id })) as { task: Record<string, string> }).task[field] ?? '';
-    else if (out[field] === undefined && typeof out.key === 'string' && b.op.name === 'update_project') initial = ((await runOp(findOp('get_project')!, ctx, { key: out.key })) as { project: Record<string, string> }).project[field] ?? '';
+    if (out[field] === undefined && typeof out.id === 'string') initial = ((await runOp((await loadOp('get_task'))!, ctx, { id: out.id })) as { task: Record<string, string> }).task[field] ?? '';
+    else if (out[field] === undefined && typeof out.key === 'string' && b.op.name === 'update_project') initial = ((await runOp((await loadOp('get_project'))!, ctx, { key: out.key })) as { project: Record<string, string> }).project[field] ?? '';
     out[field] = editText(initial, field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
   }
   return out;

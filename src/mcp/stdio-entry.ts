@@ -4,11 +4,8 @@
  */
 import * as nodeModule from 'node:module';
 import { parseArgs } from 'node:util';
-import { answerInitializeEarly } from './early-initialize.js';
 import type { McpStdioOptions } from './main.js';
-
-/** Hosts send initialize as soon as they spawn the server; one that waits longer gets no early answer. */
-const EARLY_WAIT_MS = 100;
+import { startMcpStdio } from './stdio-start.js';
 
 // Node >= 22.1 can cache compiled code between runs; on Node 20 this is a no-op.
 (nodeModule as { enableCompileCache?: () => unknown }).enableCompileCache?.();
@@ -27,15 +24,8 @@ if (values.toolsets) opts.toolsets = values.toolsets;
 if (values['read-only']) opts.readOnly = true;
 if (values.as) opts.actor = values.as;
 if (values.profile) opts.profile = values.profile;
-// The native server answers a 2025 client's initialize before loading (early-initialize.ts). A
-// profile's server has its own name and capabilities, and a toolset list or remote server may be
-// refused as the server starts (the host then sees that exit instead of an answer): those answer
-// once loaded.
-const env = process.env;
-if (!opts.profile && !opts.toolsets && !env.CAIRN_PROFILE && !env.CAIRN_TOOLSETS && !env.CAIRN_URL) opts.early = await answerInitializeEarly(EARLY_WAIT_MS);
-const { runMcpStdio } = await import('./main.js');
 try {
-  await runMcpStdio(opts);
+  await startMcpStdio(opts);
 } catch (err) {
   process.stderr.write(`[cairn mcp] error: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exitCode = 1;

@@ -8,7 +8,7 @@
  * long-running processes, after each command in the CLI, and `cairn sync`).
  */
 import { CairnError, ERROR_KINDS, type ErrorCode } from '../core/errors.js';
-import { findOp } from '../ops/index.js';
+import { loadOp } from '../ops/op-modules.js';
 import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
 import { join } from 'node:path';
 import { Outbox, type OutboxEntry } from './outbox.js';
@@ -152,7 +152,7 @@ export class HttpRemoteRunner implements RemoteRunner {
     if (!unlock) return { ...report, remaining: this.outbox.pending().length, stopped: 'another process is delivering this outbox' };
     try {
       for (const e of this.outbox.pending()) {
-        const op = opFor(e);
+        const op = await opFor(e);
         try {
           const result = await this.send(op, e.args, e.id);
           await faultPoint(e);
@@ -222,8 +222,9 @@ async function faultPoint(e: OutboxEntry): Promise<void> {
   await new Promise(() => undefined);
 }
 
-function opFor(e: OutboxEntry): Op {
-  const op = findOp(e.op);
+/** Loads only the entry's op module: the CLI that delivers the outbox has not loaded every op. */
+async function opFor(e: OutboxEntry): Promise<Op> {
+  const op = await loadOp(e.op);
   if (!op) throw new CairnError('VALIDATION_ERROR', `Outbox entry ${e.id} names unknown operation ${e.op}.`);
   return op;
 }

@@ -1,6 +1,7 @@
 /** Identifier formats: project keys, display ids (KEY-N), and the stable internal ULIDs. */
-import { randomFillSync } from 'node:crypto';
-import { monotonicFactory } from 'ulid';
+import type * as Crypto from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as Ulid from 'ulid';
 import * as z from 'zod';
 
 export const PROJECT_KEY_RE = /^[A-Z]{2,10}$/;
@@ -44,7 +45,12 @@ export function displayId(projectKey: string, seq: number): string {
  * New internal ids, strictly increasing within a process even inside one millisecond, so ties on a
  * timestamp (comments, tasks created in the same ms) still sort in creation order.
  */
-export const newUlid: () => string = monotonicFactory(pooledRandom());
+export const newUlid = (): string => (ulidFactory ??= (requireLazily('ulid') as typeof Ulid).monotonicFactory(pooledRandom()))();
+
+// ulid and node:crypto load with the first id made: a read makes none, and loading node:crypto
+// (which ulid imports) took 2–3 ms of every CLI command's start.
+const requireLazily = createRequire(import.meta.url);
+let ulidFactory: (() => string) | undefined;
 
 /**
  * ulid's default source asks the OS for one byte per character (16 calls per id), which showed as
@@ -56,7 +62,7 @@ function pooledRandom(): () => number {
   let next = pool.length;
   return () => {
     if (next === pool.length) {
-      randomFillSync(pool);
+      (requireLazily('node:crypto') as typeof Crypto).randomFillSync(pool);
       next = 0;
     }
     return pool[next++]! / 256;

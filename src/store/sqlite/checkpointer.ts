@@ -15,10 +15,14 @@
  * pays for a thread, and its connection keeps SQLite's ordinary auto-checkpoint. The same worker
  * merges the search index's segments once the process has been quiet (search-upkeep.ts).
  */
-import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import type { Worker } from 'node:worker_threads';
 import type { SqliteDatabase } from './native.js';
 import { SQLITE_BINDING, SQLITE_MODULE_PATH } from './native.js';
 import { tidySearchIndex } from './search-upkeep.js';
+
+// Loaded when the first worker starts: worker_threads costs a CLI command about a millisecond to load, and most never start one.
+const requireBuiltin = createRequire(import.meta.url);
 
 /** Commits in this process before the worker takes over checkpoints. */
 export const START_AFTER = 50;
@@ -262,6 +266,7 @@ export class Checkpointer {
   #start(): void {
     try {
       const control = new SharedArrayBuffer(SLOTS * 4);
+      const { Worker } = requireBuiltin('node:worker_threads') as typeof import('node:worker_threads');
       const worker = new Worker(WORKER_SOURCE, {
         eval: true,
         workerData: { file: this.#file, modulePath: SQLITE_MODULE_PATH, control, manual: checkpointerTesting.manual },

@@ -1,0 +1,50 @@
+/** The CLI's quick paths give what the full program gives: one command built alone, ops loaded one at a time, `cairn mcp` without commander. */
+import type { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { BINDINGS } from '../../src/cli/bindings.js';
+import { plainMcpOptions } from '../../src/cli/commands/mcp-fast.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { lightProgram } from '../../src/cli/program-base.js';
+import { OPS } from '../../src/ops/index.js';
+import { loadOp, OP_MODULE } from '../../src/ops/op-modules.js';
+
+function described(cmd: Command): unknown {
+  return {
+    help: cmd.helpInformation(),
+    options: cmd.options.map((o) => [o.flags, o.description, o.hidden, o.defaultValue]),
+    args: cmd.registeredArguments.map((a) => [a.name(), a.required, a.variadic, a.description]),
+  };
+}
+
+describe('start-up paths', () => {
+  it('loads every op from its own module, the same object the full list holds', async () => {
+    expect([...OP_MODULE.keys()].sort()).toEqual(OPS.map((op) => op.name).sort());
+    for (const op of OPS) expect(await loadOp(op.name), op.name).toBe(op);
+    expect(await loadOp('no_such_op')).toBeUndefined();
+  });
+
+  it('builds a one-word command alone exactly as the full program builds it', async () => {
+    const words = BINDINGS.map((b) => b.command).filter((c) => !c.includes(' '));
+    expect(words.length).toBeGreaterThan(20);
+    for (const word of words) {
+      const full = (await buildProgram(word)).commands.find((c) => c.name() === word)!;
+      const alone = (await lightProgram(word))!;
+      expect(alone.commands.map((c) => c.name()), word).toEqual([word]);
+      expect(described(alone.commands[0]!), word).toEqual(described(full));
+      expect(alone.options.map((o) => o.flags)).toEqual((await buildProgram(word)).options.map((o) => o.flags));
+    }
+    // Group commands, built-ins and unknown words take the full program.
+    for (const word of ['project', 'init', 'export', 'completion', 'nope']) expect(await lightProgram(word), word).toBeUndefined();
+  });
+
+  it('takes the `cairn mcp` fast path only for a command line commander accepts as is', () => {
+    expect(plainMcpOptions(['mcp'])).toEqual({});
+    expect(plainMcpOptions(['--db', 'x.db', 'mcp', '--toolsets', 'all', '--read-only', '--as', 'agent:a', '--project=API', '--json'])).toEqual({
+      db: 'x.db', toolsets: 'all', readOnly: true, actor: 'agent:a', project: 'API',
+    });
+    expect(plainMcpOptions(['mcp', '--profile', 'castle', '--remote', 'http://127.0.0.1:7420'])).toEqual({ profile: 'castle', remote: 'http://127.0.0.1:7420' });
+    for (const args of [['mcp', '--help'], ['mcp', '-h'], ['mcp', '--bogus'], ['mcp', 'extra'], ['mcp', '--'], ['mcp', '--read-only=yes'], ['mcp', '--db'], ['mcp-config'], ['mcp', '-V']]) {
+      expect(plainMcpOptions(args), args.join(' ')).toBeUndefined();
+    }
+  });
+});
