@@ -359,6 +359,16 @@ BEGIN
 END $$;
 `,
   },
+  {
+    version: 3,
+    name: 'the feed counter',
+    // An event's number comes from this counter, whose row lock (held to commit) orders the feed:
+    // one statement per event where the advisory feed lock and max(seq) took two (postgres/tx.ts).
+    sql: `
+ALTER TABLE cairn_state ADD COLUMN last_seq bigint NOT NULL DEFAULT 0;
+UPDATE cairn_state SET last_seq = (SELECT coalesce(max(seq), 0) FROM events);
+`,
+  },
 ];
 
 export const LATEST_POSTGRES_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

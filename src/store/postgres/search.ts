@@ -13,6 +13,7 @@ import type { SearchAfter, SearchHit, TaskFilter } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
 import { summariesByNums } from '../queries/summary-cache.js';
+import { prepared } from '../queries/prepared.js';
 import { fold, isPlainLatin, markHit, phrasesOf, type Phrase } from '../sqlite/excerpts.js';
 
 type Q = Kysely<DB>;
@@ -23,10 +24,28 @@ const WEIGHTS = sql.lit('{0.1, 0.3, 0.6, 1.0}');
 
 type Texts = { num: number; title: string; labels: string; description: string; comments: string; checklist: string };
 
-/** Rewrites one task's index row from its current text. */
+/**
+ * Rewrites one task's index row from its current text. ASCII text has nothing to fold but case, so
+ * the server builds the row itself in one statement (lowercased under the "C" collation, as
+ * JavaScript lowercases ASCII); other text is read, folded here and written back.
+ */
 export async function reindexTask(db: Q, uid: string): Promise<void> {
-  await insertRows(db, (await pageTexts(db, sql`t.uid = ${uid}`)).rows);
+  const [r] = await reindexAscii.all(db, [uid]);
+  if (r && !r.done) await insertRows(db, (await pageTexts(db, sql`t.uid = ${uid}`)).rows);
 }
+
+const lowered = (col: string) => sql.raw(`to_tsvector('simple', lower(${col} COLLATE "C"))`);
+const reindexAscii = prepared((_db, p) => sql<{ done: boolean }>`WITH src AS (${textsOf(sql`t.uid = ${p(0)}`)}),
+  ins AS (
+    INSERT INTO task_search (num, title, labels, description, comments, checklist, doc)
+    SELECT num, title, labels, description, comments, checklist,
+      setweight(${lowered('title')}, 'A') || setweight(${lowered('labels')}, 'B') || setweight(${lowered('description')}, 'C')
+      || setweight(${lowered(`comments || ' ' || checklist`)}, 'D')
+    FROM src WHERE (title || labels || description || comments || checklist) ~ '^[\\x01-\\x7f]*$'
+    ${UPSERT}
+    RETURNING num
+  )
+  SELECT EXISTS (SELECT 1 FROM ins) AS done FROM src`);
 
 export async function removeFromIndex(db: Q, num: number): Promise<void> {
   await sql`DELETE FROM task_search WHERE num = ${num}`.execute(db);
@@ -129,12 +148,17 @@ async function markPage(db: Q, texts: Texts[], phrases: Phrase[], tsq: RawBuilde
   return out;
 }
 
-const pageTexts = (db: Q, where: RawBuilder<unknown>) =>
+const textsOf = (where: RawBuilder<unknown>) =>
   sql<Texts>`SELECT t.num, t.title, t.description,
       coalesce((SELECT string_agg(label, ' ' ORDER BY label) FROM task_labels WHERE task_uid = t.uid), '') AS labels,
       coalesce((SELECT string_agg(body, ' ' ORDER BY created_at, id) FROM comments WHERE task_uid = t.uid), '') AS comments,
       coalesce((SELECT string_agg(text, ' ' ORDER BY idx) FROM checklist_items WHERE task_uid = t.uid), '') AS checklist
-    FROM tasks t WHERE ${where} ORDER BY t.num LIMIT 500`.execute(db);
+    FROM tasks t WHERE ${where}`;
+
+const pageTexts = (db: Q, where: RawBuilder<unknown>) => sql<Texts>`${textsOf(where)} ORDER BY t.num LIMIT 500`.execute(db);
+
+const UPSERT = sql`ON CONFLICT (num) DO UPDATE SET title = EXCLUDED.title, labels = EXCLUDED.labels, description = EXCLUDED.description,
+      comments = EXCLUDED.comments, checklist = EXCLUDED.checklist, doc = EXCLUDED.doc`;
 
 /** Writes the index rows of a page of tasks in one statement (folded as reindexTask folds them). */
 async function insertRows(db: Q, rows: Texts[]): Promise<void> {
@@ -142,9 +166,7 @@ async function insertRows(db: Q, rows: Texts[]): Promise<void> {
   const values = rows.map((t) => sql`(${t.num}, ${t.title}, ${t.labels}, ${t.description}, ${t.comments}, ${t.checklist},
     setweight(to_tsvector('simple', ${fold(t.title)}), 'A') || setweight(to_tsvector('simple', ${fold(t.labels)}), 'B')
     || setweight(to_tsvector('simple', ${fold(t.description)}), 'C') || setweight(to_tsvector('simple', ${fold(`${t.comments} ${t.checklist}`)}), 'D'))`);
-  await sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc) VALUES ${sql.join(values)}
-    ON CONFLICT (num) DO UPDATE SET title = EXCLUDED.title, labels = EXCLUDED.labels, description = EXCLUDED.description,
-      comments = EXCLUDED.comments, checklist = EXCLUDED.checklist, doc = EXCLUDED.doc`.execute(db);
+  await sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc) VALUES ${sql.join(values)} ${UPSERT}`.execute(db);
 }
 
 /** Builds the index rows of every task (a workspace copied in), 500 tasks a round trip. */

@@ -5,7 +5,7 @@
  *   claim and state checks that follow hold until the write they guard;
  * - `exclusive` serialises the writers of a whole graph or registry (cycle checks, keys, aliases)
  *   with a transaction-scoped advisory lock;
- * - events are numbered under the feed lock, so they commit in the order of their numbers and a
+ * - events are numbered under the feed counter's row lock, so they commit in the order of their numbers and a
  *   reader that has seen number N has seen every event before it (docs/architecture.md).
  */
 import { sql, type Kysely } from 'kysely';
@@ -19,7 +19,8 @@ import type { CountCache } from '../queries/task-list.js';
 import type { SummaryCache } from '../queries/summary-cache.js';
 
 /** Advisory lock numbers within a schema's key space (the other key is the schema's hash). */
-const LOCKS = { migrate: 0, feed: 1, graph: 2, projects: 3, tokens: 4 } as const;
+// 1 was the feed's lock before the feed counter (migration 3); not reused, for replicas of both versions.
+const LOCKS = { migrate: 0, graph: 2, projects: 3, tokens: 4 } as const;
 export type LockName = keyof typeof LOCKS;
 
 export const lockSql = (name: LockName) => sql`SELECT pg_advisory_xact_lock(hashtext(current_schema()), ${sql.lit(LOCKS[name])})`;
@@ -28,13 +29,25 @@ const lockedByUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)).f
 const lockedBySeq = prepared((db, p) => base(db).where('tasks.project_uid', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
 const lockedByKey = prepared((db, p) => base(db).where('p.key', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
 
-// The lock, the wake-up for every replica's live views (delivered at commit, and only then), in one round trip.
-const feedLock = prepared((_db, p) => sql`SELECT pg_advisory_xact_lock(hashtext(current_schema()), ${sql.lit(LOCKS.feed)}), pg_notify(${p(0)}, '')`);
-const insertEvent = prepared((_db, p) => sql<{ seq: number }>`INSERT INTO events (seq, at, actor, project_uid, task_uid, type, changes, via)
-  SELECT coalesce(max(seq), 0) + 1, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM events RETURNING seq`);
+/**
+ * An event numbered by the feed counter (cairn_state.last_seq). The UPDATE locks the counter's row
+ * until commit, and a writer that waited for it reads the number the last one committed, so events
+ * commit in the order of their numbers with none skipped. `greatest` covers events written with
+ * their own numbers (an import, a copy), which do not move the counter. The first event of a
+ * transaction also sends the wake-up for every replica's live views (delivered at commit, and only then).
+ */
+const appendSql = (notify: boolean) =>
+  prepared((_db, p) => sql<{ seq: number }>`WITH n AS (
+    UPDATE cairn_state SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) + 1 WHERE id = 1 RETURNING last_seq
+  )${notify ? sql`, w AS (SELECT pg_notify(${p(7)}, ''))` : sql``}
+  INSERT INTO events (seq, at, actor, project_uid, task_uid, type, changes, via)
+  SELECT n.last_seq, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM n${notify ? sql`, w` : sql``} RETURNING seq`);
+const appendFirst = appendSql(true);
+const appendNext = appendSql(false);
 
 export class PostgresTx extends KyselyTx {
   #held = new Set<LockName>();
+  #notified = false;
 
   constructor(
     private readonly pg: Kysely<DB>,
@@ -60,11 +73,9 @@ export class PostgresTx extends KyselyTx {
       };
     }
     this.appendEvent = async (e) => {
-      if (!this.#held.has('feed')) {
-        await feedLock.run(this.pg, [this.channel]);
-        this.#held.add('feed');
-      }
-      const [r] = await insertEvent.all(this.pg, [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes), e.via ?? null]);
+      const values = [e.at, e.actor, e.projectUid, e.taskUid, e.type, JSON.stringify(e.changes), e.via ?? null];
+      const [r] = this.#notified ? await appendNext.all(this.pg, values) : await appendFirst.all(this.pg, [...values, this.channel]);
+      this.#notified = true;
       return r!.seq;
     };
   }
