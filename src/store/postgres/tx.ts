@@ -14,7 +14,9 @@ import type { DB } from '../schema.js';
 import { KyselyTx, type SearchEngine } from '../queries/kysely-tx.js';
 import { base } from '../queries/tasks.js';
 import { prepared } from '../queries/prepared.js';
-import { toTaskRow, type TaskRecord } from '../queries/rows.js';
+import { toProjectRow, toTaskRow, type TaskRecord } from '../queries/rows.js';
+import { ProjectCache } from '../queries/project-cache.js';
+import type { Category } from '../../core/model/workflow.js';
 import type { CountCache } from '../queries/task-list.js';
 import type { SummaryCache } from '../queries/summary-cache.js';
 
@@ -27,6 +29,11 @@ export const lockSql = (name: LockName) => sql`SELECT pg_advisory_xact_lock(hash
 
 const lockedByUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)).forUpdate('tasks'));
 const lockedBySeq = prepared((db, p) => base(db).where('tasks.project_uid', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
+// A project with its workflow in one read: a write that names a project (create, a move) usually needs both.
+const projectWithStatuses = prepared((db, p) =>
+  db.selectFrom('projects as p').selectAll('p').select(sql<string>`(SELECT coalesce(json_agg(json_build_array(s.name, s.display_name, s.color, s.category, s.position) ORDER BY s.position), '[]')::text
+    FROM statuses s WHERE s.project_uid = p.uid)`.as('statuses_json')).where('p.key', '=', p(0)),
+);
 const lockedByKey = prepared((db, p) => base(db).where('p.key', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
 
 /**
@@ -57,8 +64,25 @@ export class PostgresTx extends KyselyTx {
     counts?: CountCache,
     summaries?: SummaryCache,
   ) {
-    super(pg, engine, counts, summaries);
+    // Projects and workflows are remembered for this transaction only: another replica may change them at any time.
+    const projects = new ProjectCache();
+    super(pg, engine, counts, summaries, projects);
     if (writing) {
+      const generation = projects.generation;
+      const byKey = this.getProjectByKey;
+      this.getProjectByKey = async (key) => {
+        // Once this transaction changes a project, the shared path reads afresh (ProjectCache is cleared).
+        if (projects.generation !== generation) return byKey(key);
+        const known = projects.project('key', key);
+        if (known) return known;
+        const [r] = await projectWithStatuses.all(this.pg, [key]);
+        if (!r || projects.generation !== generation) return r && toProjectRow(r);
+        const { statuses_json, ...row } = r;
+        const project = projects.rememberProject(toProjectRow(row));
+        const statuses = (JSON.parse(statuses_json) as Array<[string, string, string, Category, number]>).map(([name, displayName, color, category, position]) => ({ name, displayName, color, category, position }));
+        projects.rememberStatuses(project.uid, statuses);
+        return project;
+      };
       this.getTask = async (uid) => {
         const [r] = await lockedByUid.all(this.pg, [uid]);
         return r && toTaskRow(r as TaskRecord);
