@@ -1,8 +1,7 @@
 /** The `cairn` entry: parse argv, run the command, map any failure to JSON or a message and an exit code. */
 import type { CommanderError } from 'commander';
-import { CairnError } from '../core/errors.js';
+import type { CairnError } from '../core/errors.js';
 import { EXIT_OK } from './exit-codes.js';
-import { reportError } from './report-error.js';
 
 /** Global options that take a value, so the scan for the command word can skip their values. */
 const VALUE_OPTIONS = new Set(['--db', '--as', '--remote']);
@@ -24,7 +23,8 @@ function wantsJson(args: readonly string[]): boolean {
   return (end < 0 ? args : args.slice(0, end)).includes('--json');
 }
 
-function fromCommander(err: CommanderError): CairnError {
+async function fromCommander(err: CommanderError): Promise<CairnError> {
+  const { CairnError } = await import('../core/errors.js');
   const message = err.message.replace(/^error: /, '');
   return new CairnError('VALIDATION_ERROR', `${message.charAt(0).toUpperCase()}${message.slice(1)}`, {
     suggestions: ['cairn --help, or cairn <command> --help'],
@@ -47,6 +47,11 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   const args = argv.slice(2);
   const json = wantsJson(args);
   try {
+    // `cairn --version` alone (how hosts and scripts check an install): the line commander would print, without loading it.
+    if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+      process.stdout.write(`${(await import('../package-info.js')).packageInfo().version}\n`);
+      return EXIT_OK;
+    }
     const word = commandWord(args);
     if (word === 'mcp') {
       // What hosts spawn: served without loading commander or the CLI, so initialize is answered as early as the standalone entry answers it.
@@ -64,12 +69,14 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     await program.parseAsync([...argv]);
     return EXIT_OK;
   } catch (err) {
+    // Loaded on failure only: a command that succeeds never needs them (start-up time).
+    const { reportError } = await import('./report-error.js');
     // Imported here, not up front: the `cairn mcp` fast path never loads commander (when commander threw, it is loaded already).
     if (err instanceof (await import('commander')).CommanderError) {
       // Help and version output are not failures; `cairn` or `cairn project` alone show help and exit 1.
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT_OK;
       if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') return err.exitCode;
-      return reportError(fromCommander(err), json);
+      return reportError(await fromCommander(err), json);
     }
     return reportError(err, json);
   }
