@@ -47,8 +47,11 @@ export const section = {
     const sorted = (xs) => [...xs].sort((a, b) => a - b);
     const bareSorted = sorted(bare);
     const label = { version: '`cairn --version`', ready: '`cairn ready --project P`', list: '`cairn list --project P`', show: '`cairn show KEY-N`', search: '`cairn search "token refresh"`' };
+    const major = process.versions.node.split('.')[0];
     return {
-      title: 'CLI start-up',
+      // One block per Node major in docs/benchmarks.md, so a run under Node 24 leaves the Node 20 figures in place.
+      block: `cli-node${major}`,
+      title: `CLI start-up, Node ${major}`,
       method:
         `Wall time from spawn to exit of the built bin (bin/cairn.js) with the workspace in CAIRN_DB, in ${ROUNDS} rounds, each round running bare Node (\`node -e 0\`) and then every command once; ` +
         'the ratio is the median over rounds of the command ÷ bare Node in the same round. Output goes to /dev/null (an agent reads it through a pipe; the text is the same). ' +

@@ -72,5 +72,6 @@ for (const name of names) {
   const notes = Object.entries(results[name]).flatMap(([s, r]) => (r.notes ?? []).map((n) => `- ${sizeName(Number(s))}: ${n}`));
   const text = `## ${first.title}\n\n${date} · ${machine()}\n\n${first.method}\n\n${sectionTable(results[name])}\n\n${notes.join('\n')}`;
   console.log(`\n${text}`);
-  if (write && Object.keys(results[name]).length === sizes.length) writeBlock(join(here, '..', 'docs', 'benchmarks.md'), name, text);
+  // A section may name its block (the CLI section keeps one per Node major).
+  if (write && Object.keys(results[name]).length === sizes.length) writeBlock(join(here, '..', 'docs', 'benchmarks.md'), first.block ?? name, text);
 }
