@@ -17,6 +17,7 @@ import { prepared } from '../queries/prepared.js';
 import { toProjectRow, toTaskRow, type TaskRecord } from '../queries/rows.js';
 import { ProjectCache } from '../queries/project-cache.js';
 import type { Category } from '../../core/model/workflow.js';
+import type { ChecklistItem, Comment, CommentKind } from '../../core/model/task.js';
 import type { CountCache } from '../queries/task-list.js';
 import type { SummaryCache } from '../queries/summary-cache.js';
 
@@ -33,6 +34,14 @@ const lockedBySeq = prepared((db, p) => base(db).where('tasks.project_uid', '=',
 const projectWithStatuses = prepared((db, p) =>
   db.selectFrom('projects as p').selectAll('p').select(sql<string>`(SELECT coalesce(json_agg(json_build_array(s.name, s.display_name, s.color, s.category, s.position) ORDER BY s.position), '[]')::text
     FROM statuses s WHERE s.project_uid = p.uid)`.as('statuses_json')).where('p.key', '=', p(0)),
+);
+// A read that resolves a task by display id usually shows it: its checklist and comments come in the same statement.
+const detailedByKey = prepared((db, p) =>
+  base(db)
+    .select(sql<string>`(SELECT coalesce(json_agg(json_build_array(c.idx, c.text, c.checked) ORDER BY c.idx), '[]')::text FROM checklist_items c WHERE c.task_uid = tasks.uid)`.as('checklist_json'))
+    .select(sql<string>`(SELECT coalesce(json_agg(json_build_array(m.id, m.author, m.kind, m.body, m.created_at) ORDER BY m.created_at, m.id), '[]')::text FROM comments m WHERE m.task_uid = tasks.uid)`.as('comments_json'))
+    .where('p.key', '=', p(0))
+    .where('tasks.seq', '=', p(1)),
 );
 const lockedByKey = prepared((db, p) => base(db).where('p.key', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
 
@@ -67,6 +76,24 @@ export class PostgresTx extends KyselyTx {
     // Projects and workflows are remembered for this transaction only: another replica may change them at any time.
     const projects = new ProjectCache();
     super(pg, engine, counts, summaries, projects);
+    if (!writing) {
+      // Nothing changes under a read (one snapshot), so what the first statement brought stays true.
+      const details = new Map<string, { checklist: ChecklistItem[]; comments: Comment[] }>();
+      this.getTaskByKey = async (projectKey, seq) => {
+        const [r] = await detailedByKey.all(this.pg, [projectKey, seq]);
+        if (!r) return undefined;
+        const { checklist_json, comments_json, ...task } = r;
+        details.set(task.uid, {
+          checklist: (JSON.parse(checklist_json) as Array<[number, string, number]>).map(([index, text, checked]) => ({ index, text, checked: checked === 1 })),
+          comments: (JSON.parse(comments_json) as Array<[string, string, CommentKind, string, string]>).map(([id, author, kind, body, createdAt]) => ({ id, author, kind, body, createdAt })),
+        });
+        return toTaskRow(task as TaskRecord);
+      };
+      const checklistOf = this.getChecklist;
+      const commentsOf = this.getComments;
+      this.getChecklist = async (uid) => details.get(uid)?.checklist ?? checklistOf(uid);
+      this.getComments = async (uid) => details.get(uid)?.comments ?? commentsOf(uid);
+    }
     if (writing) {
       const generation = projects.generation;
       const byKey = this.getProjectByKey;
