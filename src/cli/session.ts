@@ -5,7 +5,7 @@ import { CairnError } from '../core/errors.js';
 import { projectAt, workspaceRepository } from '../core/services/default-project.js';
 import { systemClock } from '../core/ports.js';
 import type { OpContext } from '../ops/op.js';
-import { listProjectsOp } from '../ops/project-ops.js';
+import { loadOp } from '../ops/op-modules.js';
 import { runOp } from '../ops/run-op.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
 import { findWorkspace, isPostgresUrl, openStore, type WorkspaceLocation } from '../workspace.js';
@@ -73,12 +73,12 @@ export function openSession(g: GlobalOptions, opts: { write: boolean }): Session
 export async function defaultProject(ctx: OpContext): Promise<string | undefined> {
   const fromEnv = process.env.CAIRN_PROJECT?.trim();
   if (fromEnv) return fromEnv;
-  const { projects } = (await runOp(listProjectsOp, ctx, {})) as { projects: Array<{ key: string; root: string | null }> };
+  const { projects } = (await runOp((await loadOp('list_projects'))!, ctx, {})) as { projects: Array<{ key: string; root: string | null }> };
   return projectAt(projects, [process.cwd()], ctx.remote ? undefined : workspaceRepository(ctx.store));
 }
 
 export async function noProjectError(ctx: OpContext): Promise<CairnError> {
-  const { projects } = (await runOp(listProjectsOp, ctx, {})) as { projects: Array<{ key: string }> };
+  const { projects } = (await runOp((await loadOp('list_projects'))!, ctx, {})) as { projects: Array<{ key: string }> };
   const keys = projects.map((p) => p.key);
   return new CairnError('VALIDATION_ERROR', `No project given, and none found for ${process.cwd()}. ${keys.length ? `Projects: ${keys.join(', ')}.` : 'There are no projects yet.'} Nothing was changed.`, {
     suggestions: keys.length
