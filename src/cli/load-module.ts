@@ -1,5 +1,4 @@
 /** Loads an adapter module on demand, so the CLI starts fast and builds before that module exists. */
-import { CairnError } from '../core/errors.js';
 
 /**
  * Imports `specifier` (relative to this file, i.e. dist/cli/). The specifier is a variable, so
@@ -12,6 +11,8 @@ export async function loadModule<T>(specifier: string, feature: string): Promise
     const e = err as { code?: string; message?: string };
     const file = specifier.split('/').pop() ?? specifier;
     if (e.code === 'ERR_MODULE_NOT_FOUND' && e.message?.includes(file)) {
+      // Imported here: `cairn mcp` loads its server through this function and should load no more than it needs first.
+      const { CairnError } = await import('../core/errors.js');
       throw new CairnError('INTERNAL', `${feature} is not available in this build: ${specifier.replace(/^\.\.\//, 'src/').replace(/\.js$/, '.ts')} is missing.`, {
         suggestions: ['npm run build', 'Update Cairn to a version that includes it'],
         details: { missingModule: specifier },

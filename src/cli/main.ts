@@ -1,6 +1,7 @@
 /** The `cairn` entry: parse argv, run the command, map any failure to JSON or a message and an exit code. */
 import type { CommanderError } from 'commander';
 import type { CairnError } from '../core/errors.js';
+import { plainMcpOptions, runPlainMcp } from './commands/mcp-fast.js';
 import { EXIT_OK } from './exit-codes.js';
 
 /** Global options that take a value, so the scan for the command word can skip their values. */
@@ -53,14 +54,12 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
       return EXIT_OK;
     }
     const word = commandWord(args);
-    if (word === 'mcp') {
-      // What hosts spawn: served without loading commander or the CLI, so initialize is answered as early as the standalone entry answers it.
-      const fast = await import('./commands/mcp-fast.js');
-      const opts = fast.plainMcpOptions(args);
-      if (opts) {
-        await fast.runPlainMcp(opts);
-        return EXIT_OK;
-      }
+    // What hosts spawn: served without loading commander or the CLI (mcp-fast.ts is part of this file's
+    // bundle, not a chunk of its own), so initialize is answered about as early as the standalone entry answers it.
+    const mcp = word === 'mcp' ? plainMcpOptions(args) : undefined;
+    if (mcp) {
+      await runPlainMcp(mcp);
+      return EXIT_OK;
     }
     const { baseProgram, lightProgram } = await import('./program-base.js');
     // `cairn --version` needs no command at all; `mcp` and `serve` only hand over to a server module.
