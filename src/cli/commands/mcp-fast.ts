@@ -4,8 +4,14 @@
  * this path: anything else (help, a typo, an extra word, `--`) goes through the full parser, whose
  * messages and exit codes stay the ones users see. mcp-command.ts declares the same options for help.
  */
-import { parseArgs } from 'node:util';
+import { createRequire } from 'node:module';
+import type * as Util from 'node:util';
 import { loadModule } from '../load-module.js';
+
+// Required, not imported, and read off the module directly: on Node 22+ importing node:util (or
+// copying its exports, as a bundle's interop does) evaluates its lazy exports, ~3 ms of every
+// command's start, since this module is part of the CLI's entry.
+const { parseArgs } = createRequire(import.meta.url)('node:util') as typeof Util;
 
 /** The options `cairn mcp` passes on, named as runMcpStdio takes them. */
 export interface McpStartOptions {
