@@ -7,15 +7,21 @@ import { EXIT_OK } from './exit-codes.js';
 /** Global options that take a value, so the scan for the command word can skip their values. */
 const VALUE_OPTIONS = new Set(['--db', '--as', '--remote']);
 
-/** The first command word in argv (after global options), without parsing. */
-export function commandWord(args: readonly string[]): string | undefined {
+/** Where the first command word sits in argv (after global options), without parsing; -1 when there is none. */
+function commandIndex(args: readonly string[]): number {
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--') return args[i + 1];
+    if (a === '--') return i + 1 < args.length ? i + 1 : -1;
     if (VALUE_OPTIONS.has(a)) i++;
-    else if (!a.startsWith('-')) return a;
+    else if (!a.startsWith('-')) return i;
   }
-  return undefined;
+  return -1;
+}
+
+/** The first command word in argv (after global options), without parsing. */
+export function commandWord(args: readonly string[]): string | undefined {
+  const at = commandIndex(args);
+  return at < 0 ? undefined : args[at];
 }
 
 /** `--json` anywhere before `--`, so even argument errors are reported as JSON. */
@@ -53,7 +59,8 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
       process.stdout.write(`${(await import('../package-info.js')).packageInfo().version}\n`);
       return EXIT_OK;
     }
-    const word = commandWord(args);
+    const at = commandIndex(args);
+    const word = at < 0 ? undefined : args[at];
     // What hosts spawn: served without loading commander or the CLI (mcp-fast.ts is part of this file's
     // bundle, not a chunk of its own), so initialize is answered about as early as the standalone entry answers it.
     const mcp = word === 'mcp' ? plainMcpOptions(args) : undefined;
@@ -64,7 +71,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     const { baseProgram, lightProgram } = await import('./program-base.js');
     // `cairn --version` needs no command at all; `mcp` and `serve` only hand over to a server module.
     const versionOnly = !word && (args.includes('--version') || args.includes('-V'));
-    const program = versionOnly ? baseProgram() : (word && (await lightProgram(word))) || (await (await import('./program.js')).buildProgram(word));
+    const program = versionOnly ? baseProgram() : (word && (await lightProgram(word, commandWord(args.slice(at + 1))))) || (await (await import('./program.js')).buildProgram(word));
     await program.parseAsync([...argv]);
     return EXIT_OK;
   } catch (err) {

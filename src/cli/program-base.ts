@@ -20,12 +20,13 @@ export function baseProgram(): Command {
 
 /**
  * Commands built without the rest: `mcp` and `serve` only hand over to a server module, and a
- * one-word binding needs its own op alone (program-command.ts). Undefined: build the full program.
+ * binding (`ready`, `project list`) needs its own op alone (program-command.ts). `next`: the word
+ * after `word` (a group's subcommand). Undefined: build the full program.
  */
-export async function lightProgram(word: string): Promise<Command | undefined> {
+export async function lightProgram(word: string, next?: string): Promise<Command | undefined> {
   const program = baseProgram();
   if (word === 'mcp') (await import('./commands/mcp-command.js')).addMcpCommand(program);
   else if (word === 'serve') (await import('./commands/serve-command.js')).addServeCommand(program);
-  else if (!(await (await import('./program-command.js')).addSingleBinding(program, word))) return undefined;
+  else if (!(await (await import('./program-command.js')).addSingleBinding(program, word, next))) return undefined;
   return program;
 }

@@ -1,6 +1,6 @@
 /**
- * `cairn <command>` for a one-word binding (`ready`, `show`, `add` …): the program with that command
- * alone, loading only its op's module. Building every command's flags and evaluating every op's
+ * `cairn <command>` for a binding (`ready`, `show`, `add`, `project list` …): the program with that
+ * command alone, loading only its op's module. Building every command's flags and evaluating every op's
  * schemas was most of such a command's start; the command's own parsing, help and errors are the
  * ones the full program gives it (test/cli/start-up-paths.test.ts compares them).
  */
@@ -10,9 +10,13 @@ import type { Op } from '../ops/op.js';
 import { addBinding } from './binding-command.js';
 import { BINDINGS } from './bindings.js';
 
-/** Adds the binding named `word` to `program`; false when `word` is not a one-word binding. */
-export async function addSingleBinding(program: Command, word: string): Promise<boolean> {
-  const b = BINDINGS.find((x) => x.command === word);
+/** Groups of two-word bindings (`project`). */
+const GROUPS = new Set(BINDINGS.filter((b) => b.command.includes(' ')).map((b) => b.command.split(' ')[0]!));
+
+/** Adds the binding `word` (or `word next`, for a group) names to `program`; false when there is none. */
+export async function addSingleBinding(program: Command, word: string, next?: string): Promise<boolean> {
+  const command = GROUPS.has(word) ? `${word} ${next}` : word;
+  const b = BINDINGS.find((x) => x.command === command);
   if (!b) return false;
   const names = [b.op, ...(b.alternate ? [b.alternate.op] : [])];
   const ops = new Map<string, Op | undefined>(await Promise.all(names.map(async (n) => [n, await loadOp(n)] as const)));

@@ -23,18 +23,28 @@ describe('start-up paths', () => {
     expect(await loadOp('no_such_op')).toBeUndefined();
   });
 
-  it('builds a one-word command alone exactly as the full program builds it', async () => {
-    const words = BINDINGS.map((b) => b.command).filter((c) => !c.includes(' '));
-    expect(words.length).toBeGreaterThan(20);
-    for (const word of words) {
-      const full = (await buildProgram(word)).commands.find((c) => c.name() === word)!;
-      const alone = (await lightProgram(word))!;
-      expect(alone.commands.map((c) => c.name()), word).toEqual([word]);
-      expect(described(alone.commands[0]!), word).toEqual(described(full));
-      expect(alone.options.map((o) => o.flags)).toEqual((await buildProgram(word)).options.map((o) => o.flags));
+  it('builds a bound command alone exactly as the full program builds it', async () => {
+    expect(BINDINGS.length).toBeGreaterThan(25);
+    for (const { command } of BINDINGS) {
+      const [word, next] = command.split(' ') as [string, string | undefined];
+      const fullProgram = await buildProgram(word);
+      const alone = (await lightProgram(word, next))!;
+      expect(alone.commands.map((c) => c.name()), command).toEqual([word]);
+      expect(alone.options.map((o) => o.flags)).toEqual(fullProgram.options.map((o) => o.flags));
+      let full = fullProgram.commands.find((c) => c.name() === word)!;
+      let mine = alone.commands[0]!;
+      if (next) {
+        expect(mine.description(), command).toBe(full.description());
+        expect(mine.commands.map((c) => c.name()), command).toEqual([next]);
+        full = full.commands.find((c) => c.name() === next)!;
+        mine = mine.commands[0]!;
+      }
+      expect(described(mine), command).toEqual(described(full));
     }
-    // Group commands, built-ins and unknown words take the full program.
-    for (const word of ['project', 'init', 'export', 'completion', 'nope']) expect(await lightProgram(word), word).toBeUndefined();
+    // A group without a known subcommand, built-ins and unknown words take the full program.
+    for (const [word, next] of [['project', undefined], ['project', 'nope'], ['init'], ['export'], ['completion'], ['nope']]) {
+      expect(await lightProgram(word!, next), `${word} ${next}`).toBeUndefined();
+    }
   });
 
   it('takes the `cairn mcp` fast path only for a command line commander accepts as is', () => {
