@@ -187,7 +187,8 @@ describeBrowser('web board', () => {
     });
     expect(await alert.innerText()).toContain('Agent title');
     expect((await task('WEB-1')).title).toBe('Agent title');
-    expect(await title.inputValue()).toBe('Agent title');
+    // The field takes the fresh title once the panel has read the card again.
+    await until('the fresh title in the field', async () => (await title.inputValue()) === 'Agent title');
     await page.keyboard.press('Escape');
   });
 
