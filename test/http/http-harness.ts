@@ -76,10 +76,16 @@ export async function serveProcess(db: string, env: Record<string, string> = {})
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0', ...env },
   });
+  let err = '';
+  let stopping = false;
+  // A server that dies on its own says why in the test's output (its log is otherwise thrown away).
+  child.once('exit', (code, signal) => {
+    if (!stopping) process.stderr.write(`\n[cairn serve ${child.pid} exited by itself: ${code ?? signal}]\n${err.slice(-6000)}\n`);
+  });
   const url = await new Promise<string>((ok, fail) => {
-    let err = '';
     child.stderr.on('data', (d) => {
       err += d;
+      if (err.length > 100_000) err = err.slice(-50_000);
       const m = /"url":"(http:\/\/[^"]+)"/.exec(err);
       if (m) ok(m[1]!);
     });
@@ -87,6 +93,7 @@ export async function serveProcess(db: string, env: Record<string, string> = {})
   });
   const ended = (signal: NodeJS.Signals) =>
     new Promise<void>((done) => {
+      stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return done();
       child.once('exit', () => done());
       child.kill(signal);

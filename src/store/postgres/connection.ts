@@ -67,8 +67,12 @@ export function openPool(target: PostgresTarget, max = 10): pg.Pool {
     connectionTimeoutMillis: 10_000,
     idleTimeoutMillis: 30_000,
   });
-  // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
+  // A connection the server drops (restart, failover) must not crash the process. Idle in the pool,
+  // its error reaches the pool, which replaces it. Checked out (a transaction between statements),
+  // pg emits the error on the client itself, where nothing else listens: the caller's next statement
+  // fails instead (DATABASE_UNAVAILABLE), and the pool discards the connection when it comes back.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   if (target.prepare) pool.on('connect', prepareStatements);
   return pool;
 }
