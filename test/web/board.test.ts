@@ -143,8 +143,11 @@ describeBrowser('web board', () => {
     const { page } = browser;
     await card('WEB-1').locator('.card-title').click();
     const panel = page.getByRole('dialog', { name: /WEB-1/ });
-    await panel.getByRole('checkbox', { name: 'one' }).check();
+    // A click, then the saved state: the box shows the server's answer, so it may not have turned
+    // at the instant after the click that check() looks at, on a busy machine.
+    await panel.getByRole('checkbox', { name: 'one' }).click();
     await until('item 0 checked', async () => (await task('WEB-1')).checklist[0].checked === true);
+    await until('the box checked', () => panel.getByRole('checkbox', { name: 'one' }).isChecked());
     await card('WEB-1').getByText('☑ 1/2').waitFor();
     // Add, edit and remove go through the same checklist call.
     await panel.getByLabel('New checklist item').fill('three');
