@@ -170,14 +170,19 @@ describeBrowser('web board', () => {
     await panel.getByRole('button', { name: 'Remove blocker WEB-5' }).waitFor();
   });
 
-  it('shows a conflict and the fresh card when someone else changed it meanwhile', async () => {
+  // Retried: now and then (on a busy machine, and with the code from before 2026-11-25 too) the
+  // title's draft is saved before the agent's change lands, and then there is nothing to conflict.
+  // The cause is not found yet; another attempt starts a fresh draft, with an agent title of its own.
+  let conflictAttempt = 0;
+  it('shows a conflict and the fresh card when someone else changed it meanwhile', { retry: 2 }, async () => {
     const { page } = browser;
+    const agentTitle = ++conflictAttempt === 1 ? 'Agent title' : `Agent title ${conflictAttempt}`;
     const panel = page.getByRole('dialog', { name: /WEB-1/ });
     const title = panel.getByLabel('Title');
     await title.fill('My title from the board');
     // An agent renames it while the edit is open (the panel re-reads the card; the draft stays).
     const v = (await task('WEB-1')).version;
-    expect((await server.call('PATCH', '/api/v1/tasks/WEB-1', { title: 'Agent title', expectedVersion: v })).status).toBe(200);
+    expect((await server.call('PATCH', '/api/v1/tasks/WEB-1', { title: agentTitle, expectedVersion: v })).status).toBe(200);
     await page.locator('.panel-head', { hasText: `version ${v + 1}` }).waitFor();
     const alert = panel.getByRole('alert');
     const conflict = alert.getByText(/Not saved: WEB-1 was changed by agent:test/);
@@ -187,11 +192,11 @@ describeBrowser('web board', () => {
       if (await conflict.isVisible()) return true;
       await title.press('Enter');
       return conflict.waitFor({ timeout: 3000 }).then(() => true, () => false);
-    });
-    expect(await alert.innerText()).toContain('Agent title');
-    expect((await task('WEB-1')).title).toBe('Agent title');
+    }, 10_000);
+    expect(await alert.innerText()).toContain(agentTitle);
+    expect((await task('WEB-1')).title).toBe(agentTitle);
     // The field takes the fresh title once the panel has read the card again.
-    await until('the fresh title in the field', async () => (await title.inputValue()) === 'Agent title');
+    await until('the fresh title in the field', async () => (await title.inputValue()) === agentTitle);
     await page.keyboard.press('Escape');
   });
 
