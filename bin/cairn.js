@@ -1,8 +1,82 @@
 #!/usr/bin/env node
-// The `cairn` command: runs the built CLI (dist/ is made by `npm run build`, also run on install by `prepare`).
-import module from 'node:module';
+// The `cairn` command. It runs dist/cli/cairn.cjs, the whole CLI in one file (scripts/bundle-mcp.js),
+// with a V8 code cache: compiling the CLI's code, and compiling each function as a command first calls
+// it, was most of a read command's time. The cache is made after the first command has run, so it holds
+// what commands compile, not only the top level, which is all that Node's own compile cache keeps of a
+// script. It lives per user under ~/.cache/cairn/code-cache, one file per bundle and Node; V8 rejects a
+// cache another Node or other flags made, and then it is made again. CAIRN_CODE_CACHE=0 turns it off.
+// Without the bundle (dist/ built without esbuild) the unbundled CLI runs.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 
-// Node 22.1+ caches compiled modules between runs (a no-op on Node 20), which shortens every start.
-module.enableCompileCache?.();
-const { main } = await import('../dist/cli/main.js');
-process.exitCode = await main(process.argv);
+const bundle = path.join(__dirname, '..', 'dist', 'cli', 'cairn.cjs');
+/** Cache files kept at most: other Cairn versions and Nodes on the machine keep theirs. */
+const KEEP = 8;
+
+function cacheFile(source) {
+  if (process.env.CAIRN_CODE_CACHE === '0') return undefined;
+  const id = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(source)?.[1];
+  const home = require('node:os').homedir();
+  const base = process.env.XDG_CACHE_HOME || (home && path.join(home, '.cache'));
+  if (!id || !base) return undefined;
+  return path.join(base, 'cairn', 'code-cache', `${id}-${process.version}-${process.arch}.bin`);
+}
+
+/** Writes the cache (another process may be writing it too: each renames its own whole file into place); failures only cost speed. */
+function save(file, data) {
+  try {
+    const dir = path.dirname(file);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, data, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+    const old = fs
+      .readdirSync(dir)
+      .map((name) => ({ name, at: fs.statSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.at - a.at)
+      .slice(KEEP);
+    for (const { name } of old) fs.rmSync(path.join(dir, name), { force: true });
+  } catch {
+    // A read-only or missing home: run without a cache.
+  }
+}
+
+function runBundle(source) {
+  const vm = require('node:vm');
+  const Module = require('node:module');
+  const file = cacheFile(source);
+  let cached;
+  if (file) {
+    try {
+      cached = fs.readFileSync(file);
+    } catch {
+      // No cache yet.
+    }
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cached });
+  const cli = { exports: {} };
+  script.runInThisContext().call(cli.exports, cli.exports, Module.createRequire(bundle), cli, bundle, path.dirname(bundle));
+  // A script has no import() of its own (src/cli/load-module.ts): the servers and adapters are ES modules.
+  cli.exports.useImporter((url) => import(url));
+  return cli.exports.main(process.argv).then((code) => {
+    process.exitCode = code;
+    if (file && (!cached || script.cachedDataRejected)) save(file, script.createCachedData());
+  });
+}
+
+// Node 22.1+ caches compiled modules between runs (a no-op on Node 20): the ones outside the bundle,
+// such as the servers' and better-sqlite3 13's.
+require('node:module').enableCompileCache?.();
+let source;
+try {
+  source = fs.readFileSync(bundle, 'utf8');
+} catch {
+  // Not built as a bundle.
+}
+if (source !== undefined) runBundle(source);
+else {
+  import('../dist/cli/main.js').then(async ({ main }) => {
+    process.exitCode = await main(process.argv);
+  });
+}

@@ -1,7 +1,8 @@
 // Bundles the MCP stdio server and the CLI into ESM files so `cairn mcp` and every `cairn` command start fast (module loading dominated start-up).
 // dist/mcp/main.js, dist/mcp/stdio-start.js (what `cairn mcp` imports) and dist/mcp/stdio-entry.js are replaced by self-contained bundles;
-// better-sqlite3 stays external (native addon). Run after tsc: node scripts/bundle-mcp.js
-import { rmSync } from 'node:fs';
+// better-sqlite3 13 (the Node-API build, optional) stays external. Run after tsc: node scripts/bundle-mcp.js
+import { createHash } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zodFailurePatch } from './zod-failure-patch.js';
@@ -26,7 +27,8 @@ const common = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['better-sqlite3', 'better-sqlite3-napi'],
+  // better-sqlite3 12's JavaScript is bundled (store/sqlite/native.ts); 13 loads from node_modules when present.
+  external: ['better-sqlite3-napi'],
   // Full minification: compiling the source is the largest start-up cost, and it scales with its size.
   minify: true,
   // No source map: the package ships dist/ without src/, so a map would point at files that are not there.
@@ -53,15 +55,24 @@ await build({
   ],
 });
 
-// The CLI: one bundle whose commands' modules are chunks loaded on demand, so `cairn --version` or a
-// read command parses only what it runs (module loading was most of a CLI start). Chunks sit at the
-// same depth as dist/cli/main.js, so its relative imports (../mcp/main.js, loaded by `cairn mcp`)
-// resolve the same from either. The MCP and HTTP servers stay out: the CLI imports them by path.
+// The CLI: one CommonJS file, dist/cli/cairn.cjs, that bin/cairn.js runs through a V8 code cache (see
+// there). CommonJS because only a classic script takes a code cache made after it ran, which holds the
+// functions a command compiled as it ran, not just the top level; so one file rather than chunks (esbuild
+// splits ESM only), whose modules still evaluate on first import. The MCP and HTTP servers stay out: the
+// CLI imports them by path (load-module.ts), relative to dist/cli/ as from dist/cli/main.js.
+// The first line names the bundle's content hash: the cache is keyed by it, since V8 checks only a
+// cached script's length.
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
-await build({
+const cli = await build({
   ...common,
-  entryPoints: { 'cli/main': 'src/cli/main.ts' },
-  chunkNames: 'chunks/[name]-[hash]',
+  entryPoints: { 'cli/cairn': 'src/cli/main.ts' },
+  outExtension: { '.js': '.cjs' },
+  splitting: false,
+  format: 'cjs',
+  write: false,
+  // import.meta.url of every module is the bundle's own URL, at the same depth as dist/cli/main.js.
+  define: { 'import.meta.url': '__cairnBundleUrl' },
+  banner: { js: "var __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
     {
       name: 'cairn-cli-shims',
@@ -72,3 +83,7 @@ await build({
     },
   ],
 });
+for (const file of cli.outputFiles) {
+  const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
+  writeFileSync(file.path, `// cairn-bundle ${hash}\n${file.text}`);
+}

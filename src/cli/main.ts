@@ -4,6 +4,8 @@ import type { CairnError } from '../core/errors.js';
 import { plainMcpOptions, runPlainMcp } from './commands/mcp-fast.js';
 import { EXIT_OK } from './exit-codes.js';
 
+export { useImporter } from './load-module.js';
+
 /** Global options that take a value, so the scan for the command word can skip their values. */
 const VALUE_OPTIONS = new Set(['--db', '--as', '--remote']);
 

@@ -3,26 +3,63 @@
  * 24.19+ when a statement is garbage-collected after the environment is torn down, and 13
  * (Node-API) does not, but 13 needs Node >= 22. So Node 20 loads 12, and newer Nodes load 13,
  * installed as the optional dependency `better-sqlite3-napi` (npm skips it on Node 20).
+ *
+ * 12's JavaScript is imported statically, so the bundles (scripts/bundle-mcp.js) carry it and a
+ * CLI command or the MCP server does not load its dozen CommonJS files one by one (on Node 20,
+ * which caches no compiled module, that was about 10 ms of every start). The addon is loaded
+ * by path (see `addonLoader`).
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3V12 from 'better-sqlite3';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
 
-function load(): { Database: typeof BetterSqlite3; binding: string; path: string } {
-  const names = NODE_MAJOR >= 22 ? ['better-sqlite3-napi', 'better-sqlite3'] : ['better-sqlite3'];
-  for (const [i, name] of names.entries()) {
-    try {
-      const Database = require(name) as typeof BetterSqlite3;
-      const { version } = require(`${name}/package.json`) as { version: string };
-      return { Database, binding: `better-sqlite3@${version}`, path: require.resolve(name) };
-    } catch (err) {
-      // Not installed (node_modules from a Node 20 install): fall back to 12, which works until exit.
-      if (i === names.length - 1) throw err;
+/**
+ * The addon where better-sqlite3's build puts it, loaded on the first open and handed to every
+ * Database. Left to itself, better-sqlite3 finds it with the `bindings` package, which reads a
+ * stack trace and tries a dozen paths (and, bundled, would look beside the bundle). A load error
+ * (another Node's build) surfaces at the open, as before.
+ */
+function addonLoader(file: string): () => object {
+  let addon: object | undefined;
+  return () => (addon ??= require(file) as object);
+}
+
+/** better-sqlite3's Database, opened with the addon `addon` gives unless the caller names one. */
+function withAddon(Base: typeof BetterSqlite3, addon: () => object): typeof BetterSqlite3 {
+  class Database extends Base {
+    constructor(file?: string | Buffer, options?: BetterSqlite3.Options) {
+      // Typed as a path only, but better-sqlite3 takes the loaded addon too.
+      const nativeBinding: unknown = options?.nativeBinding ?? addon();
+      super(file, { ...options, nativeBinding } as BetterSqlite3.Options);
     }
   }
-  throw new Error('unreachable');
+  return Database as typeof BetterSqlite3;
+}
+
+/** One installed binding package: its Database class (given `bundled`, its JavaScript as imported here), name and version. */
+function binding(name: string, bundled?: typeof BetterSqlite3): { Database: typeof BetterSqlite3; binding: string; path: string } {
+  const packageJson = require.resolve(`${name}/package.json`);
+  const { version } = require(packageJson) as { version: string };
+  const addon = join(dirname(packageJson), 'build', 'Release', 'better_sqlite3.node');
+  // An addon built elsewhere (a debug build): the package as installed finds it itself.
+  const Database = existsSync(addon) ? withAddon(bundled ?? (require(name) as typeof BetterSqlite3), addonLoader(addon)) : (require(name) as typeof BetterSqlite3);
+  return { Database, binding: `better-sqlite3@${version}`, path: require.resolve(name) };
+}
+
+function load(): { Database: typeof BetterSqlite3; binding: string; path: string } {
+  if (NODE_MAJOR >= 22) {
+    try {
+      return binding('better-sqlite3-napi');
+    } catch {
+      // Not installed (node_modules from a Node 20 install): fall back to 12, which works until exit.
+    }
+  }
+  return binding('better-sqlite3', BetterSqlite3V12);
 }
 
 const loaded = load();

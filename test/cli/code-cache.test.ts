@@ -1,0 +1,103 @@
+/** bin/cairn.js runs the CLI bundle through a code cache per user: it must never change what a command does. */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from './cli-harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cairn-code-cache-'));
+const db = join(dir, 'ws.db');
+const BUNDLE = join(BIN, '..', '..', 'dist', 'cli', 'cairn.cjs');
+const bundleId = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(readFileSync(BUNDLE, 'utf8'))?.[1];
+
+function cairn(args: string[], cacheHome: string, extra: Record<string, string> = {}, input?: string) {
+  const env: Record<string, string | undefined> = { ...process.env, CAIRN_DB: db, CAIRN_ACTOR: 'tester', NO_COLOR: '1', XDG_CACHE_HOME: cacheHome, ...extra };
+  delete env.CAIRN_CODE_CACHE;
+  if (extra.CAIRN_CODE_CACHE) env.CAIRN_CODE_CACHE = extra.CAIRN_CODE_CACHE;
+  const r = spawnSync(process.execPath, [BIN, ...args], { env, encoding: 'utf8', input, timeout: 30_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const cacheDir = (home: string) => join(home, 'cairn', 'code-cache');
+const cacheName = `${bundleId}-${process.version}-${process.arch}.bin`;
+
+beforeAll(() => {
+  const home = join(dir, 'setup');
+  expect(cairn(['project', 'create', 'CC', 'Code cache'], home).code).toBe(0);
+  for (const t of ['One', 'Two', 'Three']) expect(cairn(['add', t, '--project', 'CC'], home).code).toBe(0);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the CLI code cache', () => {
+  it('the bundle names its content hash on its first line', () => {
+    expect(bundleId).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('is made by the first command, then used, and the output is the same with it, without it and with it off', () => {
+    const home = join(dir, 'fresh');
+    const first = cairn(['ready', '--project', 'CC'], home);
+    expect(first.code).toBe(0);
+    expect(readdirSync(cacheDir(home))).toEqual([cacheName]);
+    const second = cairn(['ready', '--project', 'CC'], home);
+    const off = cairn(['ready', '--project', 'CC'], join(dir, 'off'), { CAIRN_CODE_CACHE: '0' });
+    expect(second).toEqual(first);
+    expect(off).toEqual(first);
+    expect(first.stdout).toMatch(/CC-1\s+todo/);
+    expect(first.stderr).toBe('');
+    // Turned off: nothing is written.
+    expect(() => readdirSync(cacheDir(join(dir, 'off')))).toThrow();
+  });
+
+  it('commands that load ES modules (an adapter, the MCP server) work when the CLI comes from the cache', () => {
+    const home = join(dir, 'esm');
+    for (let i = 0; i < 2; i++) {
+      const r = cairn(['token', 'list'], home);
+      expect(r.stderr, `run ${i + 1}`).toBe('');
+      expect(r.code, `run ${i + 1}`).toBe(0);
+      // The stdio server answers initialize, then stops at the end of its input.
+      const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } } };
+      const mcp = cairn(['mcp'], home, {}, `${JSON.stringify(initialize)}\n`);
+      expect(mcp.code, mcp.stderr).toBe(0);
+      expect(JSON.parse(mcp.stdout.split('\n')[0]!).result.serverInfo.name).toBe('cairn');
+    }
+    expect(readdirSync(cacheDir(home))).toEqual([cacheName]);
+  });
+
+  it('a damaged cache file is rejected, replaced, and the command runs as ever', () => {
+    const home = join(dir, 'damaged');
+    const good = cairn(['list', '--project', 'CC'], home);
+    const file = join(cacheDir(home), cacheName);
+    const size = readFileSync(file).length;
+    writeFileSync(file, Buffer.alloc(size, 0x5a));
+    const again = cairn(['list', '--project', 'CC'], home);
+    expect(again).toEqual(good);
+    expect(readFileSync(file).equals(Buffer.alloc(size, 0x5a))).toBe(false);
+  });
+
+  it('a cache folder that cannot be written costs nothing but speed', () => {
+    const blocked = join(dir, 'blocked');
+    writeFileSync(blocked, 'a file where the cache folder would go');
+    const r = cairn(['ready', '--project', 'CC'], blocked);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/CC-1\s+todo/);
+  });
+
+  it('keeps the newest eight files when other bundles or Nodes have left theirs', () => {
+    const home = join(dir, 'crowded');
+    mkdirSync(cacheDir(home), { recursive: true });
+    const old = Array.from({ length: 10 }, (_, i) => join(cacheDir(home), `${'0'.repeat(15)}${i.toString(16)}-v0.0.${i}-x64.bin`));
+    old.forEach((f, i) => {
+      writeFileSync(f, 'x');
+      utimesSync(f, new Date(1_000_000 + i * 1000), new Date(1_000_000 + i * 1000));
+    });
+    expect(cairn(['ready', '--project', 'CC'], home).code).toBe(0);
+    const left = readdirSync(cacheDir(home)).sort();
+    expect(left).toHaveLength(8);
+    expect(left).toContain(cacheName);
+    // The oldest went first.
+    expect(left).not.toContain(old[0]!.split('/').pop());
+    expect(left).toContain(old[9]!.split('/').pop());
+  });
+});
