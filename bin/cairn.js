@@ -70,7 +70,8 @@ function runBundle(source) {
 require('node:module').enableCompileCache?.();
 let source;
 try {
-  source = fs.readFileSync(bundle, 'utf8');
+  // ASCII (scripts/bundle-mcp.js checks), so Latin-1 reads it the same, without UTF-8 decoding.
+  source = fs.readFileSync(bundle, 'latin1');
 } catch {
   // Not built as a bundle.
 }

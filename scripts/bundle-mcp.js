@@ -84,6 +84,10 @@ const cli = await build({
   ],
 });
 for (const file of cli.outputFiles) {
+  // bin/cairn.js reads the bundle as Latin-1, twice as fast as UTF-8 for this size; esbuild escapes
+  // non-ASCII characters except inside template literals, whose raw text it keeps.
+  const at = file.contents.findIndex((b) => b > 0x7f);
+  if (at >= 0) throw new Error(`bundle-mcp: the CLI bundle must be ASCII; a template literal holds a non-ASCII character near: ${file.text.slice(Math.max(0, at - 60), at + 20)}`);
   const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
   writeFileSync(file.path, `// cairn-bundle ${hash}\n${file.text}`);
 }

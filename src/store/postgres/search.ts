@@ -140,7 +140,7 @@ async function markPage(db: Q, texts: Texts[], phrases: Phrase[], tsq: RawBuilde
     const field = FIELDS.findIndex((f) => matched.includes(f));
     let excerpt = '';
     if (field >= 0) {
-      const h = await sql<{ h: string }>`SELECT ts_headline('simple', ${folded[field]}, ${tsq}, 'StartSel=**, StopSel=**, MaxWords=16, MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter=…') AS h`.execute(db);
+      const h = await sql<{ h: string }>`SELECT ts_headline('simple', ${folded[field]}, ${tsq}, 'StartSel=**, StopSel=**, MaxWords=16, MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter=\u2026') AS h`.execute(db);
       excerpt = h.rows[0]?.h ?? '';
     }
     out.set(t.num, { matchedFields: matched, excerpt });

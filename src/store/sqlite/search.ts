@@ -93,7 +93,7 @@ async function marksByFts5(db: Q, texts: PageText[], match: string): Promise<Mar
   const marked = await sql<Record<string, string | number>>`SELECT rowid,
       highlight(page_search, 0, char(1), '') AS f0, highlight(page_search, 1, char(1), '') AS f1,
       highlight(page_search, 2, char(1), '') AS f2, highlight(page_search, 3, char(1), '') AS f3,
-      highlight(page_search, 4, char(1), '') AS f4, snippet(page_search, -1, '**', '**', '…', 16) AS excerpt
+      highlight(page_search, 4, char(1), '') AS f4, snippet(page_search, -1, '**', '**', '\u2026', 16) AS excerpt
     FROM temp.page_search WHERE page_search MATCH ${match}`.execute(db);
   await sql`DELETE FROM temp.page_search`.execute(db);
   return new Map(
