@@ -11,8 +11,25 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const bundle = path.join(__dirname, '..', 'dist', 'cli', 'cairn.cjs');
-/** Cache files kept at most: other Cairn versions and Nodes on the machine keep theirs. */
-const KEEP = 8;
+/** Another bundle's caches (an older Cairn, or another install) go once they are a day old; a live one is made again on its next run. */
+const STALE_MS = 24 * 3600 * 1000;
+/** At most this many files, the oldest going first. */
+const KEEP = 64;
+
+/** Global options that take a value (src/cli/main.ts), skipped to find the command word. */
+const VALUE_OPTIONS = new Set(['--db', '--as', '--remote']);
+
+/**
+ * The command word, which names the cache: a cache holds the functions its first run compiled, so
+ * `cairn mcp`'s stays small and `cairn ready`'s holds what a read runs. A wrong guess costs only speed.
+ */
+function commandWord(args) {
+  for (let i = 0; i < args.length; i++) {
+    if (VALUE_OPTIONS.has(args[i])) i++;
+    else if (!args[i].startsWith('-')) return /^[a-z-]{1,20}$/.test(args[i]) ? args[i] : 'other';
+  }
+  return 'none';
+}
 
 function cacheFile(source) {
   if (process.env.CAIRN_CODE_CACHE === '0') return undefined;
@@ -20,7 +37,7 @@ function cacheFile(source) {
   const home = require('node:os').homedir();
   const base = process.env.XDG_CACHE_HOME || (home && path.join(home, '.cache'));
   if (!id || !base) return undefined;
-  return path.join(base, 'cairn', 'code-cache', `${id}-${process.version}-${process.arch}.bin`);
+  return path.join(base, 'cairn', 'code-cache', `${id}-${process.version}-${process.arch}-${commandWord(process.argv.slice(2))}.bin`);
 }
 
 /** Writes the cache (another process may be writing it too: each renames its own whole file into place); failures only cost speed. */
@@ -31,12 +48,15 @@ function save(file, data) {
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, data, { mode: 0o600 });
     fs.renameSync(tmp, file);
-    const old = fs
+    const ours = `${path.basename(file).split('-')[0]}-`;
+    const files = fs
       .readdirSync(dir)
       .map((name) => ({ name, at: fs.statSync(path.join(dir, name)).mtimeMs }))
-      .sort((a, b) => b.at - a.at)
-      .slice(KEEP);
-    for (const { name } of old) fs.rmSync(path.join(dir, name), { force: true });
+      .sort((a, b) => b.at - a.at);
+    const now = Date.now();
+    for (const [i, { name, at }] of files.entries()) {
+      if (i >= KEEP || (!name.startsWith(ours) && now - at > STALE_MS)) fs.rmSync(path.join(dir, name), { force: true });
+    }
   } catch {
     // A read-only or missing home: run without a cache.
   }

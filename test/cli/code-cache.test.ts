@@ -20,7 +20,8 @@ function cairn(args: string[], cacheHome: string, extra: Record<string, string> 
 }
 
 const cacheDir = (home: string) => join(home, 'cairn', 'code-cache');
-const cacheName = `${bundleId}-${process.version}-${process.arch}.bin`;
+/** A command's cache: one per command word, so each holds what its own first run compiled. */
+const cacheName = (word: string) => `${bundleId}-${process.version}-${process.arch}-${word}.bin`;
 
 beforeAll(() => {
   const home = join(dir, 'setup');
@@ -38,7 +39,7 @@ describe('the CLI code cache', () => {
     const home = join(dir, 'fresh');
     const first = cairn(['ready', '--project', 'CC'], home);
     expect(first.code).toBe(0);
-    expect(readdirSync(cacheDir(home))).toEqual([cacheName]);
+    expect(readdirSync(cacheDir(home))).toEqual([cacheName('ready')]);
     const second = cairn(['ready', '--project', 'CC'], home);
     const off = cairn(['ready', '--project', 'CC'], join(dir, 'off'), { CAIRN_CODE_CACHE: '0' });
     expect(second).toEqual(first);
@@ -61,13 +62,13 @@ describe('the CLI code cache', () => {
       expect(mcp.code, mcp.stderr).toBe(0);
       expect(JSON.parse(mcp.stdout.split('\n')[0]!).result.serverInfo.name).toBe('cairn');
     }
-    expect(readdirSync(cacheDir(home))).toEqual([cacheName]);
+    expect(readdirSync(cacheDir(home)).sort()).toEqual([cacheName('mcp'), cacheName('token')]);
   });
 
   it('a damaged cache file is rejected, replaced, and the command runs as ever', () => {
     const home = join(dir, 'damaged');
     const good = cairn(['list', '--project', 'CC'], home);
-    const file = join(cacheDir(home), cacheName);
+    const file = join(cacheDir(home), cacheName('list'));
     const size = readFileSync(file).length;
     writeFileSync(file, Buffer.alloc(size, 0x5a));
     const again = cairn(['list', '--project', 'CC'], home);
@@ -84,20 +85,15 @@ describe('the CLI code cache', () => {
     expect(r.stdout).toMatch(/CC-1\s+todo/);
   });
 
-  it('keeps the newest eight files when other bundles or Nodes have left theirs', () => {
+  it("removes another bundle's caches once they are a day old, and keeps a recent one", () => {
     const home = join(dir, 'crowded');
     mkdirSync(cacheDir(home), { recursive: true });
-    const old = Array.from({ length: 10 }, (_, i) => join(cacheDir(home), `${'0'.repeat(15)}${i.toString(16)}-v0.0.${i}-x64.bin`));
-    old.forEach((f, i) => {
-      writeFileSync(f, 'x');
-      utimesSync(f, new Date(1_000_000 + i * 1000), new Date(1_000_000 + i * 1000));
-    });
+    const other = (n: number) => join(cacheDir(home), `${n.toString(16).padStart(16, '0')}-${process.version}-${process.arch}-ready.bin`);
+    writeFileSync(other(1), 'x');
+    writeFileSync(other(2), 'x');
+    const twoDaysAgo = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(other(1), twoDaysAgo, twoDaysAgo);
     expect(cairn(['ready', '--project', 'CC'], home).code).toBe(0);
-    const left = readdirSync(cacheDir(home)).sort();
-    expect(left).toHaveLength(8);
-    expect(left).toContain(cacheName);
-    // The oldest went first.
-    expect(left).not.toContain(old[0]!.split('/').pop());
-    expect(left).toContain(old[9]!.split('/').pop());
+    expect(readdirSync(cacheDir(home)).sort()).toEqual([other(2).split('/').pop(), cacheName('ready')].sort());
   });
 });
