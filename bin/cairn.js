@@ -3,8 +3,9 @@
 // with a V8 code cache: compiling the CLI's code, and compiling each function as a command first calls
 // it, was most of a read command's time. The cache is made after the first command has run, so it holds
 // what commands compile, not only the top level, which is all that Node's own compile cache keeps of a
-// script. It lives per user under ~/.cache/cairn/code-cache, one file per bundle and Node; V8 rejects a
-// cache another Node or other flags made, and then it is made again. CAIRN_CODE_CACHE=0 turns it off.
+// script. It lives per user under ~/.cache/cairn/code-cache, one file per command word, bundle and Node;
+// V8 rejects a cache another Node or other flags made, and then it is made again. CAIRN_CODE_CACHE=0
+// turns it off.
 // Without the bundle (dist/ built without esbuild) the unbundled CLI runs.
 'use strict';
 const fs = require('node:fs');
