@@ -310,4 +310,50 @@ describeBrowser('web board', () => {
     await page.getByLabel('Project').selectOption('WEB');
     await card('WEB-1').waitFor();
   });
+
+  it('leaves the focus where the user went while a quick add waited for the server, so a title draft is not saved early', async () => {
+    const { page } = browser;
+    // A quick add gives the focus back to its field when the server has answered. Its request is held
+    // until a title is being edited in the panel.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const isAdd = (url: URL) => url.pathname === '/api/v1/tasks';
+    await page.route(isAdd, async (route) => {
+      if (route.request().method() === 'POST') await held;
+      await route.continue();
+    });
+    // What the page sends, recorded in the page as it is sent (a draft would go out in a blur).
+    await page.evaluate(() => {
+      const g = globalThis as any;
+      const send = g.fetch;
+      g.__sent = [];
+      g.fetch = (url: string, init?: { method?: string; body?: string }) => {
+        if (init?.method && init.method !== 'GET') g.__sent.push(`${init.method} ${url} ${init.body ?? ''}`);
+        return send(url, init);
+      };
+    });
+    try {
+      await page.getByRole('button', { name: 'Add a card to To do' }).click();
+      await page.getByLabel('New card title in To do').fill('Added while a title is edited');
+      await page.getByLabel('New card title in To do').press('Enter');
+      await card('WEB-1').locator('.card-title').click();
+      const title = page.getByRole('dialog', { name: /WEB-1/ }).getByLabel('Title');
+      const before = (await task('WEB-1')).title;
+      await title.fill('A draft not finished yet');
+      release();
+      await page.locator('.card', { hasText: 'Added while a title is edited' }).waitFor();
+      // The quick add's answer is in: the focus stayed in the title, and nothing about WEB-1 was sent.
+      expect(await title.evaluate((el) => el === (globalThis as any).document.activeElement)).toBe(true);
+      const sent: string[] = await page.evaluate(() => (globalThis as any).__sent);
+      expect(sent.filter((s) => s.includes('/tasks/WEB-1'))).toEqual([]);
+      expect((await task('WEB-1')).title).toBe(before);
+      expect(await title.inputValue()).toBe('A draft not finished yet');
+      // Leaving the field saves it, as always.
+      await page.locator('#panel-title').click();
+      await until('the draft saved', async () => (await task('WEB-1')).title === 'A draft not finished yet');
+    } finally {
+      await page.unroute(isAdd);
+      await page.keyboard.press('Escape');
+    }
+  });
 });

@@ -92,7 +92,11 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
             const t = await model.quickAdd(name, title);
             input.disabled = false;
             if (t) input.value = '';
-            input.focus();
+            // Back to the field for the next card, unless the user went on to another field while the
+            // server answered (disabling the field left the focus on the page): taking it from there
+            // would blur, and so save, what they were typing.
+            const active = document.activeElement;
+            if (active === input || active === document.body || active === null) input.focus();
           }}
         >
           <input name="title" aria-label={`New card title in ${lane.status.displayName}`} placeholder="Title, then Enter" maxLength={200} autoFocus
