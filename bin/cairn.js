@@ -32,13 +32,26 @@ function commandWord(args) {
   return 'none';
 }
 
+/**
+ * Node's options, when any are given: V8 rejects a cache made under other flags, so runs with and
+ * without them would otherwise replace each other's cache on every start. FNV-1a, to load no module.
+ */
+function flagsKey() {
+  const flags = `${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`;
+  if (flags === '|') return '';
+  let h = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
+  return `-f${(h >>> 0).toString(16)}`;
+}
+
 function cacheFile(source) {
   if (process.env.CAIRN_CODE_CACHE === '0') return undefined;
   const id = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(source)?.[1];
   const home = require('node:os').homedir();
   const base = process.env.XDG_CACHE_HOME || (home && path.join(home, '.cache'));
   if (!id || !base) return undefined;
-  return path.join(base, 'cairn', 'code-cache', `${id}-${process.version}-${process.arch}-${commandWord(process.argv.slice(2))}.bin`);
+  const name = `${id}-${process.version}-${process.arch}-${commandWord(process.argv.slice(2))}${flagsKey()}.bin`;
+  return path.join(base, 'cairn', 'code-cache', name);
 }
 
 /** Writes the cache (another process may be writing it too: each renames its own whole file into place); failures only cost speed. */

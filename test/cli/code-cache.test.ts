@@ -50,6 +50,17 @@ describe('the CLI code cache', () => {
     expect(() => readdirSync(cacheDir(join(dir, 'off')))).toThrow();
   });
 
+  it('runs under other Node options keep a cache of their own (V8 rejects a cache made under other flags)', () => {
+    const home = join(dir, 'flags');
+    const plain = cairn(['show', 'CC-1'], home);
+    const flagged = cairn(['show', 'CC-1'], home, { NODE_OPTIONS: '--max-old-space-size=300' });
+    expect(flagged).toEqual(plain);
+    const files = readdirSync(cacheDir(home)).sort();
+    expect(files).toHaveLength(2);
+    expect(files).toContain(cacheName('show'));
+    expect(files.find((f) => f !== cacheName('show'))).toMatch(new RegExp(`^${bundleId}-.*-show-f[0-9a-f]+\\.bin$`));
+  });
+
   it('commands that load ES modules (an adapter, the MCP server) work when the CLI comes from the cache', () => {
     const home = join(dir, 'esm');
     for (let i = 0; i < 2; i++) {
