@@ -6,7 +6,7 @@
 // script. It lives per user under ~/.cache/cairn/code-cache, one file per command word, bundle and Node;
 // V8 rejects a cache another Node or other flags made, and then it is made again. CAIRN_CODE_CACHE=0
 // turns it off.
-// Without the bundle (dist/ built without esbuild) the unbundled CLI runs.
+// Without the bundle (dist/ built without esbuild), and for `cairn mcp`, the unbundled CLI runs.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -22,7 +22,7 @@ const VALUE_OPTIONS = new Set(['--db', '--as', '--remote']);
 
 /**
  * The command word, which names the cache: a cache holds the functions its first run compiled, so
- * `cairn mcp`'s stays small and `cairn ready`'s holds what a read runs. A wrong guess costs only speed.
+ * `cairn init`'s does not stand in for `cairn ready`'s. A wrong guess costs only speed.
  */
 function commandWord(args) {
   for (let i = 0; i < args.length; i++) {
@@ -44,13 +44,13 @@ function flagsKey() {
   return `-f${(h >>> 0).toString(16)}`;
 }
 
-function cacheFile(source) {
+function cacheFile(source, word) {
   if (process.env.CAIRN_CODE_CACHE === '0') return undefined;
   const id = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(source)?.[1];
   const home = require('node:os').homedir();
   const base = process.env.XDG_CACHE_HOME || (home && path.join(home, '.cache'));
   if (!id || !base) return undefined;
-  const name = `${id}-${process.version}-${process.arch}-${commandWord(process.argv.slice(2))}${flagsKey()}.bin`;
+  const name = `${id}-${process.version}-${process.arch}-${word}${flagsKey()}.bin`;
   return path.join(base, 'cairn', 'code-cache', name);
 }
 
@@ -76,10 +76,10 @@ function save(file, data) {
   }
 }
 
-function runBundle(source) {
+function runBundle(source, word) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const file = cacheFile(source);
+  const file = cacheFile(source, word);
   let cached;
   if (file) {
     try {
@@ -102,14 +102,19 @@ function runBundle(source) {
 // Node 22.1+ caches compiled modules between runs (a no-op on Node 20): the ones outside the bundle,
 // such as the servers' and better-sqlite3 13's.
 require('node:module').enableCompileCache?.();
+const word = commandWord(process.argv.slice(2));
 let source;
-try {
-  // ASCII (scripts/bundle-mcp.js checks), so Latin-1 reads it the same, without UTF-8 decoding.
-  source = fs.readFileSync(bundle, 'latin1');
-} catch {
-  // Not built as a bundle.
+// `cairn mcp` runs the unbundled main.js: before the server it loads four small modules
+// (src/cli/commands/mcp-fast.ts), less than reading and deserializing the bundle.
+if (word !== 'mcp') {
+  try {
+    // ASCII (scripts/bundle-mcp.js checks), so Latin-1 reads it the same, without UTF-8 decoding.
+    source = fs.readFileSync(bundle, 'latin1');
+  } catch {
+    // Not built as a bundle.
+  }
 }
-if (source !== undefined) runBundle(source);
+if (source !== undefined) runBundle(source, word);
 else {
   import('../dist/cli/main.js').then(async ({ main }) => {
     process.exitCode = await main(process.argv);
