@@ -531,6 +531,46 @@ CREATE INDEX IF NOT EXISTS tasks_project_created ON tasks (project_uid, created_
 INSERT INTO task_search (task_search, rank) SELECT 'pgsz', page_size - page_size / 16 FROM pragma_page_size() WHERE page_size < 2048;
 `,
   },
+  {
+    version: 20,
+    name: 'fewer b-trees written per task write',
+    // A commit appends to the log every page it changed, about one per b-tree a write touches
+    // (docs/decisions.md, "Write volume"). Two of them are dropped here.
+    // The events table loses AUTOINCREMENT, whose sqlite_sequence row was rewritten by every write
+    // (a page each). Its numbers stay the same: events are never deleted, so the largest seq plus
+    // one, which SQLite gives a plain INTEGER PRIMARY KEY, is what AUTOINCREMENT gave. The table is
+    // rebuilt with its rows and indexes.
+    // tasks_order (every task in ready order) becomes tasks_closed, holding only tasks out of open
+    // work (done, canceled, archived or deleted): tasks_open holds the others in the same order, so
+    // a write to an open task (a create, a priority change) no longer rewrites two entries of each.
+    // A list that mixes open and closed work takes the best page of each and merges them
+    // (store/queries/task-list.ts); its WHERE repeats this index's with literal constants, as
+    // SQLite uses a partial index only when it can prove the query implies it. Like tasks_open it
+    // ends with the columns of that test, so a half that looks for archived or deleted tasks among
+    // the closed ones tests the entries without reading rows.
+    sql: `
+CREATE TABLE events_new (
+  seq INTEGER PRIMARY KEY,
+  at TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  project_uid TEXT,
+  task_uid TEXT,
+  type TEXT NOT NULL,
+  changes TEXT NOT NULL DEFAULT '{}',
+  via TEXT
+);
+INSERT INTO events_new (seq, at, actor, project_uid, task_uid, type, changes, via)
+  SELECT seq, at, actor, project_uid, task_uid, type, changes, via FROM events ORDER BY seq;
+DROP TABLE events;
+ALTER TABLE events_new RENAME TO events;
+CREATE INDEX events_task ON events (task_uid, seq) WHERE task_uid IS NOT NULL;
+CREATE INDEX events_project ON events (project_uid, seq);
+DELETE FROM sqlite_sequence WHERE name = 'events';
+DROP INDEX IF EXISTS tasks_order;
+CREATE INDEX tasks_closed ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, category, archived_at, deleted_at)
+  WHERE category IN ('done', 'canceled') OR archived_at IS NOT NULL OR deleted_at IS NOT NULL;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

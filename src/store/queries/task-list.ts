@@ -240,6 +240,68 @@ const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort; keyed:
   return applySort(rowsOf(db, keys.limit(p(k + shape.args.length)) as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
 
+/** Open work, as tasks_open's WHERE states it; constants written into the text (see the ready filter). */
+const isOpen = (eb: EB) =>
+  eb.and([eb('tasks.category', 'not in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is', null), eb('tasks.deleted_at', 'is', null)]);
+/** Its complement, as tasks_closed's WHERE states it (migration 20). */
+const isClosed = (eb: EB) =>
+  eb.or([eb('tasks.category', 'in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is not', null), eb('tasks.deleted_at', 'is not', null)]);
+
+/**
+ * Which halves a list in ready order needs: none when the filter keeps it to open work (tasks_open
+ * alone serves it, through the ordinary page query), else open work unless the filter rules it out
+ * and closed work unless it does. Categories are the caller's; statuses are looked up (a status
+ * name may mean different categories in different projects).
+ */
+async function halvesOf(db: Q, f: StoreFilter, sort: TaskSort): Promise<{ open: boolean; closed: boolean } | undefined> {
+  if ((sort !== 'priority' && sort !== 'ready') || f.ready) return undefined;
+  const hidden = !!(f.includeArchived || f.includeDeleted || f.onlyDeleted);
+  if (!hidden && !f.includeDone && !f.categories?.length && !f.statuses?.length) return undefined;
+  let categories: string[] | undefined = f.categories?.length ? f.categories : undefined;
+  if (f.statuses?.length) {
+    let q = db.selectFrom('statuses').select('category').distinct().where('name', 'in', f.statuses);
+    if (f.projectUids) q = q.where('project_uid', 'in', f.projectUids.length ? f.projectUids : ['']);
+    const named = (await q.execute()).map((r) => r.category);
+    categories = categories ? categories.filter((c) => named.includes(c)) : named;
+  }
+  const isClosedCategory = (c: string) => c === 'done' || c === 'canceled';
+  const someOpen = categories ? categories.some((c) => !isClosedCategory(c)) : true;
+  const someClosed = categories ? categories.some(isClosedCategory) : !!f.includeDone;
+  return { open: someOpen && !f.onlyDeleted, closed: someClosed || hidden };
+}
+
+type MixedShape = FilterShape & { sort: TaskSort; keyed: boolean; open: boolean; closed: boolean };
+
+// A list in ready order that may hold closed work: no index holds every task in that order (a write
+// to an open task would rewrite two), so the best page of open work (tasks_open) and the best page
+// of closed work (tasks_closed) are each ranked on their index from the keyset, merged in ready
+// order, and only the page's rows read; a half the filter rules out is left out. Both indexes hold
+// the columns of the open test, so neither half reads a row to apply it. Arguments per half: the
+// keyset (when keyed), the filter's values, the limit; then the limit.
+const mixedQuery = prepared((db, p, shape: MixedShape) => {
+  const k = keyLength(shape.sort, shape.keyed);
+  const n = k + shape.args.length + 1;
+  const half = (part: (eb: EB) => ReturnType<typeof isOpen>, at: number, alias: string) => {
+    let q = applySort(applyFilter(db, db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, shape.make((i) => p(at + k + i))), shape.sort);
+    q = q.where(part);
+    if (k) q = q.where(afterKey('tasks', shape.sort, (i) => p(at + i)) as never);
+    return q.limit(p(at + k + shape.args.length)).as(alias);
+  };
+  const parts = [...(shape.open ? [isOpen] : []), ...(shape.closed ? [isClosed] : [])];
+  const [first, second] = parts.map((part, i) => db.selectFrom(half(part, i * n, `h${i}`)).selectAll(`h${i}` as never));
+  const both = (second ? first!.unionAll(second as never) : first!).as('u');
+  const keys = db
+    .selectFrom(both)
+    .select('u.num' as never)
+    .orderBy('u.priority' as never, 'desc')
+    .orderBy('u.score' as never, 'desc')
+    .orderBy('u.position' as never)
+    .orderBy('u.created_at' as never)
+    .orderBy('u.uid' as never)
+    .limit(p(parts.length * n));
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
+});
+
 async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after: ListAfter | undefined): Promise<Packed[]> {
   const label = byLabel(f, sort);
   const keyed = after !== undefined;
@@ -252,6 +314,13 @@ async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after:
   const base = filterShape(f, sort);
   const key = `${base.key}|after:${keyed}`;
   const shape = Object.assign(base, { sort, keyed, toString: () => key });
+  const halves = await halvesOf(db, f, sort);
+  if (halves) {
+    if (!halves.open && !halves.closed) return [];
+    const mixed = Object.assign(shape, halves, { toString: () => `${key}|open:${halves.open}|closed:${halves.closed}` });
+    const half = [...(after ?? []), ...shape.args, limit];
+    return (await mixedQuery.all(db, [...half, ...(halves.open && halves.closed ? half : []), limit], mixed)) as Packed[];
+  }
   return (await pageQuery.all(db, [...(after ?? []), ...shape.args, limit], shape)) as Packed[];
 }
 
