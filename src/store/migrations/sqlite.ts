@@ -535,11 +535,15 @@ INSERT INTO task_search (task_search, rank) SELECT 'pgsz', page_size - page_size
     version: 20,
     name: 'fewer b-trees written per task write',
     // A commit appends to the log every page it changed, about one per b-tree a write touches
-    // (docs/decisions.md, "Write volume"). Two of them are dropped here.
+    // (docs/decisions.md, "Write volume"). Three of them are dropped here, and a fourth is kept only
+    // for tasks out of open work.
     // The events table loses AUTOINCREMENT, whose sqlite_sequence row was rewritten by every write
     // (a page each). Its numbers stay the same: events are never deleted, so the largest seq plus
     // one, which SQLite gives a plain INTEGER PRIMARY KEY, is what AUTOINCREMENT gave. The table is
     // rebuilt with its rows and indexes.
+    // tasks_ready_all and tasks_abandoned held the ready queue of all projects, the same entries as
+    // tasks_ready_project and tasks_abandoned_project in another order: a queue over several
+    // projects now merges each project's best page (store/queries/task-list.ts readyQuery).
     // tasks_order (every task in ready order) becomes tasks_closed, holding only tasks out of open
     // work (done, canceled, archived or deleted): tasks_open holds the others in the same order, so
     // a write to an open task (a create, a priority change) no longer rewrites two entries of each.
@@ -566,6 +570,8 @@ ALTER TABLE events_new RENAME TO events;
 CREATE INDEX events_task ON events (task_uid, seq) WHERE task_uid IS NOT NULL;
 CREATE INDEX events_project ON events (project_uid, seq);
 DELETE FROM sqlite_sequence WHERE name = 'events';
+DROP INDEX IF EXISTS tasks_ready_all;
+DROP INDEX IF EXISTS tasks_abandoned;
 DROP INDEX IF EXISTS tasks_order;
 CREATE INDEX tasks_closed ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, category, archived_at, deleted_at)
   WHERE category IN ('done', 'canceled') OR archived_at IS NOT NULL OR deleted_at IS NOT NULL;

@@ -324,46 +324,66 @@ async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after:
   return (await pageQuery.all(db, [...(after ?? []), ...shape.args, limit], shape)) as Packed[];
 }
 
-type ReadyShape = { fresh: FilterShape; abandoned: FilterShape; sort: TaskSort; keyed: boolean; toString(): string };
+type ReadyShape = { fresh: FilterShape; abandoned: FilterShape; sort: TaskSort; keyed: boolean; groups: number; toString(): string };
 const ORDER_COLUMNS = ['tasks.num', 'tasks.priority', 'tasks.score', 'tasks.position', 'tasks.created_at', 'tasks.uid'] as const;
 type OrderKeys = { num: number; priority: number; score: number; position: number; created_at: string; uid: string };
 
-// The ready queue's two halves in one statement: the best `limit` todo tasks (partial ready indexes)
-// and the best `limit` abandoned claims (tasks_abandoned*), each ranked on its index from the
-// keyset, merged in ready order on their index entries, and only the page's rows read. Arguments:
-// the keyset (when keyed), fresh values, limit, abandoned values, limit, limit.
+// The ready queue's two halves in one statement: the best `limit` todo tasks (tasks_ready_project)
+// and the best `limit` abandoned claims (tasks_abandoned_project), each ranked on its index from the
+// keyset, merged in ready order on their index entries, and only the page's rows read. A queue
+// over several projects (or all) has both halves once per project (`groups`): the ready indexes
+// begin with the project, and SQLite plans a list of projects as a sort of every ready task of
+// them. Arguments: the keyset (when keyed); per group, fresh values, limit, abandoned values,
+// limit; then the limit.
 const readyQuery = prepared((db, p, shape: ReadyShape) => {
   const k = keyLength(shape.sort, shape.keyed);
-  const nf = shape.fresh.args.length + k;
-  const na = shape.abandoned.args.length;
-  const half = (s: FilterShape, at: number) => {
+  const sf = shape.fresh.args.length;
+  const per = sf + shape.abandoned.args.length + 2;
+  const half = (s: FilterShape, at: number, alias: string) => {
     let q = applySort(applyFilter(db, db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, s.make((i) => p(at + i))), shape.sort);
     if (k) q = q.where(afterKey('tasks', shape.sort, p) as never);
-    return q.limit(p(at + s.args.length)).as(at === k ? 'f' : 'a');
+    return q.limit(p(at + s.args.length)).as(alias);
   };
-  const both = db
-    .selectFrom(half(shape.fresh, k))
-    .selectAll('f')
-    .unionAll(db.selectFrom(half(shape.abandoned, nf + 1)).selectAll('a'))
-    .as('u');
+  const arms = [];
+  for (let j = 0; j < shape.groups; j++) {
+    const at = k + j * per;
+    arms.push(db.selectFrom(half(shape.fresh, at, `f${j}`)).selectAll(`f${j}` as never));
+    arms.push(db.selectFrom(half(shape.abandoned, at + sf + 1, `a${j}`)).selectAll(`a${j}` as never));
+  }
+  const both = arms.reduce((u, arm) => u.unionAll(arm as never)).as('u');
   const keys = db
     .selectFrom(both)
-    .select('u.num')
-    .orderBy('u.priority', 'desc')
-    .orderBy('u.score', 'desc')
-    .orderBy('u.position')
-    .orderBy('u.created_at')
-    .orderBy('u.uid')
-    .limit(p(nf + na + 2));
+    .select('u.num' as never)
+    .orderBy('u.priority' as never, 'desc')
+    .orderBy('u.score' as never, 'desc')
+    .orderBy('u.position' as never)
+    .orderBy('u.created_at' as never)
+    .orderBy('u.uid' as never)
+    .limit(p(k + shape.groups * per));
   return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
 
+/** Above this many projects a queue over all of them is one statement again (sorted, not merged). */
+const MAX_READY_GROUPS = 64;
+
 async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after: ListAfter | undefined): Promise<Packed[]> {
-  const fresh = filterShape({ ...f, readyPart: 'fresh' }, sort);
-  const abandoned = filterShape({ ...f, readyPart: 'abandoned' }, sort);
+  // One group per project unless the filter names exactly one (the filter's values begin with it).
+  let uids = f.projectUids?.length === 1 ? undefined : f.projectUids ?? (await db.selectFrom('projects').select('uid').orderBy('uid').execute()).map((r) => r.uid);
+  if (uids && uids.length === 0) return [];
+  if (uids && uids.length > MAX_READY_GROUPS) uids = undefined;
+  const one: StoreFilter = uids ? { ...f, projectUids: [uids[0]!] } : f;
+  const fresh = filterShape({ ...one, readyPart: 'fresh' }, sort);
+  const abandoned = filterShape({ ...one, readyPart: 'abandoned' }, sort);
   const keyed = after !== undefined;
-  const shape: ReadyShape = { fresh, abandoned, sort, keyed, toString: () => `${fresh.key}/${abandoned.key}|after:${keyed}` };
-  return (await readyQuery.all(db, [...(after ?? []), ...fresh.args, limit, ...abandoned.args, limit, limit], shape)) as Packed[];
+  const groups = uids?.length ?? 1;
+  const shape: ReadyShape = { fresh, abandoned, sort, keyed, groups, toString: () => `${fresh.key}/${abandoned.key}|after:${keyed}|groups:${groups}` };
+  const args: unknown[] = [...(after ?? [])];
+  for (const uid of uids ?? [undefined]) {
+    const values = (a: unknown[]) => (uid === undefined ? a : [uid, ...a.slice(1)]);
+    args.push(...values(fresh.args), limit, ...values(abandoned.args), limit);
+  }
+  args.push(limit);
+  return (await readyQuery.all(db, args, shape)) as Packed[];
 }
 
 export async function listTasks(
