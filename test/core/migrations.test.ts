@@ -190,6 +190,36 @@ describe('migrations', () => {
     }
   });
 
+  it('from version 19: events keep their numbers and the next continues after them; closed work is still listed', async () => {
+    ws = tempWorkspace();
+    const old = openSqliteFile(ws.db, { targetVersion: 19 });
+    seedV1(old);
+    old.prepare("INSERT INTO events (at, actor, project_uid, task_uid, type, changes) VALUES (?, 'ann', ?, ?, 'task.updated', '{}')").run(T, P, U2);
+    const was = old.prepare('SELECT seq FROM events ORDER BY seq').pluck().all() as number[];
+    old.close();
+    const c = openCairn({ db: ws.db });
+    await c.call('update_task', { id: 'OLD-1', status: 'done' });
+    const open = (await c.call('list_tasks', { project: 'OLD' })).tasks.map((t: { id: string }) => t.id);
+    const all = (await c.call('list_tasks', { project: 'OLD', includeDone: true })).tasks.map((t: { id: string }) => t.id);
+    const done = (await c.call('list_tasks', { project: 'OLD', status: ['done'] })).tasks.map((t: { id: string }) => t.id);
+    await c.close();
+    expect(versionOf(ws.db)).toBe(LATEST_SQLITE_VERSION);
+    expect([open, all.sort(), done]).toEqual([['OLD-2'], ['OLD-1', 'OLD-2'], ['OLD-1']]);
+    const db = new Database(ws.db, { readonly: true });
+    try {
+      const now = db.prepare('SELECT seq FROM events ORDER BY seq').pluck().all() as number[];
+      expect(now.slice(0, was.length)).toEqual(was);
+      expect(now[was.length]).toBe(was[was.length - 1]! + 1);
+      expect(db.prepare("SELECT count(*) FROM sqlite_sequence WHERE name = 'events'").pluck().get()).toBe(0);
+      const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'tasks_%' ORDER BY name").pluck().all();
+      expect(names).toContain('tasks_closed');
+      for (const gone of ['tasks_order', 'tasks_ready_all', 'tasks_abandoned']) expect(names).not.toContain(gone);
+    } finally {
+      db.close();
+    }
+    expect(await integrityCheck(ws.db)).toBe('ok');
+  });
+
   it('a migration that fails changes nothing and leaves no backup behind, however often it is retried', async () => {
     ws = tempWorkspace();
     const old = openSqliteFile(ws.db, { targetVersion: 12 });
