@@ -14,6 +14,7 @@ export const postgresSql: EngineSql = {
   jsonArray: (values) => sql<string>`json_build_array(${sql.join(values)})::text`,
   jsonQuote: (value) => sql<string>`to_json(CAST(${value} AS text))::text`,
   position: (haystack, needle) => sql<number>`strpos(${haystack}, ${needle})`,
+  splitReadyOrder: false,
 };
 
 class CairnPostgresAdapter extends PostgresAdapter implements EngineAdapter {

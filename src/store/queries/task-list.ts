@@ -254,7 +254,7 @@ const isClosed = (eb: EB) =>
  * name may mean different categories in different projects).
  */
 async function halvesOf(db: Q, f: StoreFilter, sort: TaskSort): Promise<{ open: boolean; closed: boolean } | undefined> {
-  if ((sort !== 'priority' && sort !== 'ready') || f.ready) return undefined;
+  if ((sort !== 'priority' && sort !== 'ready') || f.ready || !engineSql(db).splitReadyOrder) return undefined;
   const hidden = !!(f.includeArchived || f.includeDeleted || f.onlyDeleted);
   if (!hidden && !f.includeDone && !f.categories?.length && !f.statuses?.length) return undefined;
   let categories: string[] | undefined = f.categories?.length ? f.categories : undefined;
@@ -367,8 +367,10 @@ const readyQuery = prepared((db, p, shape: ReadyShape) => {
 const MAX_READY_GROUPS = 64;
 
 async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after: ListAfter | undefined): Promise<Packed[]> {
-  // One group per project unless the filter names exactly one (the filter's values begin with it).
-  let uids = f.projectUids?.length === 1 ? undefined : f.projectUids ?? (await db.selectFrom('projects').select('uid').orderBy('uid').execute()).map((r) => r.uid);
+  // One group per project unless the filter names exactly one (the filter's values begin with it),
+  // or the engine indexes the whole order.
+  const perProject = engineSql(db).splitReadyOrder && f.projectUids?.length !== 1;
+  let uids = !perProject ? undefined : f.projectUids ?? (await db.selectFrom('projects').select('uid').orderBy('uid').execute()).map((r) => r.uid);
   if (uids && uids.length === 0) return [];
   if (uids && uids.length > MAX_READY_GROUPS) uids = undefined;
   const one: StoreFilter = uids ? { ...f, projectUids: [uids[0]!] } : f;

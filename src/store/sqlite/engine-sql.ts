@@ -8,6 +8,7 @@ export const sqliteSql: EngineSql = {
   jsonArray: (values) => sql<string>`json_array(${sql.join(values)})`,
   jsonQuote: (value) => sql<string>`json_quote(${value})`,
   position: (haystack, needle) => sql<number>`instr(${haystack}, ${needle})`,
+  splitReadyOrder: true,
 };
 
 export class CairnSqliteAdapter extends SqliteAdapter implements EngineAdapter {
