@@ -270,6 +270,24 @@ async function halvesOf(db: Q, f: StoreFilter, sort: TaskSort): Promise<{ open: 
   return { open: someOpen && !f.onlyDeleted, closed: someClosed || hidden };
 }
 
+/**
+ * Arms that each rank a page of index entries (ORDER_COLUMNS), merged in ready order: the best
+ * `limit` of them, and only those rows read.
+ */
+function mergedPage<A extends { unionAll(other: never): A; as(alias: 'u'): unknown }>(db: Q, arms: A[], limit: never, sort: TaskSort) {
+  const both = arms.reduce((u, arm) => u.unionAll(arm as never)).as('u');
+  const keys = db
+    .selectFrom(both as never)
+    .select('u.num' as never)
+    .orderBy('u.priority' as never, 'desc')
+    .orderBy('u.score' as never, 'desc')
+    .orderBy('u.position' as never)
+    .orderBy('u.created_at' as never)
+    .orderBy('u.uid' as never)
+    .limit(limit);
+  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, sort);
+}
+
 type MixedShape = FilterShape & { sort: TaskSort; keyed: boolean; open: boolean; closed: boolean };
 
 // A list in ready order that may hold closed work: no index holds every task in that order (a write
@@ -288,18 +306,8 @@ const mixedQuery = prepared((db, p, shape: MixedShape) => {
     return q.limit(p(at + k + shape.args.length)).as(alias);
   };
   const parts = [...(shape.open ? [isOpen] : []), ...(shape.closed ? [isClosed] : [])];
-  const [first, second] = parts.map((part, i) => db.selectFrom(half(part, i * n, `h${i}`)).selectAll(`h${i}` as never));
-  const both = (second ? first!.unionAll(second as never) : first!).as('u');
-  const keys = db
-    .selectFrom(both)
-    .select('u.num' as never)
-    .orderBy('u.priority' as never, 'desc')
-    .orderBy('u.score' as never, 'desc')
-    .orderBy('u.position' as never)
-    .orderBy('u.created_at' as never)
-    .orderBy('u.uid' as never)
-    .limit(p(parts.length * n));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
+  const arms = parts.map((part, i) => db.selectFrom(half(part, i * n, `h${i}`)).selectAll(`h${i}` as never));
+  return mergedPage(db, arms, p(parts.length * n), shape.sort);
 });
 
 async function page(db: Q, f: StoreFilter, sort: TaskSort, limit: number, after: ListAfter | undefined): Promise<Packed[]> {
@@ -350,17 +358,7 @@ const readyQuery = prepared((db, p, shape: ReadyShape) => {
     arms.push(db.selectFrom(half(shape.fresh, at, `f${j}`)).selectAll(`f${j}` as never));
     arms.push(db.selectFrom(half(shape.abandoned, at + sf + 1, `a${j}`)).selectAll(`a${j}` as never));
   }
-  const both = arms.reduce((u, arm) => u.unionAll(arm as never)).as('u');
-  const keys = db
-    .selectFrom(both)
-    .select('u.num' as never)
-    .orderBy('u.priority' as never, 'desc')
-    .orderBy('u.score' as never, 'desc')
-    .orderBy('u.position' as never)
-    .orderBy('u.created_at' as never)
-    .orderBy('u.uid' as never)
-    .limit(p(k + shape.groups * per));
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, shape.sort);
+  return mergedPage(db, arms, p(k + shape.groups * per), shape.sort);
 });
 
 /** Above this many projects a queue over all of them is one statement again (sorted, not merged). */
