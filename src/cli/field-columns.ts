@@ -7,14 +7,15 @@ import type { RenderEnv } from './render/render-env.js';
 import { relativeTime } from './render/time.js';
 
 /** Every summary field, plus `state` (ready / blocked by … / claimed by …, as the default table shows it). */
-export const FIELD_COLUMNS = [...Object.keys(TaskSummary.shape), 'state'] as const;
+export const fieldColumns = (): string[] => [...Object.keys(TaskSummary().shape), 'state'];
 
 export function parseFields(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
   const names = String(value).split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = names.filter((n) => !(FIELD_COLUMNS as readonly string[]).includes(n));
+  const columns = fieldColumns();
+  const bad = names.filter((n) => !columns.includes(n));
   if (bad.length || !names.length) {
-    throw new CairnError('VALIDATION_ERROR', `--fields: ${bad.length ? `unknown field${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : 'name at least one field'}. Valid: ${FIELD_COLUMNS.join(', ')}.`, {
+    throw new CairnError('VALIDATION_ERROR', `--fields: ${bad.length ? `unknown field${bad.length > 1 ? 's' : ''} ${bad.join(', ')}` : 'name at least one field'}. Valid: ${columns.join(', ')}.`, {
       suggestions: ['cairn list --fields id,title,status,assignee'],
     });
   }

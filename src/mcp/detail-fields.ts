@@ -11,6 +11,7 @@
  * Applies to every op whose output lists TaskSummary items, found by shape, so no tool is special-cased.
  */
 import * as z from 'zod';
+import { lazy } from '../core/model/lazy.js';
 import { Claim, Kind, Progress, Task, TaskSummary } from '../core/model/task.js';
 import type { Op } from '../ops/index.js';
 
@@ -29,19 +30,19 @@ export const FieldsArg = z
   .describe('More fields per row (default: compact rows; assignee, claim, parentId, kind, checklistProgress, substatus, slug appear when set)');
 
 /** The row as the tool's outputSchema states it. */
-export const TaskRow = TaskSummary.pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, openBlockers: true, blocks: true, children: true, isReady: true })
+export const TaskRow = lazy(() => TaskSummary().pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, openBlockers: true, blocks: true, children: true, isReady: true })
   .extend({
     assignee: z.string().optional().describe('Omitted when unassigned'),
-    claim: Claim.optional().describe('Omitted when not claimed'),
+    claim: Claim().optional().describe('Omitted when not claimed'),
     parentId: z.string().optional().describe('Omitted when the task has no parent'),
     kind: Kind.optional().describe('Omitted for plain tasks'),
-    checklistProgress: Progress.optional().describe('Omitted when the task has no checklist'),
+    checklistProgress: Progress().optional().describe('Omitted when the task has no checklist'),
     substatus: z.string().optional().describe('Omitted when not set'),
     slug: z.string().optional().describe('Omitted when not set'),
   })
-  .extend(TaskSummary.pick({ uid: true, project: true, statusCategory: true, score: true, position: true, version: true, createdAt: true, updatedAt: true }).partial().shape)
-  .extend(Task.pick({ description: true, checklist: true, comments: true, links: true, anchors: true }).partial().shape);
-export type TaskRow = z.infer<typeof TaskRow>;
+  .extend(TaskSummary().pick({ uid: true, project: true, statusCategory: true, score: true, position: true, version: true, createdAt: true, updatedAt: true }).partial().shape)
+  .extend(Task().pick({ description: true, checklist: true, comments: true, links: true, anchors: true }).partial().shape));
+export type TaskRow = z.infer<ReturnType<typeof TaskRow>>;
 
 /** A summary (with any detail fields added) as a list row with the extra fields asked for. */
 export function toRow(t: TaskSummary & Partial<Task>, fields: readonly FieldName[]): TaskRow {
@@ -64,9 +65,9 @@ export function listShapeOf(op: Op): ListShape | undefined {
   if (!(op.output instanceof z.ZodObject) || 'fields' in op.input.shape) return undefined;
   const shape = op.output.shape as Record<string, z.ZodType>;
   const tasks = shape.tasks;
-  if (tasks instanceof z.ZodArray && tasks.element === TaskSummary) return 'tasks';
+  if (tasks instanceof z.ZodArray && tasks.element === TaskSummary()) return 'tasks';
   const results = shape.results;
-  if (results instanceof z.ZodArray && results.element instanceof z.ZodObject && (results.element.shape as Record<string, unknown>).task === TaskSummary) return 'results';
+  if (results instanceof z.ZodArray && results.element instanceof z.ZodObject && (results.element.shape as Record<string, unknown>).task === TaskSummary()) return 'results';
   return undefined;
 }
 
@@ -75,8 +76,8 @@ export function detailSchemas(op: Op, shape: ListShape): { input: z.ZodObject; o
   const out = op.output as z.ZodObject;
   const output =
     shape === 'tasks'
-      ? out.extend({ tasks: z.array(TaskRow) })
-      : out.extend({ results: z.array(((out.shape as Record<string, z.ZodArray<z.ZodObject>>).results!.element).extend({ task: TaskRow })) });
+      ? out.extend({ tasks: z.array(TaskRow()) })
+      : out.extend({ results: z.array(((out.shape as Record<string, z.ZodArray<z.ZodObject>>).results!.element).extend({ task: TaskRow() })) });
   return { input: op.input.extend({ fields: FieldsArg }), output };
 }
 

@@ -48,9 +48,22 @@ export interface Op<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
   run(ctx: OpContext, input: z.output<I>): Promise<z.output<O>>;
 }
 
-/** Declares an operation with its name (as a literal type) and input/output types inferred from the schemas. */
-export function defineOp<const N extends string, I extends z.ZodObject, O extends z.ZodType>(op: Op<I, O> & { name: N }): Op<I, O> & { name: N } {
-  return op;
+/** An op as declared: its schemas as functions, built on first use (core/model/lazy.ts). */
+export type OpDeclaration<I extends z.ZodObject, O extends z.ZodType> = Omit<Op<I, O>, 'input' | 'output'> & { input: () => I; output: () => O };
+
+/**
+ * Declares an operation with its name (as a literal type) and input/output types inferred from the
+ * schemas. `input` and `output` are built when first read: a `cairn` command reads one op's input,
+ * and its output schema only MCP and the REST API's OpenAPI document use.
+ */
+export function defineOp<const N extends string, I extends z.ZodObject, O extends z.ZodType>(declared: OpDeclaration<I, O> & { name: N }): Op<I, O> & { name: N } {
+  const { input, output, ...op } = declared;
+  let inputSchema: I | undefined;
+  let outputSchema: O | undefined;
+  return Object.defineProperties(op, {
+    input: { get: () => (inputSchema ??= input()), enumerable: true },
+    output: { get: () => (outputSchema ??= output()), enumerable: true },
+  }) as Op<I, O> & { name: N };
 }
 
 /** The op's input with `project` filled from the context's default when the caller left it out. */

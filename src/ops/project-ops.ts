@@ -14,7 +14,7 @@ export const listProjectsOp = defineOp({
   title: 'List projects',
   description: 'All projects with key, name, root, workflow statuses and task count (excluding archived and deleted). Keys are what other tools take as project.',
   input: ListProjectsInput,
-  output: z.object({ projects: z.array(Project) }),
+  output: () => z.object({ projects: z.array(Project()) }),
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/projects' },

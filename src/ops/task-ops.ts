@@ -43,8 +43,8 @@ export const searchTasksOp = defineOp({
   description:
     'Full-text search over title, labels, description, comments and checklist (ranked; "phrase", prefix*). Each result has matchedFields and a highlighted excerpt. Check here before creating a task that may exist.',
   input: SearchTasksInput,
-  output: z.object({
-    results: z.array(z.object({ task: TaskSummary, matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
+  output: () => z.object({
+    results: z.array(z.object({ task: TaskSummary(), matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
     total: z.number().int(),
     nextCursor: z.string().nullable(),
   }),
@@ -61,8 +61,8 @@ export const nextTasksOp = defineOp({
   description:
     'The ready queue: todo tasks with every blocker done and no live claim by someone else, ordered by priority, score, lane position, age. Then claim_task the one you take. When empty, says what blocks the queue.',
   input: NextTasksInput,
-  output: z.object({
-    tasks: z.array(TaskSummary),
+  output: () => z.object({
+    tasks: z.array(TaskSummary()),
     blocked: z.object({ count: z.number().int(), topBlockers: z.array(z.string()) }).optional(),
   }),
   readOnly: true,
@@ -77,7 +77,7 @@ export const createTaskOp = defineOp({
   title: 'Create a task',
   description:
     'Create a task in a project (default status: first todo lane). Optional: description (markdown), kind, priority, score, labels, assignee, parentId, blockedBy ids, checklist items, anchors, links. Returns the task with its new id (KEY-N).',
-  input: CreateTaskInput.extend({ project: CreateTaskInput.shape.project.optional() }),
+  input: () => CreateTaskInput().extend({ project: CreateTaskInput().shape.project.optional() }),
   output: TaskOut,
   readOnly: false,
   rest: { method: 'POST', path: '/tasks' },

@@ -1,5 +1,6 @@
 /** Working a task: claim, release, complete, dependencies, checklist, comments, board overview. */
 import * as z from 'zod';
+import { lazy } from '../core/model/lazy.js';
 import { BoardInput, boardOverview } from '../core/services/board.js';
 import { UpdateChecklistInput, updateChecklist } from '../core/services/checklist.js';
 import { ClaimNextInput, claimNext, ClaimTaskInput, claimTask, ReleaseTaskInput, releaseTask } from '../core/services/claims.js';
@@ -30,7 +31,7 @@ export const claimNextOp = defineOp({
   title: 'Claim the next ready task',
   description: 'Atomically claim the first ready task (next_tasks order); concurrent callers never get the same one. task is null when none is ready.',
   input: ClaimNextInput,
-  output: z.object({ task: Task.nullable() }),
+  output: () => z.object({ task: Task().nullable() }),
   readOnly: false,
   rest: { method: 'POST', path: '/claims/next' },
   run: (ctx, input) => claimNext(ctx, withDefaultProject(ctx, input)),
@@ -55,7 +56,7 @@ export const completeTaskOp = defineOp({
   description:
     'Mark a task done (first done lane), release its claim, optionally record closeReason and an implementation comment. Returns the task and nowReady: ids of tasks this unblocked. Then next_tasks.',
   input: CompleteTaskInput,
-  output: z.object({ task: Task, nowReady: z.array(z.string()).describe('Tasks that became ready because of this') }),
+  output: () => z.object({ task: Task(), nowReady: z.array(z.string()).describe('Tasks that became ready because of this') }),
   readOnly: false,
   idempotent: true,
   rest: { method: 'POST', path: '/tasks/:id/complete' },
@@ -113,11 +114,11 @@ export const addCommentOp = defineOp({
   run: async (ctx, input) => ({ task: await addComment(ctx, input) }),
 });
 
-const Bucket = z.object({ count: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number() });
-export const BoardOut = z.object({
+const Bucket = lazy(() => z.object({ count: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number() }));
+export const BoardOut = lazy(() => z.object({
   project: z.string().nullable(),
   lanes: z.array(
-    Bucket.extend({
+    Bucket().extend({
       status: z.string(),
       displayName: z.string(),
       category: z.string(),
@@ -126,15 +127,15 @@ export const BoardOut = z.object({
       cards: z.array(z.object({ id: z.string(), title: z.string(), priority: z.string(), assignee: z.string().nullable(), isReady: z.boolean(), blockedBy: z.array(z.string()), openBlockers: z.array(z.string()), checklistProgress: z.object({ done: z.number(), total: z.number() }) })),
     }),
   ),
-  byCategory: z.record(z.string(), Bucket),
-  byPriority: z.record(z.string(), Bucket.extend({ done: z.number(), doneRate: z.number() })),
-  byAssignee: z.record(z.string(), Bucket),
+  byCategory: z.record(z.string(), Bucket()),
+  byPriority: z.record(z.string(), Bucket().extend({ done: z.number(), doneRate: z.number() })),
+  byAssignee: z.record(z.string(), Bucket()),
   summary: z.object({ totalTasks: z.number(), doneTasks: z.number(), doneRate: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number(), readyTasks: z.number() }),
   blocked: z.array(z.object({ id: z.string(), title: z.string(), blockedBy: z.array(z.string()), openBlockers: z.array(z.string()) })).describe('The first 20 blocked tasks in ready order'),
   blockedCount: z.number().int().describe('All blocked tasks: in a blocked lane, or waiting on open blockers in todo or backlog'),
   inProgressByAssignee: z.record(z.string(), z.array(z.string())).describe('In-progress task ids per assignee (the first 500)'),
   inProgressCounts: z.record(z.string(), z.number().int()).describe('All in-progress tasks per assignee'),
-});
+}));
 
 export const boardOverviewOp = defineOp({
   name: 'board_overview',

@@ -4,7 +4,7 @@ import type { BoardOut } from '../../ops/work-ops.js';
 import type { RenderEnv } from './render-env.js';
 import { table } from './table.js';
 
-type Board = z.infer<typeof BoardOut>;
+type Board = z.infer<ReturnType<typeof BoardOut>>;
 type Bucket = { count: number; checklistDone: number; checklistTotal: number };
 
 const pct = (rate: number): string => `${Math.round(rate * 100)}%`;

@@ -1,21 +1,22 @@
 /** The project: a key, its workflow of statuses (board lanes), and how agents find it (root, aliases). */
 import * as z from 'zod';
+import { lazy } from './lazy.js';
 import { Status } from './workflow.js';
 
 export const ProjectName = z.string().trim().min(1, 'project name must not be empty').max(100, 'project name must be at most 100 characters');
 export const Alias = z.string().trim().min(1).max(200);
 
-export const Project = z.object({
+export const Project = lazy(() => z.object({
   key: z.string(),
   uid: z.string(),
   name: z.string(),
   description: z.string(),
   root: z.string().nullable().describe('Repository path; agents started inside it default to this project'),
   aliases: z.array(z.string()),
-  statuses: z.array(Status),
+  statuses: z.array(Status()),
   archived: z.boolean(),
   taskCount: z.number().int(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
-export type Project = z.infer<typeof Project>;
+}));
+export type Project = z.infer<ReturnType<typeof Project>>;

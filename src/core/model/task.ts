@@ -1,5 +1,6 @@
 /** The task: its field schemas, the full shape `get` returns and the compact summary lists return. */
 import * as z from 'zod';
+import { lazy } from './lazy.js';
 import { Category } from './workflow.js';
 
 export const KINDS = ['task', 'feature', 'bug', 'chore', 'spike', 'epic'] as const;
@@ -57,7 +58,7 @@ export const Assignee = z.string().trim().min(1).max(100).describe('Free text, e
 export const Score = z.number().finite().min(-1e9).max(1e9).describe('Finer ranking within a priority; higher first');
 
 export const PrState = z.enum(['open', 'draft', 'merged', 'closed']);
-export const Links = z
+export const Links = lazy(() => z
   .object({
     branch: z.string().max(300).optional(),
     worktree: z.string().max(1000).optional(),
@@ -66,33 +67,33 @@ export const Links = z
     prState: PrState.optional(),
     issue: z.string().max(1000).optional().describe('External issue reference or URL'),
   })
-  .strict();
-export type Links = z.infer<typeof Links>;
+  .strict());
+export type Links = z.infer<ReturnType<typeof Links>>;
 
 export const Anchor = z.string().trim().min(1).max(1000).describe('Repository-relative file path');
 export const Anchors = z.array(Anchor).max(100);
 
-export const ChecklistItem = z.object({ index: z.number().int(), text: z.string(), checked: z.boolean() });
-export type ChecklistItem = z.infer<typeof ChecklistItem>;
+export const ChecklistItem = lazy(() => z.object({ index: z.number().int(), text: z.string(), checked: z.boolean() }));
+export type ChecklistItem = z.infer<ReturnType<typeof ChecklistItem>>;
 export const ChecklistText = z.string().trim().min(1, 'checklist text must not be empty').max(500, 'checklist text must be at most 500 characters');
 
-export const Progress = z.object({ done: z.number().int(), total: z.number().int() });
-export type Progress = z.infer<typeof Progress>;
+export const Progress = lazy(() => z.object({ done: z.number().int(), total: z.number().int() }));
+export type Progress = z.infer<ReturnType<typeof Progress>>;
 
-export const Comment = z.object({
+export const Comment = lazy(() => z.object({
   id: z.string(),
   author: z.string(),
   kind: CommentKind,
   body: z.string(),
   createdAt: z.string(),
-});
-export type Comment = z.infer<typeof Comment>;
+}));
+export type Comment = z.infer<ReturnType<typeof Comment>>;
 
-export const Claim = z.object({ actor: z.string(), expiresAt: z.string() });
-export type Claim = z.infer<typeof Claim>;
+export const Claim = lazy(() => z.object({ actor: z.string(), expiresAt: z.string() }));
+export type Claim = z.infer<ReturnType<typeof Claim>>;
 
 /** Fields every task carries, in lists and in full. Ids are display ids (`API-12`). */
-export const TaskSummary = z.object({
+export const TaskSummary = lazy(() => z.object({
   id: z.string().describe('Display id, e.g. API-12'),
   uid: z.string().describe('Stable internal id (ULID)'),
   project: z.string(),
@@ -106,7 +107,7 @@ export const TaskSummary = z.object({
   assignee: z.string().nullable(),
   substatus: z.string().nullable().describe('Sub-state within the lane, e.g. blocked, review'),
   slug: z.string().nullable().describe('Name unique within the project'),
-  claim: Claim.nullable(),
+  claim: Claim().nullable(),
   parentId: z.string().nullable(),
   position: z.number(),
   version: z.number().int(),
@@ -115,25 +116,25 @@ export const TaskSummary = z.object({
   blocks: z.array(z.string()).describe('Ids of tasks this one blocks'),
   children: z.array(z.string()),
   isReady: z.boolean(),
-  checklistProgress: Progress,
+  checklistProgress: Progress(),
   createdAt: z.string(),
   updatedAt: z.string(),
-});
-export type TaskSummary = z.infer<typeof TaskSummary>;
+}));
+export type TaskSummary = z.infer<ReturnType<typeof TaskSummary>>;
 
 /** The full task `get` returns. */
-export const Task = TaskSummary.extend({
+export const Task = lazy(() => TaskSummary().extend({
   description: z.string(),
-  checklist: z.array(ChecklistItem),
-  comments: z.array(Comment),
-  links: Links,
+  checklist: z.array(ChecklistItem()),
+  comments: z.array(Comment()),
+  links: Links(),
   anchors: z.array(z.string()),
   closeReason: z.string().nullable(),
   origin: z.string().nullable(),
   documentPath: z.string().nullable(),
-  childProgress: Progress.nullable().describe('Roll-up of children (done/total) when the task has children'),
+  childProgress: Progress().nullable().describe('Roll-up of children (done/total) when the task has children'),
   completedAt: z.string().nullable(),
   archivedAt: z.string().nullable(),
   deletedAt: z.string().nullable(),
-});
-export type Task = z.infer<typeof Task>;
+}));
+export type Task = z.infer<ReturnType<typeof Task>>;

@@ -1,5 +1,6 @@
 /** Workflow statuses (board lanes), their fixed categories, and the templates projects start from. */
 import * as z from 'zod';
+import { lazy } from './lazy.js';
 
 /** Categories drive all logic (readiness, completion); status names are free-form per project. */
 export const CATEGORIES = ['backlog', 'todo', 'in_progress', 'blocked', 'done', 'canceled'] as const;
@@ -20,14 +21,14 @@ export const Color = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, 'colour must be a hex colour like "#3b82f6"');
 
-export const Status = z.object({
+export const Status = lazy(() => z.object({
   name: StatusName,
   displayName: z.string().min(1).max(60),
   color: Color,
   category: Category,
   position: z.number().int(),
-});
-export type Status = z.infer<typeof Status>;
+}));
+export type Status = z.infer<ReturnType<typeof Status>>;
 
 type StatusSeed = Omit<Status, 'position'>;
 

@@ -1,18 +1,19 @@
 /** Applies a batch of checklist operations to a list, all or nothing: the first bad op throws and nothing changes. */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import { CairnError } from '../errors.js';
 import { ChecklistText, type ChecklistItem } from '../model/task.js';
 
-export const ChecklistOp = z.discriminatedUnion('op', [
+export const ChecklistOp = lazy(() => z.discriminatedUnion('op', [
   z.object({ op: z.literal('add'), text: ChecklistText, index: z.number().int().min(0).optional().describe('Insert before this index; default appends') }),
   z.object({ op: z.literal('check'), index: z.number().int().min(0) }),
   z.object({ op: z.literal('uncheck'), index: z.number().int().min(0) }),
   z.object({ op: z.literal('toggle'), index: z.number().int().min(0) }),
   z.object({ op: z.literal('edit'), index: z.number().int().min(0), text: ChecklistText }),
   z.object({ op: z.literal('remove'), index: z.number().int().min(0) }),
-]);
-export type ChecklistOp = z.infer<typeof ChecklistOp>;
-export const ChecklistOps = z.array(ChecklistOp).min(1, 'give at least one checklist op').max(200, 'at most 200 ops per batch');
+]));
+export type ChecklistOp = z.infer<ReturnType<typeof ChecklistOp>>;
+export const ChecklistOps = lazy(() => z.array(ChecklistOp()).min(1, 'give at least one checklist op').max(200, 'at most 200 ops per batch'));
 
 interface Item { text: string; checked: boolean }
 

@@ -1,5 +1,6 @@
 /** Recording and reading the activity log; every mutation records its event in the same transaction. */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -28,12 +29,12 @@ export async function record(
   return tx.appendEvent({ at: nowIso(ctx), actor: ctx.actor, ...(ctx.via ? { via: ctx.via } : {}), ...e });
 }
 
-export const HistoryInput = z.object({
+export const HistoryInput = lazy(() => z.object({
   id: TaskRef,
   limit: z.number().int().min(1).max(500).default(50),
-});
+}));
 
-export async function taskHistory(ctx: Context, input: z.infer<typeof HistoryInput>): Promise<{ taskId: string; events: ActivityEvent[] }> {
+export async function taskHistory(ctx: Context, input: z.infer<ReturnType<typeof HistoryInput>>): Promise<{ taskId: string; events: ActivityEvent[] }> {
   return ctx.store.read(async (tx) => {
     const t = await resolveTask(tx, input.id);
     const events = await tx.events({ taskUid: t.uid, limit: input.limit, desc: true });
@@ -41,15 +42,15 @@ export async function taskHistory(ctx: Context, input: z.infer<typeof HistoryInp
   });
 }
 
-export const ChangesSinceInput = z.object({
+export const ChangesSinceInput = lazy(() => z.object({
   since: z.number().int().min(0).default(0).describe('Return events with seq greater than this'),
   project: z.string().optional(),
   limit: z.number().int().min(1).max(1000).default(100),
-});
+}));
 
 export async function changesSince(
   ctx: Context,
-  input: z.infer<typeof ChangesSinceInput>,
+  input: z.infer<ReturnType<typeof ChangesSinceInput>>,
 ): Promise<{ events: ActivityEvent[]; lastSeq: number; hasMore: boolean }> {
   return ctx.store.read(async (tx) => {
     const projectUid = input.project ? (await resolveProject(tx, input.project)).uid : undefined;

@@ -1,5 +1,6 @@
 /** Board overview and progress: lanes with counts and checklist completion, by priority, by assignee, overall. */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { PRIORITIES, type Priority, type TaskSummary } from '../model/task.js';
@@ -8,12 +9,12 @@ import type { BoardRow, ProjectRow, Tx } from '../ports.js';
 import { summarize } from './hydrate.js';
 import { resolveProject } from './resolve.js';
 
-export const BoardInput = z.object({
+export const BoardInput = lazy(() => z.object({
   project: z.string().optional().describe('Project key or alias; default all projects'),
   allProjects: z.boolean().default(false).describe('Ignore the default project and cover all'),
   includeArchived: z.boolean().default(false),
   cardsPerLane: z.number().int().min(0).max(100).default(5).describe('Top cards listed per lane (0 for counts only)'),
-});
+}));
 
 interface Bucket { count: number; checklistDone: number; checklistTotal: number; completionRate: number }
 const bucket = (): Bucket => ({ count: 0, checklistDone: 0, checklistTotal: 0, completionRate: 0 });
@@ -59,7 +60,7 @@ async function lanesFor(tx: Tx, projects: ProjectRow[]) {
   return byName;
 }
 
-export async function boardOverview(ctx: Context, input: z.infer<typeof BoardInput>): Promise<BoardOverview> {
+export async function boardOverview(ctx: Context, input: z.infer<ReturnType<typeof BoardInput>>): Promise<BoardOverview> {
   return ctx.store.read(async (tx) => {
     const now = nowIso(ctx);
     const projects = input.project ? [await resolveProject(tx, input.project)] : await tx.listProjects(false);

@@ -1,5 +1,6 @@
 /** Checklist edits as one atomic batch on a task. */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { TaskRef } from '../model/ids.js';
@@ -9,13 +10,13 @@ import { displayIdOf, hydrate } from './hydrate.js';
 import { resolveLiveTask } from './resolve.js';
 import { checkVersion, commitTaskChange } from './task-write.js';
 
-export const UpdateChecklistInput = z.object({
+export const UpdateChecklistInput = lazy(() => z.object({
   id: TaskRef,
-  ops: ChecklistOps.describe('Applied in order, all or nothing; indexes refer to the list as the previous op left it'),
+  ops: ChecklistOps().describe('Applied in order, all or nothing; indexes refer to the list as the previous op left it'),
   expectedVersion: z.number().int().min(1).optional(),
-});
+}));
 
-export async function updateChecklist(ctx: Context, input: z.infer<typeof UpdateChecklistInput>): Promise<Task> {
+export async function updateChecklist(ctx: Context, input: z.infer<ReturnType<typeof UpdateChecklistInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const row = await resolveLiveTask(tx, input.id);
     checkVersion(row, input.expectedVersion);

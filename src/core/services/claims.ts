@@ -4,6 +4,7 @@
  * and claim_next takes the first ready task in one write transaction.
  */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -21,11 +22,11 @@ export const DEFAULT_LEASE_SECONDS = 1800;
 
 const LeaseSeconds = z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS).describe('Lease length; claim again before it ends to renew');
 
-export const ClaimTaskInput = z.object({
+export const ClaimTaskInput = lazy(() => z.object({
   id: TaskRef,
   leaseSeconds: LeaseSeconds,
   force: z.boolean().default(false).describe('Claim despite open blockers (history records it)'),
-});
+}));
 
 function alreadyClaimed(row: TaskRow): CairnError {
   const id = displayIdOf(row);
@@ -44,7 +45,7 @@ function blocked(row: TaskRow): CairnError {
   });
 }
 
-export async function claimTask(ctx: Context, input: z.infer<typeof ClaimTaskInput>): Promise<Task> {
+export async function claimTask(ctx: Context, input: z.infer<ReturnType<typeof ClaimTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => hydrate(tx, await claimRow(tx, ctx, await resolveLiveTask(tx, input.id), input), nowIso(ctx), ctx.actor));
 }
 
@@ -85,20 +86,20 @@ async function claimRow(tx: Tx, ctx: Context, row: TaskRow, input: { leaseSecond
 }
 
 // Kept small: every default tool list carries it (the budget is test/mcp/surface.test.ts).
-export const ClaimNextInput = z.object({
+export const ClaimNextInput = lazy(() => z.object({
   project: z.string().optional(),
   labels: z.array(z.string()).max(50).optional().describe('Any of these'),
   assignee: z.string().optional().describe('"none": unassigned'),
   kind: Kind.optional(),
   leaseSeconds: LeaseSeconds.describe('As claim_task'),
-});
+}));
 
 /**
  * Claims the first ready task (DESIGN §2 order) matching the filter, in one write transaction:
  * on SQLite the transaction holds the write lock, and on any engine each attempt is tryClaim's
  * conditional UPDATE, so a task lost to a concurrent claimer is passed over, never shared.
  */
-export async function claimNext(ctx: Context, input: z.infer<typeof ClaimNextInput>): Promise<{ task: Task | null }> {
+export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof ClaimNextInput>>): Promise<{ task: Task | null }> {
   return ctx.store.write(async (tx) => {
     const now = nowIso(ctx);
     const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : await activeProjectUids(tx);
@@ -129,13 +130,13 @@ export async function claimNext(ctx: Context, input: z.infer<typeof ClaimNextInp
   });
 }
 
-export const ReleaseTaskInput = z.object({
+export const ReleaseTaskInput = lazy(() => z.object({
   id: TaskRef,
   force: z.boolean().default(false).describe("Release someone else's live claim (humans steering agents)"),
   toStatus: z.string().optional().describe("Status to return to; default the project's first todo status if in progress"),
-});
+}));
 
-export async function releaseTask(ctx: Context, input: z.infer<typeof ReleaseTaskInput>): Promise<Task> {
+export async function releaseTask(ctx: Context, input: z.infer<ReturnType<typeof ReleaseTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const row = await resolveLiveTask(tx, input.id);
     const now = nowIso(ctx);

@@ -1,6 +1,7 @@
 /** Comments on tasks, and the label vocabulary with usage counts. */
 import { newUlid as ulid } from '../model/ids.js';
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { TaskRef } from '../model/ids.js';
@@ -9,13 +10,13 @@ import { hydrate } from './hydrate.js';
 import { resolveLiveTask, resolveProject } from './resolve.js';
 import { commitTaskChange } from './task-write.js';
 
-export const AddCommentInput = z.object({
+export const AddCommentInput = lazy(() => z.object({
   id: TaskRef,
   body: z.string().trim().min(1, 'comment body must not be empty').max(100_000).describe('Markdown'),
   kind: CommentKind.default('comment'),
-});
+}));
 
-export async function addComment(ctx: Context, input: z.infer<typeof AddCommentInput>): Promise<Task> {
+export async function addComment(ctx: Context, input: z.infer<ReturnType<typeof AddCommentInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const row = await resolveLiveTask(tx, input.id);
     const now = nowIso(ctx);
@@ -26,9 +27,9 @@ export async function addComment(ctx: Context, input: z.infer<typeof AddCommentI
   });
 }
 
-export const ListLabelsInput = z.object({ project: z.string().optional().describe('Project key or alias; default all projects') });
+export const ListLabelsInput = lazy(() => z.object({ project: z.string().optional().describe('Project key or alias; default all projects') }));
 
-export async function listLabels(ctx: Context, input: z.infer<typeof ListLabelsInput>): Promise<{ labels: Array<{ label: string; count: number }> }> {
+export async function listLabels(ctx: Context, input: z.infer<ReturnType<typeof ListLabelsInput>>): Promise<{ labels: Array<{ label: string; count: number }> }> {
   return ctx.store.read(async (tx) => {
     const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : null;
     return { labels: await tx.labelCounts(projectUids) };

@@ -1,5 +1,6 @@
 /** Blocking dependencies and the parent/child hierarchy; both graphs stay acyclic. */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -11,10 +12,10 @@ import { displayIdOf, hydrate } from './hydrate.js';
 import { resolveLiveTask, resolveTask } from './resolve.js';
 import { commitTaskChange } from './task-write.js';
 
-export const DependencyInput = z.object({
+export const DependencyInput = lazy(() => z.object({
   taskId: TaskRef.describe('The task that waits'),
   blockedBy: TaskRef.describe('The task that must finish first'),
-});
+}));
 
 async function displayPath(tx: Tx, uids: string[]): Promise<string> {
   const rows = await tx.getTasks([...new Set(uids)]);
@@ -42,7 +43,7 @@ export async function linkBlocker(tx: Tx, task: TaskRow, blocker: TaskRow, at: s
   return tx.addDependency(task.uid, blocker.uid, at);
 }
 
-export async function addDependency(ctx: Context, input: z.infer<typeof DependencyInput>): Promise<Task> {
+export async function addDependency(ctx: Context, input: z.infer<ReturnType<typeof DependencyInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const task = await resolveLiveTask(tx, input.taskId, 'taskId');
     const blocker = await resolveLiveTask(tx, input.blockedBy, 'blockedBy');
@@ -58,7 +59,7 @@ export async function addDependency(ctx: Context, input: z.infer<typeof Dependen
   });
 }
 
-export async function removeDependency(ctx: Context, input: z.infer<typeof DependencyInput>): Promise<Task> {
+export async function removeDependency(ctx: Context, input: z.infer<ReturnType<typeof DependencyInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const task = await resolveLiveTask(tx, input.taskId, 'taskId');
     const blocker = await resolveTask(tx, input.blockedBy, 'blockedBy');

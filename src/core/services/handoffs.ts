@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { CairnError } from '../errors.js';
 import { Description, Labels, Priority, Title } from '../model/task.js';
@@ -18,7 +19,7 @@ import { isPathLike, normalizeAnchors, projectRootOf, realish, repositoryOfDb, W
 import { resolveProject } from './resolve.js';
 import { createTask } from './tasks.js';
 
-export const SubmitHandoffInput = z.object({
+export const SubmitHandoffInput = lazy(() => z.object({
   target: z.string().trim().min(1).max(1000).optional()
     .describe('Project key, alias (package name, repo slug) or path of a repository with a .cairn/ workspace'),
   repository: z.string().trim().min(1).max(1000).optional().describe("Repository whose .cairn/ workspace holds target (default: this workspace's)"),
@@ -29,24 +30,24 @@ export const SubmitHandoffInput = z.object({
   anchors: z.array(z.string().max(1000)).max(100).default([]).describe('File paths, absolute or repo-relative; stored repo-relative'),
   idempotencyKey: z.string().trim().min(1).max(200).optional().describe('A repeat with the same key answers the task already made'),
   from: z.string().min(1).max(100).optional().describe('Submitting project (default: the session project)'),
-});
-export type SubmitHandoffInput = z.infer<typeof SubmitHandoffInput>;
+}));
+export type SubmitHandoffInput = z.infer<ReturnType<typeof SubmitHandoffInput>>;
 
-export const HandoffTarget = z.object({
+export const HandoffTarget = lazy(() => z.object({
   project: z.string().nullable().describe('Target project key (null while waiting in the outbox)'),
   repository: z.string().nullable().describe("Target repository root, when known"),
   workspace: z.string().describe('Target workspace: database path, or the remote URL'),
-});
+}));
 
-export const SubmitHandoffOutput = z.object({
+export const SubmitHandoffOutput = lazy(() => z.object({
   taskId: z.string().nullable().describe('KEY-N in the target; null while waiting in the outbox'),
-  target: HandoffTarget,
+  target: HandoffTarget(),
   persistedOffline: z.boolean().describe('true: the server was unreachable; recorded in the outbox, delivered later'),
   replayed: z.boolean().describe('true: this idempotency key was used before; the task it made is returned'),
   outboxId: z.string().optional(),
   message: z.string(),
-});
-export type SubmitHandoffOutput = z.infer<typeof SubmitHandoffOutput>;
+}));
+export type SubmitHandoffOutput = z.infer<ReturnType<typeof SubmitHandoffOutput>>;
 
 /** A workspace a call works on: this one, or another repository's (opened here, closed by `close`). */
 export interface OpenedWorkspace {

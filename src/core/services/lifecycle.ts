@@ -4,6 +4,7 @@
  * back; its children stay, detached only by purge. Purge is separate, explicit and only for deleted tasks.
  */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -15,14 +16,14 @@ import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { resolveLiveTask, resolveTask } from './resolve.js';
 import { checkVersion, commitTaskChange, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
-export const CompleteTaskInput = z.object({
+export const CompleteTaskInput = lazy(() => z.object({
   id: TaskRef,
   closeReason: z.string().trim().max(500).optional().describe('Why it closed, e.g. fixed, duplicate, wont_fix'),
   comment: z.string().trim().min(1).max(100_000).optional().describe('Implementation notes recorded as a comment'),
   expectedVersion: z.number().int().min(1).optional(),
-});
+}));
 
-export async function completeTask(ctx: Context, input: z.infer<typeof CompleteTaskInput>): Promise<{ task: Task; nowReady: string[] }> {
+export async function completeTask(ctx: Context, input: z.infer<ReturnType<typeof CompleteTaskInput>>): Promise<{ task: Task; nowReady: string[] }> {
   return ctx.store.write(async (tx) => {
     const row = await resolveLiveTask(tx, input.id);
     checkVersion(row, input.expectedVersion);
@@ -49,9 +50,9 @@ export async function completeTask(ctx: Context, input: z.infer<typeof CompleteT
   });
 }
 
-export const ArchiveTaskInput = z.object({ id: TaskRef, restore: z.boolean().default(false).describe('true un-archives') });
+export const ArchiveTaskInput = lazy(() => z.object({ id: TaskRef, restore: z.boolean().default(false).describe('true un-archives') }));
 
-export async function archiveTask(ctx: Context, input: z.infer<typeof ArchiveTaskInput>): Promise<Task> {
+export async function archiveTask(ctx: Context, input: z.infer<ReturnType<typeof ArchiveTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const row = await resolveLiveTask(tx, input.id);
     const now = nowIso(ctx);
@@ -61,9 +62,9 @@ export async function archiveTask(ctx: Context, input: z.infer<typeof ArchiveTas
   });
 }
 
-export const DeleteTaskInput = z.object({ id: TaskRef });
+export const DeleteTaskInput = lazy(() => z.object({ id: TaskRef }));
 
-export async function deleteTask(ctx: Context, input: z.infer<typeof DeleteTaskInput>): Promise<Task> {
+export async function deleteTask(ctx: Context, input: z.infer<ReturnType<typeof DeleteTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const row = await resolveTask(tx, input.id);
     const now = nowIso(ctx);
@@ -73,7 +74,7 @@ export async function deleteTask(ctx: Context, input: z.infer<typeof DeleteTaskI
   });
 }
 
-export async function restoreTask(ctx: Context, input: z.infer<typeof DeleteTaskInput>): Promise<Task> {
+export async function restoreTask(ctx: Context, input: z.infer<ReturnType<typeof DeleteTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const row = await resolveTask(tx, input.id);
     const now = nowIso(ctx);
@@ -83,12 +84,12 @@ export async function restoreTask(ctx: Context, input: z.infer<typeof DeleteTask
   });
 }
 
-export const PurgeTaskInput = z.object({
+export const PurgeTaskInput = lazy(() => z.object({
   id: TaskRef,
   confirm: z.literal(true, { error: 'purge is permanent: pass confirm: true' }).describe('Must be true: purge cannot be undone'),
-});
+}));
 
-export async function purgeTask(ctx: Context, input: z.infer<typeof PurgeTaskInput>): Promise<{ purged: string }> {
+export async function purgeTask(ctx: Context, input: z.infer<ReturnType<typeof PurgeTaskInput>>): Promise<{ purged: string }> {
   return ctx.store.write(async (tx) => {
     const row = await resolveTask(tx, input.id);
     const id = displayIdOf(row);

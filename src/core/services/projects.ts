@@ -1,6 +1,7 @@
 /** Projects and their workflows: create from a template, list, get, update (incl. statuses), archive. */
 import { newUlid as ulid } from '../model/ids.js';
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -14,16 +15,16 @@ import { resolveProject } from './resolve.js';
 import { moveTasksToWorkflow, planStatusOps } from './workflow-edits.js';
 import { storedRoot } from './default-project.js';
 
-export const CreateProjectInput = z.object({
+export const CreateProjectInput = lazy(() => z.object({
   key: ProjectKey,
   name: ProjectName,
   description: z.string().max(10_000).default(''),
   root: z.string().trim().min(1).max(1000).optional().describe('Repository path; agents started inside it default to this project'),
   aliases: z.array(Alias).max(20).default([]).describe('Other names (package names, repo slugs) that resolve to this project'),
   template: TemplateName.default('default'),
-});
+}));
 
-export const StatusOp = z.discriminatedUnion('op', [
+export const StatusOp = lazy(() => z.discriminatedUnion('op', [
   z.object({
     op: z.literal('add'),
     name: StatusName,
@@ -37,21 +38,21 @@ export const StatusOp = z.discriminatedUnion('op', [
   z.object({ op: z.literal('recolor'), name: StatusName, color: Color }),
   z.object({ op: z.literal('recategorize'), name: StatusName, category: Category }),
   z.object({ op: z.literal('remove'), name: StatusName }),
-]);
-export type StatusOp = z.infer<typeof StatusOp>;
+]));
+export type StatusOp = z.infer<ReturnType<typeof StatusOp>>;
 
-export const UpdateProjectInput = z.object({
+export const UpdateProjectInput = lazy(() => z.object({
   key: z.string().min(1).describe('Project key or alias'),
   name: ProjectName.optional(),
   description: z.string().max(10_000).optional(),
   root: z.string().trim().min(1).max(1000).nullable().optional(),
   aliases: z.array(Alias).max(20).optional(),
-  statuses: z.array(StatusOp).max(50).optional().describe('Workflow edits applied in order: add, rename, move, recolor, recategorize, remove'),
-});
+  statuses: z.array(StatusOp()).max(50).optional().describe('Workflow edits applied in order: add, rename, move, recolor, recategorize, remove'),
+}));
 
-export const ProjectRefInput = z.object({ key: z.string().min(1).describe('Project key or alias') });
-export const ListProjectsInput = z.object({ includeArchived: z.boolean().default(false) });
-export const ArchiveProjectInput = ProjectRefInput.extend({ restore: z.boolean().default(false).describe('true un-archives') });
+export const ProjectRefInput = lazy(() => z.object({ key: z.string().min(1).describe('Project key or alias') }));
+export const ListProjectsInput = lazy(() => z.object({ includeArchived: z.boolean().default(false) }));
+export const ArchiveProjectInput = lazy(() => ProjectRefInput().extend({ restore: z.boolean().default(false).describe('true un-archives') }));
 
 async function present(tx: Tx, p: ProjectRow, counts?: Map<string, number>): Promise<Project> {
   const statuses = await tx.getStatuses(p.uid);
@@ -71,7 +72,7 @@ async function present(tx: Tx, p: ProjectRow, counts?: Map<string, number>): Pro
   };
 }
 
-export async function createProject(ctx: Context, input: z.infer<typeof CreateProjectInput>): Promise<Project> {
+export async function createProject(ctx: Context, input: z.infer<ReturnType<typeof CreateProjectInput>>): Promise<Project> {
   return ctx.store.write(async (tx) => {
     // Keys and aliases are checked across every project: their writers go one at a time.
     await tx.exclusive('projects');
@@ -99,7 +100,7 @@ export async function createProject(ctx: Context, input: z.infer<typeof CreatePr
   });
 }
 
-export async function listProjects(ctx: Context, input: z.infer<typeof ListProjectsInput>): Promise<{ projects: Project[] }> {
+export async function listProjects(ctx: Context, input: z.infer<ReturnType<typeof ListProjectsInput>>): Promise<{ projects: Project[] }> {
   return ctx.store.read(async (tx) => {
     const rows = await tx.listProjects(input.includeArchived);
     const counts = await tx.taskCounts(rows.map((r) => r.uid));
@@ -107,7 +108,7 @@ export async function listProjects(ctx: Context, input: z.infer<typeof ListProje
   });
 }
 
-export async function getProject(ctx: Context, input: z.infer<typeof ProjectRefInput>): Promise<Project> {
+export async function getProject(ctx: Context, input: z.infer<ReturnType<typeof ProjectRefInput>>): Promise<Project> {
   return ctx.store.read(async (tx) => present(tx, await resolveProject(tx, input.key)));
 }
 
@@ -115,7 +116,7 @@ export async function getProject(ctx: Context, input: z.infer<typeof ProjectRefI
  * Updates a project. Workflow edits commit with the project, then the tasks they affect follow in
  * bounded batches through the task write path (workflow-edits.ts, which says why in that order).
  */
-export async function updateProject(ctx: Context, input: z.infer<typeof UpdateProjectInput>): Promise<Project> {
+export async function updateProject(ctx: Context, input: z.infer<ReturnType<typeof UpdateProjectInput>>): Promise<Project> {
   const { uid, moves } = await ctx.store.write(async (tx) => {
     const p = await resolveProject(tx, input.key);
     if (input.aliases) await assertAliasesFree(tx, input.aliases, p.uid);
@@ -143,7 +144,7 @@ export async function updateProject(ctx: Context, input: z.infer<typeof UpdatePr
   return ctx.store.read(async (tx) => present(tx, (await tx.getProjectByUid(uid))!));
 }
 
-export async function archiveProject(ctx: Context, input: z.infer<typeof ArchiveProjectInput>): Promise<Project> {
+export async function archiveProject(ctx: Context, input: z.infer<ReturnType<typeof ArchiveProjectInput>>): Promise<Project> {
   return ctx.store.write(async (tx) => {
     const p = await resolveProject(tx, input.key);
     const archivedAt = input.restore ? null : (p.archivedAt ?? nowIso(ctx));

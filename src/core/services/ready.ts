@@ -1,12 +1,13 @@
 /** The ready queue: what to work on next, in DESIGN §2 order, with a hint when nothing is ready. */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { Kind, Labels, type TaskSummary } from '../model/task.js';
 import { summarize } from './hydrate.js';
 import { activeProjectUids, resolveProject } from './resolve.js';
 
-export const NextTasksInput = z.object({
+export const NextTasksInput = lazy(() => z.object({
   project: z.string().optional().describe('Project key or alias; default all projects'),
   allProjects: z.boolean().default(false).describe('Ignore the default project and look across all'),
   assignee: z.string().optional().describe('Only tasks assigned to this actor, or "none" for unassigned'),
@@ -14,7 +15,7 @@ export const NextTasksInput = z.object({
   labels: Labels.optional().describe('Any of these labels'),
   includeBacklog: z.boolean().default(false),
   limit: z.number().int().min(1).max(100).default(10),
-});
+}));
 
 export interface NextTasksResult {
   tasks: TaskSummary[];
@@ -22,7 +23,7 @@ export interface NextTasksResult {
   blocked?: { count: number; topBlockers: string[] };
 }
 
-export async function nextTasks(ctx: Context, input: z.infer<typeof NextTasksInput>): Promise<NextTasksResult> {
+export async function nextTasks(ctx: Context, input: z.infer<ReturnType<typeof NextTasksInput>>): Promise<NextTasksResult> {
   return ctx.store.read(async (tx) => {
     const now = nowIso(ctx);
     const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : await activeProjectUids(tx);

@@ -1,5 +1,6 @@
 /** Full-text search with the same filters as list; each hit says which fields matched and shows an excerpt. */
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { Category } from '../model/workflow.js';
@@ -9,7 +10,7 @@ import type { SearchAfter } from '../ports.js';
 import { summarize } from './hydrate.js';
 import { buildFilter } from './tasks.js';
 
-export const SearchTasksInput = z.object({
+export const SearchTasksInput = lazy(() => z.object({
   query: z.string().trim().min(1, 'query must not be empty').max(500).describe('Words to find; "exact phrase", prefix*'),
   project: z.string().optional(),
   allProjects: z.boolean().default(false),
@@ -22,7 +23,7 @@ export const SearchTasksInput = z.object({
   includeArchived: z.boolean().default(false),
   limit: z.number().int().min(1).max(100).default(20),
   cursor: z.string().max(4000).optional(),
-});
+}));
 
 export interface SearchResult {
   results: Array<{ task: TaskSummary; matchedFields: string[]; excerpt: string; rank: number }>;
@@ -43,7 +44,7 @@ function nextAfter(after: SearchAfter | undefined, consumed: Array<{ num: number
   return { rank: last.rank, num: last.num };
 }
 
-export async function searchTasks(ctx: Context, input: z.infer<typeof SearchTasksInput>): Promise<SearchResult> {
+export async function searchTasks(ctx: Context, input: z.infer<ReturnType<typeof SearchTasksInput>>): Promise<SearchResult> {
   return ctx.store.read(async (tx) => {
     const { query, limit, cursor, ...rest } = input;
     const filter = await buildFilter(tx, ctx, { ...rest, deleted: false });

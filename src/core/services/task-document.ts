@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -17,21 +18,21 @@ import { normalizeAnchors, projectRootOf, WORKSPACE_DIR } from './repo-paths.js'
 import { resolveTask } from './resolve.js';
 import { updateTask } from './tasks.js';
 
-export const GetTaskDocumentInput = z.object({
+export const GetTaskDocumentInput = lazy(() => z.object({
   id: TaskRef,
   repository: z.string().trim().min(1).max(1000).optional().describe("Repository whose .cairn/ workspace holds the task (default: this workspace's)"),
   requireExisting: z.boolean().default(true).describe('false: create a shell document from the task when there is none'),
-});
+}));
 
 export const DocumentStatus = z.enum(['active', 'pending', 'missing']);
-export const TaskDocumentOutput = z.object({
+export const TaskDocumentOutput = lazy(() => z.object({
   taskId: z.string(),
   documentPath: z.string().describe('Absolute path of the markdown plan document'),
   status: DocumentStatus.describe('active: the file exists; pending: recorded, not written yet; missing: none'),
   created: z.boolean().describe('true: this call wrote the shell document'),
   repository: z.string().nullable(),
-});
-export type TaskDocumentOutput = z.infer<typeof TaskDocumentOutput>;
+}));
+export type TaskDocumentOutput = z.infer<ReturnType<typeof TaskDocumentOutput>>;
 
 /** The shell written for a task with no document: what the task says, ready to be planned in. */
 export function documentShell(task: Task, at: string): string {
@@ -69,7 +70,7 @@ function insideRepository(abs: string, root: string, id: string): void {
   }
 }
 
-export async function getTaskDocument(ctx: Context, input: z.infer<typeof GetTaskDocumentInput>): Promise<TaskDocumentOutput> {
+export async function getTaskDocument(ctx: Context, input: z.infer<ReturnType<typeof GetTaskDocumentInput>>): Promise<TaskDocumentOutput> {
   const ws = openRepositoryWorkspace(ctx, input.repository);
   try {
     const { task, root } = await ws.store.read(async (tx) => {

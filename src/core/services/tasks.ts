@@ -1,6 +1,7 @@
 /** Creating, reading, listing, updating and moving tasks. */
 import { newUlid as ulid } from '../model/ids.js';
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { TaskRef } from '../model/ids.js';
@@ -23,7 +24,7 @@ import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const normLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()))].sort(byBytes);
 
-export const CreateTaskInput = z.object({
+export const CreateTaskInput = lazy(() => z.object({
   project: z.string().min(1).describe('Project key or alias'),
   title: Title,
   description: Description.default(''),
@@ -39,12 +40,12 @@ export const CreateTaskInput = z.object({
   blockedBy: z.array(TaskRef).max(100).default([]).describe('Ids of tasks that must finish first'),
   checklist: z.array(ChecklistText).max(200).default([]),
   anchors: Anchors.default([]),
-  links: Links.default({}),
+  links: Links().default({}),
   origin: z.string().max(500).optional().describe('Where the task came from (handoffs: submitting project or repository)'),
   documentPath: z.string().max(2000).optional(),
-});
+}));
 
-export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskInput>): Promise<Task> {
+export async function createTask(ctx: Context, input: z.infer<ReturnType<typeof CreateTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
     const project = await resolveProject(tx, input.project);
     const statuses = await tx.getStatuses(project.uid);
@@ -98,13 +99,13 @@ export async function createTask(ctx: Context, input: z.infer<typeof CreateTaskI
   });
 }
 
-export const GetTaskInput = z.object({ id: TaskRef });
+export const GetTaskInput = lazy(() => z.object({ id: TaskRef }));
 
-export async function getTask(ctx: Context, input: z.infer<typeof GetTaskInput>): Promise<Task> {
+export async function getTask(ctx: Context, input: z.infer<ReturnType<typeof GetTaskInput>>): Promise<Task> {
   return ctx.store.read(async (tx) => hydrate(tx, await resolveTask(tx, input.id), nowIso(ctx), ctx.actor));
 }
 
-export const ListTasksInput = z.object({
+export const ListTasksInput = lazy(() => z.object({
   project: z.string().optional().describe('Project key or alias'),
   allProjects: z.boolean().default(false).describe('Ignore the default project and list across all'),
   status: z.union([z.string(), z.array(z.string())]).optional(),
@@ -125,8 +126,8 @@ export const ListTasksInput = z.object({
   sort: z.enum(TASK_SORTS).default('priority').describe('priority (ready order) | created | updated | position | id'),
   limit: z.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional().describe('nextCursor from the previous page'),
-});
-export type ListTasksInput = z.infer<typeof ListTasksInput>;
+}));
+export type ListTasksInput = z.infer<ReturnType<typeof ListTasksInput>>;
 
 const arr = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
 
@@ -180,7 +181,7 @@ export async function listTasks(ctx: Context, input: ListTasksInput): Promise<{ 
   });
 }
 
-export const UpdateTaskInput = z.object({
+export const UpdateTaskInput = lazy(() => z.object({
   id: TaskRef,
   expectedVersion: z.number().int().min(1).optional().describe('Fail with VERSION_CONFLICT if the task changed since this version'),
   title: Title.optional(),
@@ -198,12 +199,12 @@ export const UpdateTaskInput = z.object({
   substatus: Substatus.nullable().optional(),
   slug: Slug.nullable().optional(),
   parentId: TaskRef.nullable().optional().describe('null detaches from the parent'),
-  links: Links.optional().describe('Merged into existing links'),
+  links: Links().optional().describe('Merged into existing links'),
   anchors: Anchors.optional(),
   closeReason: z.string().max(500).nullable().optional(),
   documentPath: z.string().max(2000).nullable().optional(),
-});
-export type UpdateTaskInput = z.infer<typeof UpdateTaskInput>;
+}));
+export type UpdateTaskInput = z.infer<ReturnType<typeof UpdateTaskInput>>;
 
 export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<Task> {
   return ctx.store.write(async (tx) => {

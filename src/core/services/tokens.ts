@@ -2,6 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ulid } from 'ulid';
 import * as z from 'zod';
+import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
@@ -10,7 +11,7 @@ import type { TokenRow } from '../ports.js';
 export const TokenScope = z.enum(['read', 'write', 'admin']).describe('read: read ops only; write: everything, as the token\'s name; admin: write, and may act as any actor');
 export type TokenScope = z.infer<typeof TokenScope>;
 
-export const CreateTokenInput = z.object({
+export const CreateTokenInput = lazy(() => z.object({
   name: z
     .string()
     .trim()
@@ -18,7 +19,7 @@ export const CreateTokenInput = z.object({
     .max(64)
     .regex(/^[A-Za-z0-9._:@-]+$/, 'token name may use letters, digits and . _ : @ -'),
   scope: TokenScope.default('read'),
-});
+}));
 
 /** What callers may see of a token: everything but the hash. */
 export type TokenInfo = Omit<TokenRow, 'hash'>;
@@ -35,8 +36,8 @@ function info(row: TokenRow): TokenInfo {
 }
 
 /** Creates a token and returns its secret; the secret cannot be recovered later. */
-export async function createToken(ctx: Context, raw: z.input<typeof CreateTokenInput>): Promise<{ token: TokenInfo; secret: string }> {
-  const parsed = CreateTokenInput.safeParse(raw);
+export async function createToken(ctx: Context, raw: z.input<ReturnType<typeof CreateTokenInput>>): Promise<{ token: TokenInfo; secret: string }> {
+  const parsed = CreateTokenInput().safeParse(raw);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
     throw new CairnError('VALIDATION_ERROR', `Invalid token: ${what}. Nothing was created.`, { suggestions: ['cairn token create --name ci-bot --scope read'] });
