@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/cairn.js');
 const MAIN_URL = new URL('../dist/cli/main.js', import.meta.url).href;
+const STDOUT_URL = new URL('../dist/cli/stdout.js', import.meta.url).href;
 const FILES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 
 /** The seeded workspace every example starts from (run in order, with CAIRN_PROJECT=API). */
@@ -170,6 +171,9 @@ function blocksOf(file: string): Block[] {
 function runBatch(items: Array<{ cwd: string; argv: string[]; env: Record<string, string | undefined> }>): Array<{ code: number; out: string }> {
   const script = `
     import { main } from ${JSON.stringify(MAIN_URL)};
+    import { stdout } from ${JSON.stringify(STDOUT_URL)};
+    // Output into a pipe skips the stream (src/cli/stdout.ts); taking it first routes it through the write captured here.
+    stdout();
     const write = process.stdout.write.bind(process.stdout);
     const results = [];
     const base = { ...process.env };

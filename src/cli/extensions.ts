@@ -19,6 +19,7 @@ import { table } from './render/table.js';
 import { humanTime } from './render/time.js';
 import type { Command } from 'commander';
 import { locateWorkspace, openSession, resolveActor, type GlobalOptions } from './session.js';
+import { stdoutIsTTY, writeOut } from './stdout.js';
 
 export interface CliExtension {
   /** The top-level command word (`token`). */
@@ -55,7 +56,7 @@ export const cliRuntime: CliRuntime = {
   locateWorkspace,
   openSession,
   resolveActor,
-  print: (out, json, human) => process.stdout.write(`${json ? JSON.stringify(out, null, 2) : human(visibleStrings(out))}\n`),
-  table: (headers, rows) => table(headers, rows, { paint: painter(colorEnabled(process.stdout)) }),
+  print: (out, json, human) => writeOut(`${json ? JSON.stringify(out, null, 2) : human(visibleStrings(out))}\n`),
+  table: (headers, rows) => table(headers, rows, { paint: painter(colorEnabled({ isTTY: stdoutIsTTY() })) }),
   time: humanTime,
 };

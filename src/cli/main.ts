@@ -3,6 +3,7 @@ import type { CommanderError } from 'commander';
 import type { CairnError } from '../core/errors.js';
 import { plainMcpOptions, runPlainMcp } from './commands/mcp-fast.js';
 import { EXIT_OK } from './exit-codes.js';
+import { writeOut } from './stdout.js';
 
 export { useImporter } from './load-module.js';
 
@@ -42,23 +43,13 @@ async function fromCommander(err: CommanderError): Promise<CairnError> {
 }
 
 /** Runs the CLI and resolves to the exit code (it never calls process.exit, so output is flushed and servers keep running). */
-/** `cairn list | head` closes the pipe early; that is not an error worth a stack trace. */
-function quietOnClosedPipe(): void {
-  if (process.stdout.listenerCount('error') > 0) return;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    throw err;
-  });
-}
-
 export async function main(argv: readonly string[] = process.argv): Promise<number> {
-  quietOnClosedPipe();
   const args = argv.slice(2);
   const json = wantsJson(args);
   try {
     // `cairn --version` alone (how hosts and scripts check an install): the line commander would print, without loading it.
     if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-      process.stdout.write(`${(await import('../package-info.js')).packageInfo().version}\n`);
+      writeOut(`${(await import('../package-info.js')).packageInfo().version}\n`);
       return EXIT_OK;
     }
     const at = commandIndex(args);

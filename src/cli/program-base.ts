@@ -1,6 +1,7 @@
 /** The bare `cairn` program: name, version, global options and error handling, shared by the full and the light builds. */
 import { Command } from 'commander';
 import { packageInfo } from '../package-info.js';
+import { writeOut } from './stdout.js';
 
 const version = (): string => packageInfo().version;
 
@@ -13,7 +14,7 @@ export function baseProgram(): Command {
     .option('--remote <url>', 'work against a remote cairn serve instead of a local database (env CAIRN_URL, token CAIRN_TOKEN)')
     .option('--json', 'print machine-readable JSON (errors too)')
     .exitOverride()
-    .configureOutput({ outputError: () => undefined })
+    .configureOutput({ writeOut, outputError: () => undefined })
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .showSuggestionAfterError(true);
 }

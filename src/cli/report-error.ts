@@ -4,6 +4,7 @@ import { cliSuggestion } from './cli-suggestions.js';
 import { EXIT_CODES } from './exit-codes.js';
 import { colorEnabled, painter } from './render/color.js';
 import { visibleText } from './render/visible-text.js';
+import { writeOut } from './stdout.js';
 
 /** The `--json` error shape: `{"error": {code, message, suggestions, details?}}`. */
 export function errorJson(err: CairnError): string {
@@ -21,7 +22,7 @@ function humanError(err: CairnError): string {
 
 export function reportError(thrown: unknown, json: boolean): number {
   const err = toCairnError(thrown);
-  if (json) process.stdout.write(`${errorJson(err)}\n`);
+  if (json) writeOut(`${errorJson(err)}\n`);
   else process.stderr.write(`${humanError(err)}\n`);
   // An INTERNAL error is a bug: keep the stack for the report. Environment failures (CORRUPT,
   // DISK_FULL) share its kind but are named and explained: no stack.

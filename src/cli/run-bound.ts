@@ -10,6 +10,7 @@ import { colorEnabled, painter } from './render/color.js';
 import { visibleStrings } from './render/visible-text.js';
 import { resolveTextInputs } from './text-input.js';
 import { defaultProject, noProjectError, openSession, type GlobalOptions } from './session.js';
+import { stdoutColumns, stdoutIsTTY, writeOut } from './stdout.js';
 
 /** Restates a VALIDATION_ERROR from the op in this command's words: flags instead of field names. */
 function inCliTerms(err: CairnError, b: BoundCommand): CairnError {
@@ -39,15 +40,14 @@ export async function runBound(b: BoundCommand, args: unknown[], opts: Record<st
     const out = await runOp(b.op, session.ctx, input);
     // A write kept in the outbox while the remote server is away (other than a handoff, whose view says so).
     if (isOfflineReceipt(out) && b.op.name !== 'submit_handoff') {
-      process.stdout.write(g.json ? `${JSON.stringify(out, null, 2)}\n` : `Recorded offline (outbox ${out.outboxId}): ${out.message}\n`);
+      writeOut(g.json ? `${JSON.stringify(out, null, 2)}\n` : `Recorded offline (outbox ${out.outboxId}): ${out.message}\n`);
       return;
     }
     // `archive --restore` restored: the verb follows the flag that turns the op around.
     const verb = b.binding.verbIf && input[b.binding.verbIf.field] === true ? b.binding.verbIf.verb : b.binding.verb;
-    if (fields && g.json) process.stdout.write(`${JSON.stringify(pickFields(out as Record<string, unknown>, fields), null, 2)}\n`);
+    if (fields && g.json) writeOut(`${JSON.stringify(pickFields(out as Record<string, unknown>, fields), null, 2)}\n`);
     else if (fields) {
-      const stdout = process.stdout;
-      process.stdout.write(`${fieldTable(visibleStrings(out) as Record<string, unknown>, fields, { paint: painter(colorEnabled(stdout)), width: stdout.isTTY ? stdout.columns : undefined })}\n`);
+      writeOut(`${fieldTable(visibleStrings(out) as Record<string, unknown>, fields, { paint: painter(colorEnabled({ isTTY: stdoutIsTTY() })), width: stdoutColumns() })}\n`);
     } else emit(out, { json: g.json, view: b.binding.view, verb });
   } catch (err) {
     throw inCliTerms(toCairnError(err), b);

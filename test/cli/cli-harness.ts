@@ -40,10 +40,14 @@ function cleanEnv(): Record<string, string | undefined> {
 }
 
 const MAIN_URL = new URL('../dist/cli/main.js', `file://${BIN}`).href;
+const STDOUT_URL = new URL('../dist/cli/stdout.js', `file://${BIN}`).href;
 
 /** Runs each argv through main(), swapping stdout/stderr writes for buffers around each call. */
 const BATCH_SCRIPT = `
   import { main } from ${JSON.stringify(MAIN_URL)};
+  import { stdout } from ${JSON.stringify(STDOUT_URL)};
+  // Output into a pipe skips the stream (src/cli/stdout.ts); taking it first routes it through the write captured here.
+  stdout();
   const out = process.stdout.write.bind(process.stdout);
   const results = [];
   for (const args of JSON.parse(process.argv[1])) {

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { CairnError } from '../../core/errors.js';
+import { writeOut } from '../stdout.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -115,6 +116,6 @@ export function addCompletionCommand(program: Command): void {
     .argument('<shell>', `the shell: ${SHELLS.join('|')}`)
     .addHelpText('after', '\nExamples:\n  source <(cairn completion bash)            # in ~/.bashrc\n  cairn completion zsh > "${fpath[1]}/_cairn"\n  cairn completion fish > ~/.config/fish/completions/cairn.fish')
     .action((shell: string) => {
-      process.stdout.write(completionScript(program, shell));
+      writeOut(completionScript(program, shell));
     });
 }

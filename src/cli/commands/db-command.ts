@@ -5,6 +5,7 @@ import { copyWorkspace, isPostgresUrl } from '../../workspace.js';
 import { locateWorkspace, type GlobalOptions } from '../session.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { writeOut } from '../stdout.js';
 
 export function addDbCommand(program: Command): void {
   const db = program.command('db').description('Move a workspace between engines');
@@ -24,10 +25,10 @@ export function addDbCommand(program: Command): void {
       const report = await copyWorkspace(from, to, tty ? (table, n) => process.stderr.write(`\r${table}: ${n} rows   `) : undefined);
       if (tty) process.stderr.write('\r\x1b[K');
       const seconds = (Date.now() - started) / 1000;
-      if (g.json) process.stdout.write(`${JSON.stringify({ ...report, seconds }, null, 2)}\n`);
+      if (g.json) writeOut(`${JSON.stringify({ ...report, seconds }, null, 2)}\n`);
       else {
         const r = report.rows;
-        process.stdout.write(`Copied ${report.from} → ${report.to} in ${seconds.toFixed(1)} s: ${r.projects} projects, ${r.tasks} tasks, ${r.comments} comments, ${r.events} events, ${r.api_tokens} tokens.\n`);
+        writeOut(`Copied ${report.from} → ${report.to} in ${seconds.toFixed(1)} s: ${r.projects} projects, ${r.tasks} tasks, ${r.comments} comments, ${r.events} events, ${r.api_tokens} tokens.\n`);
       }
     });
 }

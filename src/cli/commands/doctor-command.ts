@@ -5,9 +5,10 @@ import { diagnoseWorkspace, type DoctorReport } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import { visibleStrings } from '../render/visible-text.js';
 import { locateWorkspace, type GlobalOptions } from '../session.js';
+import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 function human(r: DoctorReport): string {
-  const paint = painter(colorEnabled(process.stdout));
+  const paint = painter(colorEnabled({ isTTY: stdoutIsTTY() }));
   const width = Math.max(...r.checks.map((c) => c.name.length));
   const lines = [`Workspace ${r.workspace}`];
   for (const c of r.checks) lines.push(`  ${c.ok ? paint('green', 'ok  ') : paint('red', 'FAIL')} ${c.name.padEnd(width)}  ${c.detail}`);
@@ -25,8 +26,8 @@ export function addDoctorCommand(program: Command): void {
       const o = cmd.optsWithGlobals<GlobalOptions>();
       const report = diagnoseWorkspace(locateWorkspace(o).path);
       // --json: the report itself when healthy, else the problem as the usual error JSON with the report in details.
-      if (!o.json) process.stdout.write(`${human(visibleStrings(report))}\n`);
-      else if (report.ok) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (!o.json) writeOut(`${human(visibleStrings(report))}\n`);
+      else if (report.ok) writeOut(`${JSON.stringify(report, null, 2)}\n`);
       if (report.problem) {
         throw new CairnError(report.problem.code, report.problem.message, { suggestions: report.problem.suggestions, details: { report } });
       }

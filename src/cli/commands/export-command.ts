@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream';
 import { CairnError } from '../../core/errors.js';
 import { exportJsonl, exportMarkdown, type ExportCounts, type ExportOptions } from '../../core/services/export.js';
 import { openSession, type GlobalOptions } from '../session.js';
+import { stdout, writeOut } from '../stdout.js';
 
 interface ExportFlags extends GlobalOptions {
   format: string;
@@ -26,7 +27,7 @@ function streamWriter(out: Writable) {
 async function toJsonl(o: ExportFlags, options: ExportOptions): Promise<ExportCounts> {
   const session = openSession(o, { write: false });
   try {
-    if (!o.out || o.out === '-') return await exportJsonl(session.ctx, options, streamWriter(process.stdout));
+    if (!o.out || o.out === '-') return await exportJsonl(session.ctx, options, streamWriter(stdout()));
     mkdirSync(dirname(o.out), { recursive: true });
     const file = createWriteStream(o.out);
     try {
@@ -95,8 +96,8 @@ export function addExportCommand(program: Command): void {
       const counts = o.format === 'markdown' ? await toMarkdown(o, options) : await toJsonl(o, options);
       const toStdout = o.format === 'jsonl' && (!o.out || o.out === '-');
       const summary = `Exported ${counts.projects} project(s), ${counts.tasks} task(s), ${counts.comments} comment(s), ${counts.events} event(s)${toStdout ? '' : ` to ${o.out}`}`;
-      if (o.json && !toStdout) process.stdout.write(`${JSON.stringify({ ...counts, out: o.out }, null, 2)}\n`);
-      else if (!toStdout) process.stdout.write(`${summary}\n`);
+      if (o.json && !toStdout) writeOut(`${JSON.stringify({ ...counts, out: o.out }, null, 2)}\n`);
+      else if (!toStdout) writeOut(`${summary}\n`);
       else if (process.stderr.isTTY) process.stderr.write(`${summary}\n`);
     });
 }

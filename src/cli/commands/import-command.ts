@@ -5,6 +5,7 @@ import { runImport, SOURCES, type ImportReport, type SourceName } from '../../co
 import { openForeignSqlite } from '../../foreign-sqlite.js';
 import { colorEnabled, painter } from '../render/color.js';
 import { openSession, type GlobalOptions } from '../session.js';
+import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 interface ImportFlags extends GlobalOptions {
   from?: string;
@@ -34,7 +35,7 @@ function progressBar(enabled: boolean) {
 }
 
 function human(r: ImportReport): string {
-  const paint = painter(colorEnabled(process.stdout));
+  const paint = painter(colorEnabled({ isTTY: stdoutIsTTY() }));
   const verb = r.dryRun ? 'Would import' : 'Imported';
   const lines = [
     `${paint('green', verb)} from ${r.source}: ${r.tasks.created} task(s) ${r.dryRun ? 'to create' : 'created'}, ${r.tasks.updated} ${r.dryRun ? 'to update' : 'updated'}, ${r.tasks.unchanged} left alone`,
@@ -76,7 +77,7 @@ export function addImportCommand(program: Command): void {
           openSqlite: openForeignSqlite,
         });
         bar.end();
-        process.stdout.write(`${o.json ? JSON.stringify(report, null, 2) : human(report)}\n`);
+        writeOut(`${o.json ? JSON.stringify(report, null, 2) : human(report)}\n`);
       } finally {
         bar.end();
         await session.close();

@@ -11,6 +11,7 @@ import { colorEnabled, painter } from '../render/color.js';
 import { visibleStrings } from '../render/visible-text.js';
 import { resolveActor, type GlobalOptions } from '../session.js';
 import { AGENT_HOSTS, clientConfig, parseClient, parseProfile, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
+import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 /** `--json` output of init (no op behind it): where the workspace is, whether it was new, the project created. */
 export interface InitResult {
@@ -111,7 +112,7 @@ async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> 
 }
 
 function human(r: InitResult): string {
-  const paint = painter(colorEnabled(process.stdout));
+  const paint = painter(colorEnabled({ isTTY: stdoutIsTTY() }));
   const lines = [r.created ? `${paint('green', 'Initialized')} Cairn workspace ${r.workspace}` : `Cairn workspace already exists: ${r.workspace}`];
   if (r.gitignore) lines.push(`${paint('green', 'Wrote')} ${relative(process.cwd(), r.gitignore) || r.gitignore} (keeps the database out of git)`);
   if (r.project && r.projectCreated === false) lines.push(`Project ${paint('bold', r.project.key)} already exists (${r.project.name}), root ${r.project.root ?? '-'}: nothing changed`);
@@ -138,6 +139,6 @@ export function addInitCommand(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<InitOptions>();
       const result = await init(o);
-      process.stdout.write(`${o.json ? JSON.stringify(result, null, 2) : human(visibleStrings(result))}\n`);
+      writeOut(`${o.json ? JSON.stringify(result, null, 2) : human(visibleStrings(result))}\n`);
     });
 }

@@ -6,6 +6,7 @@ import { isPostgresUrl } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import type { GlobalOptions } from '../session.js';
 import { claudeAddCommand, CLIENTS, clientConfig, parseClient, parseProfile, projectDb, serverEntry, whereToPaste, type Client } from './host-config.js';
+import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 interface McpConfigOptions extends GlobalOptions {
   client?: string;
@@ -42,7 +43,7 @@ export function mcpConfig(o: McpConfigOptions): McpConfigResult {
 function human(r: McpConfigResult): string {
   const json = JSON.stringify(r.config, null, 2);
   if (r.client !== 'claude-code') return json;
-  const paint = painter(colorEnabled(process.stdout));
+  const paint = painter(colorEnabled({ isTTY: stdoutIsTTY() }));
   return [
     paint('dim', '# .mcp.json at the repository root (shared with everyone who opens the project in Claude Code):'),
     json,
@@ -77,10 +78,10 @@ export function addMcpConfigCommand(program: Command): void {
       const o = cmd.optsWithGlobals<McpConfigOptions>();
       const r = mcpConfig(o);
       if (o.json) {
-        process.stdout.write(`${JSON.stringify(r.config, null, 2)}\n`);
+        writeOut(`${JSON.stringify(r.config, null, 2)}\n`);
         return;
       }
-      process.stdout.write(`${human(r)}\n`);
+      writeOut(`${human(r)}\n`);
       const paint = painter(colorEnabled(process.stderr));
       for (const note of r.notes) process.stderr.write(`${paint('dim', `# ${note}`)}\n`);
     });
