@@ -1,8 +1,9 @@
 // Bundles the MCP stdio server and the CLI into ESM files so `cairn mcp` and every `cairn` command start fast (module loading dominated start-up).
 // dist/mcp/main.js, dist/mcp/stdio-start.js (what `cairn mcp` imports) and dist/mcp/stdio-entry.js are replaced by self-contained bundles;
-// better-sqlite3 13 (the Node-API build, optional) stays external. Run after tsc: node scripts/bundle-mcp.js
+// better-sqlite3 13 (the Node-API build, optional) is bundled when installed here (napiPlugin). Run after tsc: node scripts/bundle-mcp.js
 import { createHash } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { zodFailurePatch } from './zod-failure-patch.js';
@@ -18,6 +19,32 @@ const { build } = esbuild;
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Chunk names carry content hashes; clear the old ones so dist/ does not collect them.
 rmSync(join(root, 'dist', 'mcp', 'chunks'), { recursive: true, force: true });
+/**
+ * better-sqlite3 13's JavaScript goes into the bundles when it is installed here (an install on
+ * Node 22+), in place of src/store/sqlite/napi-js.ts; otherwise that module stays undefined and 13,
+ * if present where Cairn runs, loads from node_modules. Its addon is loaded by path either way
+ * (store/sqlite/native.ts).
+ */
+const napiInstalled = (() => {
+  try {
+    createRequire(import.meta.url).resolve('better-sqlite3-napi');
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const napiPlugin = {
+  name: 'cairn-napi-js',
+  setup(b) {
+    if (!napiInstalled) return;
+    b.onLoad({ filter: /[\\/]store[\\/]sqlite[\\/]napi-js\.[jt]s$/ }, () => ({
+      contents: "export { default as bundledNapi } from 'better-sqlite3-napi';",
+      loader: 'js',
+      resolveDir: root,
+    }));
+  },
+};
+
 /** What both bundles share: ESM for Node 20, the native SQLite addon left out. */
 const common = {
   absWorkingDir: root,
@@ -27,8 +54,8 @@ const common = {
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // better-sqlite3 12's JavaScript is bundled (store/sqlite/native.ts); 13 loads from node_modules when present.
-  external: ['better-sqlite3-napi'],
+  // better-sqlite3's JavaScript is bundled (store/sqlite/native.ts); 13's only when installed here (napiPlugin).
+  external: napiInstalled ? [] : ['better-sqlite3-napi'],
   // Full minification: compiling the source is the largest start-up cost, and it scales with its size.
   minify: true,
   // No source map: the package ships dist/ without src/, so a map would point at files that are not there.
@@ -44,6 +71,7 @@ await build({
   entryPoints: { 'mcp/main': 'src/mcp/main.ts', 'mcp/stdio-entry': 'src/mcp/stdio-entry.ts', 'mcp/stdio-start': 'src/mcp/stdio-start.ts' },
   chunkNames: 'mcp/chunks/[name]-[hash]',
   plugins: [
+    napiPlugin,
     {
       name: 'cairn-mcp-shims',
       setup(b) {
@@ -74,6 +102,7 @@ const cli = await build({
   define: { 'import.meta.url': '__cairnBundleUrl' },
   banner: { js: "var __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   plugins: [
+    napiPlugin,
     {
       name: 'cairn-cli-shims',
       setup(b) {

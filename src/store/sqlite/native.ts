@@ -6,14 +6,15 @@
  *
  * 12's JavaScript is imported statically, so the bundles (scripts/bundle-mcp.js) carry it and a
  * CLI command or the MCP server does not load its dozen CommonJS files one by one (on Node 20,
- * which caches no compiled module, that was about 10 ms of every start). The addon is loaded
- * by path (see `addonLoader`).
+ * which caches no compiled module, that was about 10 ms of every start); a bundle built where 13
+ * is installed carries 13's too (napi-js.ts). The addon is loaded by path (see `addonLoader`).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import BetterSqlite3V12 from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { bundledNapi } from './napi-js.js';
 
 const require = createRequire(import.meta.url);
 const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
@@ -41,20 +42,45 @@ function withAddon(Base: typeof BetterSqlite3, addon: () => object): typeof Bett
   return Database as typeof BetterSqlite3;
 }
 
+/** The C library this process runs on, as 13's lib/binding.js tells them apart; undefined when unsure. */
+function linuxLibc(): 'musl' | 'glibc' | undefined {
+  try {
+    const maps = readFileSync('/proc/self/maps', 'latin1');
+    if (/\/ld-musl-[^/\s]*\.so/.test(maps)) return 'musl';
+    if (/\/(?:ld-linux[^/\s]*|libc)\.so\.\d/.test(maps)) return 'glibc';
+  } catch {
+    // No /proc: let the package decide.
+  }
+  return undefined;
+}
+
+/**
+ * The addon in the package at `dir`: compiled at install (build/Release), or 13's prebuilt one for
+ * this platform. Undefined when neither is there, or the platform is unclear: the package as
+ * installed then finds its addon itself.
+ */
+function addonPath(dir: string): string | undefined {
+  const built = join(dir, 'build', 'Release', 'better_sqlite3.node');
+  if (existsSync(built)) return built;
+  const libc = process.platform === 'linux' ? linuxLibc() : undefined;
+  if (process.platform === 'linux' && !libc) return undefined;
+  const prebuilt = join(dir, 'prebuilds', `${libc === 'musl' ? 'linuxmusl' : process.platform}-${process.arch}.node`);
+  return existsSync(prebuilt) ? prebuilt : undefined;
+}
+
 /** One installed binding package: its Database class (given `bundled`, its JavaScript as imported here), name and version. */
 function binding(name: string, bundled?: typeof BetterSqlite3): { Database: typeof BetterSqlite3; binding: string; path: string } {
   const packageJson = require.resolve(`${name}/package.json`);
   const { version } = require(packageJson) as { version: string };
-  const addon = join(dirname(packageJson), 'build', 'Release', 'better_sqlite3.node');
-  // An addon built elsewhere (a debug build): the package as installed finds it itself.
-  const Database = existsSync(addon) ? withAddon(bundled ?? (require(name) as typeof BetterSqlite3), addonLoader(addon)) : (require(name) as typeof BetterSqlite3);
+  const addon = addonPath(dirname(packageJson));
+  const Database = addon ? withAddon(bundled ?? (require(name) as typeof BetterSqlite3), addonLoader(addon)) : (require(name) as typeof BetterSqlite3);
   return { Database, binding: `better-sqlite3@${version}`, path: require.resolve(name) };
 }
 
 function load(): { Database: typeof BetterSqlite3; binding: string; path: string } {
   if (NODE_MAJOR >= 22) {
     try {
-      return binding('better-sqlite3-napi');
+      return binding('better-sqlite3-napi', bundledNapi);
     } catch {
       // Not installed (node_modules from a Node 20 install): fall back to 12, which works until exit.
     }
