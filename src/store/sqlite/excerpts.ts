@@ -14,16 +14,19 @@
  * test checks both against FTS5's highlight() (test/props/search-excerpts.test.ts).
  */
 
+import { lazy } from '../../core/model/lazy.js';
 import { queryParts } from './fts-query.js';
 
 // A letter, digit, mark or private-use character outside ASCII, Latin-1 Supplement, Latin
 // Extended-A and -B, the combining diacritics FTS5 keeps inside a token, and Latin Extended
 // Additional. Punctuation, symbols and emoji separate tokens in both tokenizers, whatever the block.
 // (Set difference needs the `v` flag, which Node 20 has but this project's ES2022 target does not spell.)
-const OTHER_SCRIPT = new RegExp('[[\\p{L}\\p{N}\\p{M}\\p{Co}]--[\\u0000-\\u024f\\u0300-\\u0331\\u1e00-\\u1eff]]', 'v');
+// Unicode property classes cost a fraction of a millisecond to build: these are made on first use,
+// not by every command that opens a workspace.
+const OTHER_SCRIPT = lazy(() => new RegExp('[[\\p{L}\\p{N}\\p{M}\\p{Co}]--[\\u0000-\\u024f\\u0300-\\u0331\\u1e00-\\u1eff]]', 'v'));
 
 /** Whether this file tokenizes `text` exactly as the index does. */
-export const isPlainLatin = (text: string): boolean => !OTHER_SCRIPT.test(text);
+export const isPlainLatin = (text: string): boolean => !OTHER_SCRIPT().test(text);
 
 /** One query phrase: its words (already folded) and whether the last one is a prefix. */
 export interface Phrase {
@@ -38,7 +41,7 @@ interface Token {
 }
 
 // A letter or digit, then letters, digits and the combining diacritics U+0300–U+0331 (plain Latin text only).
-const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}\u0300-\u0331]*/gu;
+const TOKEN = lazy(() => /[\p{L}\p{N}][\p{L}\p{N}\u0300-\u0331]*/gu);
 const MARKS = /[\u0300-\u036f]/g;
 const ASCII = /^[\x00-\x7f]*$/;
 // Case folds FTS5 makes that lower-casing does not (in the plain-Latin range).
@@ -51,7 +54,7 @@ export function fold(word: string): string {
 
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of text.matchAll(TOKEN)) out.push({ start: m.index, end: m.index + m[0].length, norm: fold(m[0]) });
+  for (const m of text.matchAll(TOKEN())) out.push({ start: m.index, end: m.index + m[0].length, norm: fold(m[0]) });
   return out;
 }
 
