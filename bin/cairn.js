@@ -47,7 +47,8 @@ function flagsKey() {
 function cacheFile(source, word) {
   if (process.env.CAIRN_CODE_CACHE === '0') return undefined;
   const id = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(source)?.[1];
-  const home = require('node:os').homedir();
+  // $HOME is what os.homedir() answers on POSIX; loading node:os for it cost 0.3 ms of every start.
+  const home = process.env.HOME || require('node:os').homedir();
   const base = process.env.XDG_CACHE_HOME || (home && path.join(home, '.cache'));
   if (!id || !base) return undefined;
   const name = `${id}-${process.version}-${process.arch}-${word}${flagsKey()}.bin`;
