@@ -17,6 +17,8 @@
 import { lazy } from '../../core/model/lazy.js';
 import { queryParts } from './fts-query.js';
 
+const ASCII = /^[\x00-\x7f]*$/;
+
 // A letter, digit, mark or private-use character outside ASCII, Latin-1 Supplement, Latin
 // Extended-A and -B, the combining diacritics FTS5 keeps inside a token, and Latin Extended
 // Additional. Punctuation, symbols and emoji separate tokens in both tokenizers, whatever the block.
@@ -26,7 +28,7 @@ import { queryParts } from './fts-query.js';
 const OTHER_SCRIPT = lazy(() => new RegExp('[[\\p{L}\\p{N}\\p{M}\\p{Co}]--[\\u0000-\\u024f\\u0300-\\u0331\\u1e00-\\u1eff]]', 'v'));
 
 /** Whether this file tokenizes `text` exactly as the index does. */
-export const isPlainLatin = (text: string): boolean => !OTHER_SCRIPT().test(text);
+export const isPlainLatin = (text: string): boolean => ASCII.test(text) || !OTHER_SCRIPT().test(text);
 
 /** One query phrase: its words (already folded) and whether the last one is a prefix. */
 export interface Phrase {
@@ -42,8 +44,9 @@ interface Token {
 
 // A letter or digit, then letters, digits and the combining diacritics U+0300–U+0331 (plain Latin text only).
 const TOKEN = lazy(() => /[\p{L}\p{N}][\p{L}\p{N}\u0300-\u0331]*/gu);
+// The same tokens in ASCII text, without building the Unicode classes (most text, and most searches).
+const ASCII_TOKEN = /[A-Za-z0-9]+/g;
 const MARKS = /[\u0300-\u036f]/g;
-const ASCII = /^[\x00-\x7f]*$/;
 // Case folds FTS5 makes that lower-casing does not (in the plain-Latin range).
 const FOLD: Record<string, string> = { '\u00b5': '\u03bc', '\u017f': 's' };
 
@@ -54,7 +57,7 @@ export function fold(word: string): string {
 
 export function tokenize(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of text.matchAll(TOKEN())) out.push({ start: m.index, end: m.index + m[0].length, norm: fold(m[0]) });
+  for (const m of text.matchAll(ASCII.test(text) ? ASCII_TOKEN : TOKEN())) out.push({ start: m.index, end: m.index + m[0].length, norm: fold(m[0]) });
   return out;
 }
 
