@@ -14,7 +14,8 @@ const ROUNDS = 21;
 /** Wall milliseconds of one run; the command must succeed, or the figure would time an error. */
 function wall(args, env) {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Output into a pipe, as an agent's shell tool reads it (the CLI writes a pipe straight to its fd).
+  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 16 * 1024 * 1024 });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 300)}`);
   return ms;
@@ -57,7 +58,7 @@ export const section = {
       title: `CLI start-up, Node ${major}`,
       method:
         `Wall time from spawn to exit of the built bin (bin/cairn.js) with the workspace in CAIRN_DB, in ${ROUNDS} rounds, each round running bare Node (\`node -e 0\`) and then every command once; ` +
-        'the ratio is the median over rounds of the command ÷ bare Node in the same round. A warm-up run of each command makes bin/cairn.js\'s code cache (under ~/.cache/cairn), which the timed runs use as every command after a user\'s first does; one row times `ready` without it. Output goes to /dev/null (an agent reads it through a pipe; the text is the same). ' +
+        'the ratio is the median over rounds of the command ÷ bare Node in the same round. A warm-up run of each command makes bin/cairn.js\'s code cache (under ~/.cache/cairn), which the timed runs use as every command after a user\'s first does; one row times `ready` without it. Output goes into a pipe, as an agent reads it. ' +
         `Node ${process.version}: run the section under each Node to compare.`,
       metrics: [
         { key: 'bare', label: 'bare Node (`node -e 0`)', p50: percentile(bareSorted, 50), p99: bareSorted[bareSorted.length - 1], n: bare.length },
@@ -71,7 +72,7 @@ export const section = {
         label: `${label[k]} ÷ bare Node`,
         value: percentile(sorted(runs[k].map((ms, i) => ms / bare[i])), 50),
         unit: '×',
-        ...(k === 'search' || k === 'readyUncached' ? {} : { target: { max: 1.5 } }),
+        ...(k === 'readyUncached' ? {} : { target: { max: 1.5 } }),
       })),
       notes: [`Node ${process.version}; bare Node p50 ${percentile(bareSorted, 50).toFixed(1)} ms`],
     };
