@@ -162,4 +162,23 @@ describe('projects', () => {
     expect((await c.call('archive_project', { key: 'API', restore: true })).project.archived).toBe(false);
     expect((await c.call('list_projects', {})).projects[0]!.taskCount).toBe(1);
   });
+
+  it('counts each project\'s tasks in every lane, done and canceled too, but not archived or deleted ones', async () => {
+    await c.call('create_project', { key: 'API', name: 'A' });
+    await c.call('create_project', { key: 'WEB', name: 'W' });
+    for (let i = 1; i <= 8; i++) await c.call('create_task', { project: 'API', title: `t${i}` });
+    await c.call('create_task', { project: 'WEB', title: 'w1' });
+    await c.call('update_task', { id: 'API-2', status: 'in_progress' });
+    await c.call('complete_task', { id: 'API-3' });
+    await c.call('update_task', { id: 'API-4', status: 'canceled' });
+    await c.call('complete_task', { id: 'API-5' });
+    await c.call('archive_task', { id: 'API-5' }); // done, then archived
+    await c.call('archive_task', { id: 'API-6' }); // open, archived
+    await c.call('delete_task', { id: 'API-7' });
+    await c.call('complete_task', { id: 'WEB-1' });
+    const counts = Object.fromEntries((await c.call('list_projects', {})).projects.map((p) => [p.key, p.taskCount]));
+    // API-1, 2 (in progress), 3 (done), 4 (canceled), 8; WEB-1 (done).
+    expect(counts).toEqual({ API: 5, WEB: 1 });
+    expect((await c.call('get_project', { key: 'API' })).project.taskCount).toBe(5);
+  });
 });

@@ -4,7 +4,9 @@ import { CairnError } from '../../core/errors.js';
 import type { ProjectPatch, ProjectRow } from '../../core/ports.js';
 import type { Category, Status } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
+import { engineSql } from './engine-sql.js';
 import { prepared } from './prepared.js';
+import { isFinishedLive, isOpen } from './task-list.js';
 import { toColumns, toProjectRow } from './rows.js';
 
 type Q = Kysely<DB>;
@@ -78,15 +80,34 @@ export async function allocateSeq(db: Q, projectUid: string): Promise<number> {
   return r.next_seq - 1;
 }
 
+/**
+ * Each project's tasks that are neither archived nor deleted. Where the ready order is indexed apart
+ * for open and closed work (SQLite), that is a count on each of those indexes, which hold every
+ * column the count tests: counting the rows themselves took 12–25 ms a project at 100k tasks, the
+ * two index counts a tenth of that.
+ */
 export async function taskCounts(db: Q, projectUids: string[]): Promise<Map<string, number>> {
   if (projectUids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('tasks')
-    .select(['project_uid', (eb) => eb.fn.countAll<number>().as('n')])
-    .where('project_uid', 'in', projectUids)
-    .where('deleted_at', 'is', null)
-    .where('archived_at', 'is', null)
-    .groupBy('project_uid')
-    .execute();
+  const count = (where: typeof isOpen) =>
+    db
+      .selectFrom('tasks')
+      .select(['tasks.project_uid', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('tasks.project_uid', 'in', projectUids)
+      .where(where)
+      .groupBy('tasks.project_uid');
+  const rows = engineSql(db).splitReadyOrder
+    ? await db
+        .selectFrom(count(isOpen).unionAll(count(isFinishedLive)).as('c'))
+        .select(['c.project_uid', (eb) => eb.fn.sum<number>('c.n').as('n')])
+        .groupBy('c.project_uid')
+        .execute()
+    : await db
+        .selectFrom('tasks')
+        .select(['project_uid', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('project_uid', 'in', projectUids)
+        .where('deleted_at', 'is', null)
+        .where('archived_at', 'is', null)
+        .groupBy('project_uid')
+        .execute();
   return new Map(rows.map((r) => [r.project_uid, Number(r.n)]));
 }

@@ -241,8 +241,11 @@ const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort; keyed:
 });
 
 /** Open work, as tasks_open's WHERE states it; constants written into the text (see the ready filter). */
-const isOpen = (eb: EB) =>
+export const isOpen = (eb: EB) =>
   eb.and([eb('tasks.category', 'not in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is', null), eb('tasks.deleted_at', 'is', null)]);
+/** Done or canceled work that is neither archived nor deleted: tasks_closed's first condition, with the columns it holds. */
+export const isFinishedLive = (eb: EB) =>
+  eb.and([eb('tasks.category', 'in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is', null), eb('tasks.deleted_at', 'is', null)]);
 /** Its complement, as tasks_closed's WHERE states it (migration 20). */
 const isClosed = (eb: EB) =>
   eb.or([eb('tasks.category', 'in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is not', null), eb('tasks.deleted_at', 'is not', null)]);
