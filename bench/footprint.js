@@ -130,9 +130,18 @@ async function serveRss(db, log) {
   }
 }
 
+/**
+ * Issue 21's "before": what a write appended to the WAL with 4 KiB pages and the schema before
+ * migration 20, by this section at 1k / 10k / 100k tasks (KiB). The target is half of it, judged at
+ * 1k, where a create is furthest from it: the issue asked to at least halve the bytes a create and an
+ * update write. (The "4 KiB pages" rows below are today's schema with the old page size, which
+ * migration 20 helped too.)
+ */
+const BEFORE_KIB = { create: { 1000: 120, 10000: 122, 100000: 133 }, update: { 1000: 77, 10000: 82, 100000: 85 } };
+
 export const section = {
   name: 'footprint',
-  async run({ db, log }) {
+  async run({ size, db, log }) {
     log('WAL bytes per write');
     const oldPages = withOldPages(db);
     const fresh = await walPerWrite(db);
@@ -155,8 +164,8 @@ export const section = {
         `then the clients close (the v1 client sends no DELETE) and RSS is read ${AFTER_CLOSE_MS / 1000} s later.`,
       metrics: [],
       values: [
-        { key: 'walCreate', label: `WAL per create_task, ${fresh.pageSize} B pages (new workspaces)`, value: kib(fresh.create), unit: 'KiB', target: { max: kib(before.create) / 2 } },
-        { key: 'walUpdate', label: `WAL per update_task, ${fresh.pageSize} B pages (new workspaces)`, value: kib(fresh.update), unit: 'KiB', target: { max: kib(before.update) / 2 } },
+        { key: 'walCreate', label: `WAL per create_task, ${fresh.pageSize} B pages (new workspaces)`, value: kib(fresh.create), unit: 'KiB', ...(BEFORE_KIB.create[size] ? { target: { max: BEFORE_KIB.create[size] / 2 }, targetSize: 1000 } : {}) },
+        { key: 'walUpdate', label: `WAL per update_task, ${fresh.pageSize} B pages (new workspaces)`, value: kib(fresh.update), unit: 'KiB', ...(BEFORE_KIB.update[size] ? { target: { max: BEFORE_KIB.update[size] / 2 }, targetSize: 1000 } : {}) },
         { key: 'walCreate4k', label: `WAL per create_task, ${before.pageSize} B pages (workspaces made before)`, value: kib(before.create), unit: 'KiB' },
         { key: 'walUpdate4k', label: `WAL per update_task, ${before.pageSize} B pages (workspaces made before)`, value: kib(before.update), unit: 'KiB' },
         { key: 'walSteady', label: `WAL file at its largest, ${STEADY_WRITES} steady writes (new workspace)`, value: steadyNew.max / MB, unit: 'MB', target: { max: 64 } },

@@ -38,14 +38,19 @@ export function sectionTable(bySize) {
       const x = bySize[s].metrics.find((y) => y.key === m.key);
       return x ? `${fmt(x.p50)} / ${fmt(x.p99)}${x.cpuP50 === undefined ? '' : ` (${fmt(x.cpuP50)})`}` : '–';
     });
-    lines.push(`| ${m.label} | ${cells.join(' | ')} | ${targetText(m.target, 'ms')}${sizeNote(m)} | ${meets(m.target, judged(m, 'metrics'))} |`);
+    // A target may differ by size (a baseline per size): the judged size's own.
+    const j = judged(m, 'metrics');
+    const target = j?.target ?? m.target;
+    lines.push(`| ${m.label} | ${cells.join(' | ')} | ${targetText(target, 'ms')}${sizeNote(m)} | ${meets(target, j)} |`);
   }
   for (const v of largest.values ?? []) {
     const cells = sizes.map((s) => {
       const x = (bySize[s].values ?? []).find((y) => y.key === v.key);
       return x ? `${fmt(x.value)} ${x.unit}` : '–';
     });
-    lines.push(`| ${v.label} | ${cells.join(' | ')} | ${targetText(v.target, v.unit)}${sizeNote(v)} | ${meets(v.target, judged(v, 'values'))} |`);
+    const j = judged(v, 'values');
+    const target = j?.target ?? v.target;
+    lines.push(`| ${v.label} | ${cells.join(' | ')} | ${targetText(target, v.unit)}${sizeNote(v)} | ${meets(target, j)} |`);
   }
   return lines.join('\n');
 }
