@@ -1,7 +1,11 @@
 /** Finding and opening a workspace: --db PATH or URL, then CAIRN_DB, then the nearest ancestor `.cairn/cairn.db`. */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
+import type { LinkKind } from './core/link-port.js';
 import type { Store } from './core/ports.js';
+import { sqliteAccess } from './foreign-sqlite.js';
+import { linkStore } from './links/index.js';
+import { isCairnFile } from './store/sqlite/open.js';
 import { SqliteStore } from './store/sqlite/store.js';
 import { isPostgresUrl, redact } from './store/postgres/url.js';
 
@@ -12,16 +16,26 @@ export interface WorkspaceLocation {
   path: string;
   /** How it was found; `default` means nothing was found and `path` is where `init` would put it. */
   source: 'flag' | 'env' | 'ancestor' | 'default';
+  /**
+   * The host's own store a profile's variable named (Castle's castle.db, a DevPlanner workspace):
+   * served in place through a link, with Cairn's own data in the workspace at `path` beside it.
+   */
+  link?: { kind: LinkKind; path: string };
 }
 
 /** Resolves where the workspace database lives, without creating anything. */
-export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv; profileEnv?: string } = {}): WorkspaceLocation {
+export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env?: NodeJS.ProcessEnv; profileEnv?: string; profileLink?: LinkKind } = {}): WorkspaceLocation {
   const cwd = resolve(opts.cwd ?? process.cwd());
   const env = opts.env ?? process.env;
   if (opts.db) return { path: isPostgresUrl(opts.db) ? opts.db : resolve(cwd, opts.db), source: 'flag' };
-  // A profile's own variable (TX_DB, CASTLE_DB_PATH, …) is what that seed's hosts set: it names this server's workspace.
+  // A profile's own variable (TX_DB, CASTLE_DB_PATH, …) is what that seed's hosts set: it names this
+  // server's workspace, or the host's own store, which is then served in place (linkedAt).
   const fromProfile = opts.profileEnv ? env[opts.profileEnv] : undefined;
-  if (fromProfile) return { path: isPostgresUrl(fromProfile) ? fromProfile : databaseAt(resolve(cwd, fromProfile)), source: 'env' };
+  if (fromProfile) {
+    if (isPostgresUrl(fromProfile)) return { path: fromProfile, source: 'env' };
+    const target = resolve(cwd, fromProfile);
+    return (opts.profileLink && linkedAt(opts.profileLink, target)) || { path: databaseAt(target), source: 'env' };
+  }
   if (env.CAIRN_DB) return { path: isPostgresUrl(env.CAIRN_DB) ? env.CAIRN_DB : resolve(cwd, env.CAIRN_DB), source: 'env' };
   for (let dir = cwd; ; dir = dirname(dir)) {
     const candidate = join(dir, WORKSPACE_DIR);
@@ -40,9 +54,73 @@ function databaseAt(path: string): string {
   return folder ? join(path, WORKSPACE_DIR, DB_FILE) : path;
 }
 
-/** Opens the store at a path (a missing file is created by the first write, never by a read) or a postgres:// URL. */
-export function openStore(path: string): Store {
-  return isPostgresUrl(path) ? postgresStore(path) : new SqliteStore(path);
+/** The real path when it exists (links are keyed by it), else the path as given. */
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * A profile's variable naming the host's own store rather than a Cairn workspace: Castle's database
+ * (a SQLite file that is not Cairn's, or none yet: Castle makes it) or a DevPlanner workspace
+ * (project folders, or none yet). A Cairn workspace named there keeps being used as it is.
+ */
+function linkedAt(kind: LinkKind, target: string): WorkspaceLocation | undefined {
+  if (kind === 'castle') {
+    const file = existsSync(target) && statSync(target).isDirectory() ? join(target, 'castle.db') : target;
+    if (extname(file) === '' || isCairnFile(file)) return undefined;
+    if (existsSync(file) && statSync(file).size > 0 && !isSqlite(file)) return undefined;
+    const source = real(file);
+    return { path: join(dirname(source), WORKSPACE_DIR, DB_FILE), source: 'env', link: { kind, path: source } };
+  }
+  if (kind === 'devplanner') {
+    const hasProjects = existsSync(join(target, '_project.json')) || (existsSync(target) && readdirSync(target).some((d) => !d.startsWith('.') && existsSync(join(target, d, '_project.json'))));
+    // A folder that holds only a Cairn workspace (made by an earlier Cairn for this profile) stays one.
+    if (!hasProjects && existsSync(join(target, WORKSPACE_DIR, DB_FILE))) return undefined;
+    if (existsSync(target) && !statSync(target).isDirectory()) return undefined;
+    const source = real(target);
+    return { path: join(source, WORKSPACE_DIR, DB_FILE), source: 'env', link: { kind, path: source } };
+  }
+  return undefined;
+}
+
+function isSqlite(file: string): boolean {
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      const head = Buffer.alloc(16);
+      return readSync(fd, head, 0, 16, 0) === 16 && head.toString('latin1') === 'SQLite format 3\u0000';
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+}
+
+export interface OpenStoreOptions {
+  /** A host's own store to serve in place (WorkspaceLocation.link). */
+  link?: WorkspaceLocation['link'];
+  /** Watch linked folders for changes (long-lived servers); a command scans them instead. */
+  watch?: boolean;
+  onWarning?(message: string): void;
+}
+
+/**
+ * Opens the store at a path (a missing file is created by the first write, never by a read) or a
+ * postgres:// URL. A SQLite workspace syncs its linked sources on every call (docs/links.md).
+ */
+export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
+  if (isPostgresUrl(path)) return postgresStore(path);
+  return linkStore(new SqliteStore(path), {
+    sqlite: sqliteAccess,
+    ...(opts.link ? { auto: [{ ...opts.link, writable: opts.link.kind !== 'castle' }] } : {}),
+    watch: opts.watch ?? false,
+    onWarning: opts.onWarning ?? ((m) => process.stderr.write(`cairn: ${m}\n`)),
+  });
 }
 
 /**

@@ -20,7 +20,8 @@ const layer = (path: string) => path.split('/')[0]!.replace(/\.(ts|js)$/, '');
 
 /** What each layer may import besides itself. */
 const ALLOWED: Record<string, (target: string) => boolean> = {
-  core: (t) => t === 'pkg:zod' || t === 'pkg:ulid' || t.startsWith('pkg:node:'),
+  // js-yaml reads the front matter of other tools' markdown tasks (import/front-matter.ts), loaded on first use.
+  core: (t) => t === 'pkg:zod' || t === 'pkg:ulid' || t === 'pkg:js-yaml' || t.startsWith('pkg:node:'),
   ops: (t) => layer(t) === 'core' || t === 'pkg:zod',
   // Profiles reshape ops for the seeds' surfaces: they see ops and core, never a store or an adapter.
   profiles: (t) => ['core', 'ops'].includes(layer(t)) || t === 'pkg:zod' || t.startsWith('pkg:node:'),
@@ -32,6 +33,8 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   http: (t) => !['cli', 'store'].includes(layer(t)),
   // The remote runner and outbox (a client of cairn serve): core and ops, used by the CLI and MCP entries.
   remote: (t) => !['cli', 'mcp', 'http', 'store', 'profiles'].includes(layer(t)),
+  // Linked sources wrap a store (links/linked-store.ts): core only; the entry points give them SQLite access.
+  links: (t) => layer(t) === 'core' || t.startsWith('pkg:'),
 };
 
 describe('dependency rule', () => {

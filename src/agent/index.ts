@@ -22,7 +22,7 @@ import { systemClock, type Store } from '../core/ports.js';
 import { errorText } from '../ops/error-text.js';
 import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
 import { findProfile, runProfileTool, servedTools, type ToolOutput } from '../profiles/index.js';
-import { findWorkspace, openStore } from '../workspace.js';
+import { findWorkspace, openStore, type WorkspaceLocation } from '../workspace.js';
 
 /** An MCP-shaped tool result, as the Claude Agent SDK's tool handlers return. */
 export interface ToolCallResult {
@@ -73,9 +73,10 @@ export interface AgentTools {
 /** One store per workspace path in this process: every createTools on the same workspace shares a connection. */
 const shared = new Map<string, { store: Store; users: number }>();
 
-function acquire(path: string): { store: Store; release: () => Promise<void> } {
+function acquire(location: WorkspaceLocation): { store: Store; release: () => Promise<void> } {
+  const { path } = location;
   let entry = shared.get(path);
-  if (!entry) shared.set(path, (entry = { store: openStore(path), users: 0 }));
+  if (!entry) shared.set(path, (entry = { store: openStore(path, { watch: true, ...(location.link ? { link: location.link } : {}) }), users: 0 }));
   entry.users++;
   let released = false;
   return {
@@ -108,7 +109,7 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
   const profile = findProfile(opts.profile);
   const held = opts.store
     ? { store: opts.store, release: async () => undefined }
-    : acquire(findWorkspace({ db: opts.db, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) }).path);
+    : acquire(findWorkspace({ db: opts.db, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) }));
   const ctx: OpContext = {
     store: held.store, clock: systemClock, actor: opts.actor ?? 'agent', openWorkspace: openStore,
     ...(opts.project ? { defaultProject: opts.project } : {}), ...(opts.readOnly ? { readOnly: true } : {}),

@@ -35,6 +35,8 @@ export const ERROR_KINDS = {
   /** The database refused a write (unique, foreign key, not null or check constraint); details name the constraint. */
   CONSTRAINT_VIOLATION: 'conflict',
   READ_ONLY: 'forbidden',
+  /** The task's fields live in a linked source Cairn does not write (Castle's castle.db unless opted in): docs/links.md. */
+  LINK_READ_ONLY: 'forbidden',
   FORBIDDEN: 'forbidden',
   /** The workspace file is damaged (truncated, overwritten): restore it from a backup. */
   CORRUPT: 'internal',

@@ -3,6 +3,7 @@ import type { ActivityEvent } from './model/activity.js';
 import type { ChecklistItem, Comment, CommentKind, Kind, Links, Priority } from './model/task.js';
 import type { Category, Status } from './model/workflow.js';
 import type { IdempotencyTx } from './idempotency-port.js';
+import type { LinkTx } from './link-port.js';
 import type { TransferTx } from './transfer-port.js';
 
 export interface ProjectRow {
@@ -271,6 +272,9 @@ export interface Tx {
 
   /** Idempotency keys of writes (core/idempotency-port.ts). */
   readonly idempotency: IdempotencyTx;
+
+  /** Linked sources and what each remembers of its records (core/link-port.ts). */
+  readonly links: LinkTx;
 }
 
 export interface Store {
@@ -290,6 +294,8 @@ export interface Store {
    * LISTEN); returns the unsubscribe. Live views still poll changeToken, which this only hastens.
    */
   onCommit?(listener: () => void): () => void;
+  /** The workspace's links were added or removed by this process: a store that syncs them reads them again (links/linked-store.ts). */
+  forgetLinks?(): void;
   close(): Promise<void>;
   readonly location: string;
 }

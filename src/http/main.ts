@@ -110,7 +110,7 @@ export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
 export async function runServe(opts: ServeOptions = {}): Promise<void> {
   const env = opts.env ?? process.env;
   const location = findWorkspace({ db: opts.db, env });
-  const store = openStore(location.path);
+  const store = openStore(location.path, { watch: true });
   const heap = tuneHeap();
   let running: RunningServer;
   try {

@@ -84,12 +84,15 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   if (runner) choice.use(remoteOnlyStore(runner.url));
   else {
     void import('../workspace.js').then(({ findWorkspace, openStore, redact }) => {
-      const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}) });
-      log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${redact(location.path)}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
-      if (location.source !== 'default') return choice.use(openOrFailed(openStore, location.path));
+      const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) });
+      const linked = location.link ? ` (linked to ${location.link.path})` : '';
+      log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${redact(location.path)}${linked}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
+      // A server lives long: linked folders are watched, not scanned on every call.
+      const open = (path: string) => openStore(path, { watch: true, onWarning: (m) => log('warning', m), ...(location.link && path === location.path ? { link: location.link } : {}) });
+      if (location.source !== 'default') return choice.use(openOrFailed(open, location.path));
       choice.fromRoots((root) => {
         const found = findWorkspace({ cwd: root, env: {} });
-        return found.source === 'ancestor' ? { store: openOrFailed(openStore, found.path), path: found.path } : undefined;
+        return found.source === 'ancestor' ? { store: openOrFailed(open, found.path), path: found.path } : undefined;
       });
     }, (err: unknown) => {
       log('error', `cannot load the workspace module: ${String(err)}`);

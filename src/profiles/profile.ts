@@ -7,6 +7,7 @@
  */
 import type * as z from 'zod';
 import type { CairnError } from '../core/errors.js';
+import type { LinkKind } from '../core/link-port.js';
 import type { TemplateName } from '../core/model/workflow.js';
 import type { AnyOp, OpContext } from '../ops/index.js';
 
@@ -87,6 +88,11 @@ export interface Profile {
   defaultProject: { key: string; name: string };
   /** The environment variable that names the workspace (a Cairn database path), as the seed's hosts set it. */
   workspaceEnv?: string;
+  /**
+   * What `workspaceEnv` names when it is not a Cairn workspace: the host's own store (Castle's
+   * castle.db, a DevPlanner workspace), which the server then serves in place through a link.
+   */
+  linkKind?: LinkKind;
   /** The environment variable that names the agent's project directory (its project's root), as the seed's hosts set it. */
   projectPathEnv?: string;
   /** Optional toolsets a server can add with --toolsets (e.g. castle's "write"). */

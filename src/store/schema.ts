@@ -139,6 +139,36 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+/** A linked source (migration 21): a store another program owns, synced in place (docs/links.md). */
+export interface LinksTable {
+  id: string;
+  kind: string;
+  path: string;
+  writable: number;
+  state: string; // JSON: the link's warnings and lost writes (core/link-port.ts LinkState)
+  created_at: string;
+}
+
+export interface LinkProjectsTable {
+  project_uid: string;
+  link_id: string;
+  ref: string; // the source's name for the project (a folder slug, a Castle project path)
+}
+
+export interface LinkItemsTable {
+  link_id: string;
+  source_id: string;
+  task_uid: string;
+  file: string | null;
+  hash: string;
+}
+
+export interface LinkFilesTable {
+  link_id: string;
+  file: string;
+  stamp: string;
+}
+
 export interface DB {
   projects: ProjectsTable;
   statuses: StatusesTable;
@@ -151,4 +181,8 @@ export interface DB {
   events: EventsTable;
   api_tokens: ApiTokensTable;
   idempotency_keys: IdempotencyKeysTable;
+  links: LinksTable;
+  link_projects: LinkProjectsTable;
+  link_items: LinkItemsTable;
+  link_files: LinkFilesTable;
 }

@@ -16,6 +16,7 @@ export const castleProfile: Profile = {
   template: 'castle',
   defaultProject: { key: 'CASTLE', name: 'Castle tasks' },
   workspaceEnv: 'CASTLE_DB_PATH',
+  linkKind: 'castle',
   projectPathEnv: 'CASTLE_PROJECT_PATH',
   toolsets: ['write'],
   tools: [...castleReadTools, ...castleWriteTools],

@@ -18,6 +18,7 @@ export const devplannerProfile: Profile = {
   template: 'devplanner',
   defaultProject: { key: 'DP', name: 'DevPlanner' },
   workspaceEnv: 'DEVPLANNER_WORKSPACE',
+  linkKind: 'devplanner',
   tools: [...crudTools, ...workflowTools],
   resources: devplannerResources,
   error: (err) => errorResult(err),

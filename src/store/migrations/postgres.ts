@@ -8,7 +8,7 @@
  * stored relation columns and label_order are kept by triggers, as SQLite's are; the functions
  * below build each column exactly as SQLite's json_group_array writes it (compact JSON text).
  */
-import type { Migration } from './sqlite.js';
+import { LINK_TABLES_SQL, type Migration } from './sqlite.js';
 
 const T = 'text COLLATE "C"';
 
@@ -368,6 +368,13 @@ END $$;
 ALTER TABLE cairn_state ADD COLUMN last_seq bigint NOT NULL DEFAULT 0;
 UPDATE cairn_state SET last_seq = (SELECT coalesce(max(seq), 0) FROM events);
 `,
+  },
+  {
+    version: 4,
+    name: 'linked sources',
+    // The same tables as SQLite's migration 21, so one Tx serves both; links themselves are kept
+    // by processes on the machine that holds the files (docs/links.md).
+    sql: LINK_TABLES_SQL(T),
   },
 ];
 

@@ -39,6 +39,40 @@ const open = (t: string) => `${t}.category NOT IN ('done', 'canceled') AND ${t}.
 const dropLabelOrder = (t: string, labels: string) => `DELETE FROM label_order WHERE project_uid = ${t}.project_uid AND label IN (${labels})
     AND priority = ${t}.priority AND score = ${t}.score AND position = ${t}.position AND created_at = ${t}.created_at AND uid = ${t}.uid;`;
 
+/** The link tables (migration 21 here, 4 on PostgreSQL): `t` is the engine's text type. */
+export const LINK_TABLES_SQL = (t: string): string => `
+CREATE TABLE links (
+  id ${t} PRIMARY KEY,
+  kind ${t} NOT NULL,
+  path ${t} NOT NULL UNIQUE,
+  writable INTEGER NOT NULL,
+  state ${t} NOT NULL DEFAULT '{}',
+  created_at ${t} NOT NULL
+);
+CREATE TABLE link_projects (
+  project_uid ${t} PRIMARY KEY,
+  link_id ${t} NOT NULL REFERENCES links (id) ON DELETE CASCADE,
+  ref ${t} NOT NULL
+);
+CREATE INDEX link_projects_link ON link_projects (link_id);
+CREATE TABLE link_items (
+  link_id ${t} NOT NULL REFERENCES links (id) ON DELETE CASCADE,
+  source_id ${t} NOT NULL,
+  task_uid ${t} NOT NULL,
+  file ${t},
+  hash ${t} NOT NULL,
+  PRIMARY KEY (link_id, source_id)
+);
+CREATE INDEX link_items_task ON link_items (task_uid);
+CREATE INDEX link_items_source ON link_items (source_id);
+CREATE TABLE link_files (
+  link_id ${t} NOT NULL REFERENCES links (id) ON DELETE CASCADE,
+  file ${t} NOT NULL,
+  stamp ${t} NOT NULL,
+  PRIMARY KEY (link_id, file)
+);
+`;
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -576,6 +610,16 @@ DROP INDEX IF EXISTS tasks_order;
 CREATE INDEX tasks_closed ON tasks (project_uid, priority DESC, score DESC, position, created_at, uid, category, archived_at, deleted_at)
   WHERE category IN ('done', 'canceled') OR archived_at IS NOT NULL OR deleted_at IS NOT NULL;
 `,
+  },
+  {
+    version: 21,
+    name: 'linked sources',
+    // A link ties projects to a store another program owns (docs/links.md). link_items remembers,
+    // per record of the source, the task it is and a hash of the fields the source holds as last
+    // synced, so a sync applies only records whose hash moved and tells its own writes from the
+    // owner's. link_files holds each file's identity (inode, size, times) as last read, so a new
+    // process re-reads only what changed since. All of it is written in the transaction that syncs.
+    sql: LINK_TABLES_SQL('TEXT'),
   },
 ];
 

@@ -10,6 +10,7 @@ import * as tasks from './tasks.js';
 import * as tokens from './tokens.js';
 import { openWorkCounts } from './open-work.js';
 import { KyselyIdempotency } from './idempotency.js';
+import { KyselyLinks } from './links.js';
 import { KyselyTransfer } from './transfer.js';
 import type { SummaryCache } from './summary-cache.js';
 import type { ProjectCache } from './project-cache.js';
@@ -146,5 +147,9 @@ export class KyselyTx implements Tx {
 
   get idempotency(): Tx['idempotency'] {
     return new KyselyIdempotency(this.db);
+  }
+
+  get links(): Tx['links'] {
+    return new KyselyLinks(this.db);
   }
 }

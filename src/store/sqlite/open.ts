@@ -177,6 +177,40 @@ function notAWorkspace(file: string, why: string): CairnError {
   });
 }
 
+/**
+ * Whether a file is a Cairn workspace, without opening it for writing: a SQLite file marked with
+ * Cairn's application_id, or an unmarked one with Cairn's tables (made before the mark). Profiles
+ * use it to tell their host's own database (Castle's castle.db, linked) from a workspace.
+ */
+export function isCairnFile(file: string): boolean {
+  let head: Buffer;
+  try {
+    const fd = openSync(file, 'r');
+    head = Buffer.alloc(100);
+    try {
+      if (readSync(fd, head, 0, 100, 0) < 100) return false;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
+  if (head.toString('latin1', 0, 16) !== SQLITE_HEADER) return false;
+  const id = head.readUInt32BE(68);
+  if (id !== 0) return id === CAIRN_APPLICATION_ID;
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
+      return schemaVersion(db) > 0 && CAIRN_TABLES.every((t) => tables.includes(t));
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
+}
+
 /** Refuses a non-empty file that does not start with SQLite's header, before SQLite sees it. */
 export function assertSqliteHeader(file: string): void {
   const fd = openSync(file, 'r');

@@ -52,6 +52,17 @@ interface Pending {
   at: IncomingTask['at'];
 }
 
+/**
+ * A linked source's sync (links/pull.ts) drives the importer: records are found by the link's own
+ * map of source ids (which receives the tasks it creates), and an update touches only the fields
+ * the source holds, so Cairn's own data on a linked task (a checklist Castle cannot hold, an agent's
+ * dependencies) is never replaced by the source's absence of it.
+ */
+export interface LinkImport {
+  bySource: Map<string, string>;
+  fields: ReadonlySet<string>;
+}
+
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const eventKey = (e: Pick<StoredEvent, 'at' | 'type' | 'actor'>) => `${e.at}\u0000${e.type}\u0000${e.actor}`;
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
@@ -75,7 +86,7 @@ export class Importer {
   constructor(
     private readonly tx: Tx,
     private readonly ctx: Context,
-    private readonly opts: { source: SourceName; dryRun: boolean; project?: string },
+    private readonly opts: { source: SourceName; dryRun: boolean; project?: string; link?: LinkImport },
   ) {
     this.report = { source: opts.source, dryRun: opts.dryRun, projects: { created: [], existing: [] }, tasks: { created: 0, updated: 0, unchanged: 0 }, renumbered: [], warnings: [] };
     this.#batch = new TaskBatch(tx);
@@ -84,6 +95,14 @@ export class Importer {
 
   get #write(): boolean {
     return !this.opts.dryRun;
+  }
+
+  /** Whether an update may change this field: every field for an import, the source's own for a link. */
+  readonly #held = (field: string): boolean => !this.opts.link || this.opts.link.fields.has(field);
+
+  /** The project an incoming project's ref became (created or found), once `project()` saw it. */
+  projectOf(ref: string): ProjectRow | undefined {
+    return this.#projects.get(ref)?.row;
   }
 
   /** An empty history keeps the file's event numbers (a restore); otherwise events are appended. */
@@ -158,6 +177,7 @@ export class Importer {
       const row = await this.tx.getTask(uid);
       return row && { uid, row };
     }
+    if (!p.bySource && this.opts.link) p.bySource = this.opts.link.bySource;
     if (!p.bySource) {
       p.bySource = new Map();
       if (!p.isNew) {
@@ -253,9 +273,10 @@ export class Importer {
     }
     const status = this.#status(p, t);
     const patch: TaskPatch = {};
+    const held = this.#held;
     const fields = ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'substatus', 'slug', 'links', 'anchors', 'closeReason', 'origin', 'documentPath'] as const;
-    for (const k of fields) if (!same(row[k], t[k])) (patch as Record<string, unknown>)[k] = t[k];
-    if (row.status !== status.name) Object.assign(patch, { status: status.name, category: status.category });
+    for (const k of fields) if (held(k) && !same(row[k], t[k])) (patch as Record<string, unknown>)[k] = t[k];
+    if (held('status') && row.status !== status.name) Object.assign(patch, { status: status.name, category: status.category });
     const cairn = this.opts.source === 'cairn';
     if (cairn) {
       Object.assign(patch, {
@@ -267,12 +288,12 @@ export class Importer {
     }
     const labels = [...new Set(t.labels)].sort(byBytes);
     const checklist = t.checklist.map((i, index) => ({ index, text: i.text, checked: i.checked }));
-    const oldChecklist = await this.tx.getChecklist(row.uid);
-    const checklistChanged = !same(oldChecklist.map((i) => [i.text, i.checked]), checklist.map((i) => [i.text, i.checked]));
-    const labelsChanged = !same(row.labels, labels);
+    const oldChecklist = held('checklist') ? await this.tx.getChecklist(row.uid) : [];
+    const checklistChanged = held('checklist') && !same(oldChecklist.map((i) => [i.text, i.checked]), checklist.map((i) => [i.text, i.checked]));
+    const labelsChanged = held('labels') && !same(row.labels, labels);
     const known = new Set((await this.tx.getComments(row.uid)).map((c) => c.id));
     const newComments = t.comments.filter((c) => !known.has(c.id));
-    this.#pending.push({ uid: row.uid, projectRef: t.projectRef, parent: t.parent, blockedBy: t.blockedBy, replace: true, at: t.at });
+    if (held('parent') || held('blockedBy')) this.#pending.push({ uid: row.uid, projectRef: t.projectRef, parent: t.parent, blockedBy: t.blockedBy, replace: true, at: t.at });
     const changed = Object.keys(patch).some((k) => !['version', 'updatedAt', 'position', 'claimedBy', 'claimExpiresAt', 'completedAt', 'archivedAt', 'deletedAt'].includes(k) || !same((row as unknown as Record<string, unknown>)[k], (patch as Record<string, unknown>)[k]));
     if (!changed && !checklistChanged && !labelsChanged && newComments.length === 0 && !cairn) {
       this.report.tasks.unchanged++;
@@ -341,7 +362,8 @@ export class Importer {
         continue;
       }
       const row = await tx.getTask(pend.uid);
-      if ((parent ?? null) !== (row?.parentUid ?? null)) await tx.updateTask(pend.uid, { parentUid: parent ?? null });
+      if (this.#held('parent') && (parent ?? null) !== (row?.parentUid ?? null)) await tx.updateTask(pend.uid, { parentUid: parent ?? null });
+      if (!this.#held('blockedBy')) continue;
       const have = await tx.blockerUids(pend.uid);
       let changed = false;
       for (const b of blockers) if (!have.includes(b.uid)) changed = (await tx.addDependency(pend.uid, b.uid, b.at ?? this.#now)) || changed;

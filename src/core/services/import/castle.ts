@@ -10,7 +10,7 @@ import { KINDS, PrState, type Kind, type Links } from '../../model/task.js';
 import { fitLabels, fitTitle, importError, isoTime, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 import type { ForeignSqlite } from './sources.js';
 
-const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'];
+export const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'];
 
 /** A project key from a folder name: its letters, upper-cased, 2–10 of them. */
 export function keyFrom(name: string, fallback: string): string {
@@ -26,7 +26,11 @@ function columnsOr(db: ForeignSqlite, table: string, wanted: string[]): string {
   return wanted.map((c) => (have.has(c) ? c : `NULL AS ${c}`)).join(', ');
 }
 
-export async function* readCastle(path: string, open: ((file: string) => ForeignSqlite) | undefined, project: string | undefined): AsyncGenerator<ImportItem> {
+/**
+ * `onBad`: a linked database's sync skips a row it cannot read (reporting why) instead of stopping,
+ * so one row of a newer Castle does not hide the others.
+ */
+export async function* readCastle(path: string, open: ((file: string) => ForeignSqlite) | undefined, project: string | undefined, onBad?: (err: Error) => void): AsyncGenerator<ImportItem> {
   const file = statSync(path).isDirectory() ? join(path, 'castle.db') : path;
   if (!open) throw importError({ file }, null, 'reading castle.db needs SQLite access, which this entry point does not provide');
   let db: ForeignSqlite;
@@ -72,7 +76,15 @@ export async function* readCastle(path: string, open: ((file: string) => Foreign
         projects.set(path, key);
         yield { type: 'project', at, ref: path, key, name: path ? basename(path) : 'Castle', description: path ? `Imported from Castle (${path})` : 'Imported from Castle', root: path || null, aliases: [], template: 'castle', archivedAt: null };
       }
-      yield castleTask(at, r, path, labels.get(String(r.id)) ?? [], reviews.get(String(r.id)) ?? []);
+      let task: ImportItem;
+      try {
+        task = castleTask(at, r, path, labels.get(String(r.id)) ?? [], reviews.get(String(r.id)) ?? []);
+      } catch (err) {
+        if (!onBad) throw err;
+        onBad(err as Error);
+        continue;
+      }
+      yield task;
     }
   } finally {
     db.close();

@@ -9,13 +9,13 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { templateStatuses, type Category, type Status } from '../../model/workflow.js';
 import { parseFrontMatter } from './front-matter.js';
-import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
+import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 import { keyFrom } from './castle.js';
 
-const CATEGORY: Record<string, Category> = { '01-upcoming': 'todo', '02-in-progress': 'in_progress', '03-complete': 'done', '04-archive': 'canceled' };
-const TASK_LINE = /^\s*-\s+\[([ xX])\]\s+(.+)$/;
+export const CATEGORY: Record<string, Category> = { '01-upcoming': 'todo', '02-in-progress': 'in_progress', '03-complete': 'done', '04-archive': 'canceled' };
+export const TASK_LINE = /^\s*-\s+\[([ xX])\]\s+(.+)$/;
 
-const slugOf = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'card';
+export const slugOf = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'card';
 
 function readJson(file: string): unknown {
   try {
@@ -38,7 +38,8 @@ export function splitCard(content: string): { description: string; checklist: Ar
   return { description, checklist };
 }
 
-function projectDirs(root: string): string[] {
+/** The project folders of a workspace (a folder holding _project.json is one project itself). */
+export function projectDirs(root: string): string[] {
   if (existsSync(join(root, '_project.json'))) return [root];
   return readdirSync(root)
     .filter((d) => !d.startsWith('.') && existsSync(join(root, d, '_project.json')))
@@ -46,51 +47,64 @@ function projectDirs(root: string): string[] {
     .map((d) => join(root, d));
 }
 
+/** A project folder's _project.json as an incoming project, and its lanes (folder names) in order. */
+export function readProjectConfig(dir: string, key: string | undefined): { project: IncomingProject; lanes: string[] } {
+  const slug = dir.split(/[\\/]/).pop()!;
+  const cfgFile = join(dir, '_project.json');
+  const cfg = reader({ file: cfgFile }, readJson(cfgFile));
+  const lanes = cfg.has('lanes') ? Object.keys(cfg.field('lanes').obj) : Object.keys(CATEGORY);
+  const template = templateStatuses('devplanner');
+  const statuses: Status[] = lanes.map((lane, position) => {
+    const known = template.find((s) => s.name === lane);
+    const conf = cfg.has('lanes') ? cfg.field('lanes').field(lane) : undefined;
+    const color = conf?.strOr('color', undefined);
+    return {
+      name: slugOf(lane).slice(0, 40),
+      displayName: (conf?.strOr('displayName', undefined) ?? known?.displayName ?? lane).slice(0, 60),
+      color: color && /^#[0-9a-fA-F]{6}$/.test(color) ? color : (known?.color ?? '#64748b'),
+      category: CATEGORY[lane] ?? 'todo',
+      position,
+    };
+  });
+  for (const c of ['todo', 'done'] as const) if (!statuses.some((s) => s.category === c)) statuses.push({ ...template.find((s) => s.category === c)!, position: statuses.length });
+  const updated = isoTime({ file: cfgFile }, 'updated', cfg.obj.updated);
+  const created = isoTime({ file: cfgFile }, 'created', cfg.obj.created);
+  const project: IncomingProject = {
+    type: 'project', at: { file: cfgFile }, ref: slug, key: key ?? keyFrom(cfg.strOr('prefix', '') ?? '', keyFrom(cfg.strOr('name', slug) ?? slug, 'PLAN')),
+    name: (cfg.strOr('name', slug) ?? slug).slice(0, 100), description: cfg.strOr('description', '') ?? '',
+    root: null, aliases: [slug.toLowerCase()], statuses, template: 'devplanner',
+    archivedAt: cfg.bool('archived', false) ? (updated ?? new Date(0).toISOString()) : null,
+    ...(created ? { createdAt: created } : {}),
+    ...(updated ? { updatedAt: updated } : {}),
+  };
+  return { project, lanes };
+}
+
+/** A lane's card files first to last: those _order.json lists, then the rest by name. */
+export function laneFiles(laneDir: string): string[] {
+  if (!existsSync(laneDir) || !statSync(laneDir).isDirectory()) return [];
+  const orderFile = join(laneDir, '_order.json');
+  const order = existsSync(orderFile) ? reader({ file: orderFile }, { order: readJson(orderFile) }).strs('order') : [];
+  const files = readdirSync(laneDir).filter((f) => f.endsWith('.md') && !f.startsWith('.'));
+  return [...order.filter((f) => files.includes(f)), ...files.filter((f) => !order.includes(f)).sort()];
+}
+
 export async function* readDevPlanner(root: string, project: string | undefined): AsyncGenerator<ImportItem> {
   const keys = new Set<string>();
   for (const dir of projectDirs(root)) {
-    const slug = dir.split(/[\\/]/).pop()!;
-    const cfgFile = join(dir, '_project.json');
-    const cfg = reader({ file: cfgFile }, readJson(cfgFile));
-    const lanes = cfg.has('lanes') ? Object.keys(cfg.field('lanes').obj) : Object.keys(CATEGORY);
-    const template = templateStatuses('devplanner');
-    const statuses: Status[] = lanes.map((lane, position) => {
-      const known = template.find((s) => s.name === lane);
-      const conf = cfg.has('lanes') ? cfg.field('lanes').field(lane) : undefined;
-      const color = conf?.strOr('color', undefined);
-      return {
-        name: slugOf(lane).slice(0, 40),
-        displayName: (conf?.strOr('displayName', undefined) ?? known?.displayName ?? lane).slice(0, 60),
-        color: color && /^#[0-9a-fA-F]{6}$/.test(color) ? color : (known?.color ?? '#64748b'),
-        category: CATEGORY[lane] ?? 'todo',
-        position,
-      };
-    });
-    for (const c of ['todo', 'done'] as const) if (!statuses.some((s) => s.category === c)) statuses.push({ ...template.find((s) => s.category === c)!, position: statuses.length });
-    let key = project ?? keyFrom(cfg.strOr('prefix', '') ?? '', keyFrom(cfg.strOr('name', slug) ?? slug, 'PLAN'));
-    for (let n = 2; !project && keys.has(key); n++) key = `${key.slice(0, 9)}${String.fromCharCode(64 + Math.min(n, 26))}`;
-    keys.add(key);
-    const updated = isoTime({ file: cfgFile }, 'updated', cfg.obj.updated);
-    yield {
-      type: 'project', at: { file: cfgFile }, ref: slug, key, name: (cfg.strOr('name', slug) ?? slug).slice(0, 100), description: cfg.strOr('description', '') ?? '',
-      root: null, aliases: [slug.toLowerCase()], statuses, template: 'devplanner',
-      archivedAt: cfg.bool('archived', false) ? (updated ?? new Date(0).toISOString()) : null,
-      ...(isoTime({ file: cfgFile }, 'created', cfg.obj.created) ? { createdAt: isoTime({ file: cfgFile }, 'created', cfg.obj.created)! } : {}),
-      ...(updated ? { updatedAt: updated } : {}),
-    };
+    const { project: p, lanes } = readProjectConfig(dir, project);
+    for (let n = 2; !project && keys.has(p.key); n++) p.key = `${p.key.slice(0, 9)}${String.fromCharCode(64 + Math.min(n, 26))}`;
+    keys.add(p.key);
+    yield p;
     for (const lane of lanes) {
       const laneDir = join(dir, lane);
-      if (!existsSync(laneDir) || !statSync(laneDir).isDirectory()) continue;
-      const orderFile = join(laneDir, '_order.json');
-      const order = existsSync(orderFile) ? reader({ file: orderFile }, { order: readJson(orderFile) }).strs('order') : [];
-      const files = readdirSync(laneDir).filter((f) => f.endsWith('.md'));
-      const ranked = [...order.filter((f) => files.includes(f)), ...files.filter((f) => !order.includes(f)).sort()];
-      for (const [i, f] of ranked.entries()) yield card({ file: join(laneDir, f) }, slug, slugOf(lane).slice(0, 40), f, i + 1);
+      for (const [i, f] of laneFiles(laneDir).entries()) yield readCard({ file: join(laneDir, f) }, p.ref, slugOf(lane).slice(0, 40), f, i + 1);
     }
   }
 }
 
-function card(at: SourceAt, projectSlug: string, lane: string, filename: string, position: number): IncomingTask {
+/** One card file as an incoming task: slug from the file name, lane as status, tasks as checklist. */
+export function readCard(at: SourceAt, projectSlug: string, lane: string, filename: string, position: number): IncomingTask {
   const raw = readFileSync(at.file, 'utf8');
   const { data, content, error } = parseFrontMatter(raw);
   if (error) throw importError({ file: at.file, line: error.line }, error.field, error.problem);

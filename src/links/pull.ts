@@ -1,0 +1,167 @@
+/**
+ * A pull: what a source's owner changed, applied to the workspace in one write transaction. Records
+ * whose hash did not move are skipped; the others go through the importer (so a linked record
+ * becomes a task exactly as an import would make it), touching only the fields the source holds.
+ * Records gone from the files read are deleted, lanes whose order moved are reordered, and every
+ * change is an event by the source's name, so live views and subscriptions see it like any write.
+ */
+import type { Context } from '../core/context.js';
+import { nowIso } from '../core/context.js';
+import type { LinkItem, LinkRow } from '../core/link-port.js';
+import type { ProjectRow, Tx } from '../core/ports.js';
+import { diff, record } from '../core/services/activity.js';
+import { Importer } from '../core/services/import/apply.js';
+import type { IncomingProject } from '../core/services/import/model.js';
+import { commitTaskChange } from '../core/services/task-write.js';
+import { changedFields, fingerprint, heldOfRecord } from './fingerprint.js';
+import type { Held, LinkSource, SourceRead, SourceTask } from './source.js';
+
+/** Fields an event names that are bookkeeping, not a change anyone made. */
+const BOOKKEEPING = new Set(['category', 'completedAt', 'version', 'updatedAt', 'source', 'sourceId']);
+
+/** Scalar held fields whose Cairn value is kept when the source shows it the same way (urgent read back as high). */
+const KEEP_IF_SAME = ['title', 'description', 'priority', 'assignee', 'kind', 'closeReason', 'substatus'] as const;
+
+export interface PullOutcome {
+  /** The fields of each task the source changed, for the write that follows (links/conflicts.ts). */
+  changed: Map<string, Set<string>>;
+  applied: number;
+}
+
+/** A key no project has: the source's suggestion, else with a letter appended or replacing its last. */
+async function freeKey(tx: Tx, key: string): Promise<string> {
+  const candidates = [key, ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'.split('').map((c) => (key.length < 10 ? key + c : key.slice(0, 9) + c))];
+  for (const k of candidates) if (!(await tx.getProjectByKey(k))) return k;
+  return candidates[candidates.length - 1]!;
+}
+
+/** Name, description and archived flag of a linked project as the source now has them; lanes it added. */
+async function followProject(tx: Tx, ctx: Context, uid: string, p: IncomingProject): Promise<void> {
+  const row = await tx.getProjectByUid(uid);
+  if (!row) return;
+  const wanted = { name: p.name, description: p.description, archivedAt: p.archivedAt && (row.archivedAt ?? p.archivedAt) };
+  const changes = diff(row as unknown as Record<string, unknown>, wanted);
+  if (Object.keys(changes).length) {
+    await tx.updateProject(uid, { ...wanted, updatedAt: nowIso(ctx) });
+    await record(tx, ctx, { projectUid: uid, taskUid: null, type: 'project.updated', changes });
+  }
+  if (p.statuses) {
+    const have = await tx.getStatuses(uid);
+    const added = p.statuses.filter((s) => !have.some((h) => h.name === s.name));
+    if (added.length) await tx.replaceStatuses(uid, [...have, ...added].map((s, position) => ({ ...s, position })));
+  }
+}
+
+/** The record with Cairn's value kept in each field the source would show the same way. */
+function keepCairnValues(source: LinkSource, t: SourceTask, current: Held): void {
+  const incoming = heldOfRecord(t);
+  for (const f of KEEP_IF_SAME) {
+    if (!source.fields.includes(f) || incoming[f] === current[f]) continue;
+    if (changedFields(source, incoming, { ...incoming, [f]: current[f] }).length === 0) (t as unknown as Record<string, unknown>)[f] = current[f];
+  }
+}
+
+export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: LinkSource, read: SourceRead): Promise<PullOutcome> {
+  const since = await tx.lastSeq();
+  const items = new Map((await tx.links.items(link.id)).map((i) => [i.sourceId, i]));
+  const refs = new Map((await tx.links.projects(link.id)).map((p) => [p.ref, p.projectUid]));
+  const bySource = new Map([...items].map(([sid, i]) => [sid, i.taskUid]));
+  const importer = new Importer(tx, ctx, { source: link.kind, dryRun: false, link: { bySource, fields: new Set(source.fields) } });
+  await importer.start();
+  const projectUids = new Map<string, string>();
+  for (const p of read.projects) {
+    const uid = refs.get(p.ref);
+    if (uid) {
+      p.uid = uid;
+      await followProject(tx, ctx, uid, p);
+    } else {
+      p.key = await freeKey(tx, p.key);
+    }
+    await importer.project(p);
+    const row = importer.projectOf(p.ref);
+    if (!row) continue;
+    projectUids.set(p.ref, row.uid);
+    if (!uid) await tx.links.setProject(link.id, row.uid, p.ref);
+  }
+  for (const [ref, uid] of refs) if (!projectUids.has(ref)) projectUids.set(ref, uid);
+
+  const written: Array<{ sourceId: string; file: string | null; hash: string }> = [];
+  const seen = new Set<string>();
+  let applied = 0;
+  for (const t of read.tasks) {
+    seen.add(t.sourceId);
+    const hash = fingerprint(source, heldOfRecord(t));
+    const item = items.get(t.sourceId);
+    if (item && item.hash === hash) {
+      if (item.file !== t.file) written.push({ sourceId: t.sourceId, file: t.file, hash });
+      continue;
+    }
+    if (!projectUids.has(t.projectRef)) continue;
+    const row = item ? await tx.getTask(item.taskUid) : undefined;
+    if (item && !row) bySource.delete(t.sourceId);
+    if (row) keepCairnValues(source, t, { ...heldOfRecord(t), title: row.title, description: row.description, priority: row.priority, assignee: row.assignee, kind: row.kind, closeReason: row.closeReason, substatus: row.substatus });
+    await importer.task(t);
+    written.push({ sourceId: t.sourceId, file: t.file, hash });
+    applied++;
+  }
+
+  const gone: string[] = [];
+  for (const [sid, item] of items) {
+    if (seen.has(sid) || !read.covered.has(item.file ?? '')) continue;
+    gone.push(sid);
+    const row = await tx.getTask(item.taskUid);
+    if (row && row.deletedAt === null) {
+      await commitTaskChange(tx, ctx, row, { deletedAt: nowIso(ctx), claimedBy: null, claimExpiresAt: null }, 'task.deleted', { source: { before: null, after: link.kind } });
+      applied++;
+    }
+  }
+  await importer.finish();
+  await tx.links.removeItems(link.id, gone);
+  const rows: LinkItem[] = [];
+  for (const w of written) {
+    const taskUid = bySource.get(w.sourceId);
+    if (taskUid) rows.push({ sourceId: w.sourceId, taskUid, file: w.file, hash: w.hash });
+  }
+  await tx.links.putItems(link.id, rows);
+  for (const o of read.orders) {
+    const projectUid = projectUids.get(o.projectRef);
+    if (projectUid) applied += await followOrder(tx, ctx, projectUid, o.status, o.sourceIds.map((s) => bySource.get(s)).filter((u): u is string => u !== undefined));
+  }
+  return { changed: await changedSince(tx, since), applied };
+}
+
+/**
+ * Reorders a lane as the source orders it: its records first, in the source's order, then the
+ * lane's other tasks as they were. Positions are renumbered only when the order moved.
+ */
+async function followOrder(tx: Tx, ctx: Context, projectUid: string, status: string, wanted: string[]): Promise<number> {
+  const { rows } = await tx.listTasks({ projectUids: [projectUid], statuses: [status], includeDone: true }, 'position', 10_000, undefined, { count: false });
+  const inLane = new Set(rows.map((r) => r.uid));
+  const first = wanted.filter((u) => inLane.has(u));
+  const firstSet = new Set(first);
+  const order = [...first, ...rows.map((r) => r.uid).filter((u) => !firstSet.has(u))];
+  if (order.every((u, i) => rows[i]!.uid === u)) return 0;
+  let moved = 0;
+  for (const [i, uid] of order.entries()) {
+    const row = await tx.getTask(uid);
+    if (!row || row.position === i + 1) continue;
+    await commitTaskChange(tx, ctx, row, { position: i + 1 }, 'task.moved');
+    moved++;
+  }
+  return moved;
+}
+
+/** The fields each task's events changed after `since`, bookkeeping left out. */
+async function changedSince(tx: Tx, since: number): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  for (const e of await tx.links.eventsSince(since)) {
+    if (!e.taskUid) continue;
+    const fields = Object.keys(e.changes).filter((k) => !BOOKKEEPING.has(k));
+    const set = out.get(e.taskUid) ?? new Set<string>();
+    for (const f of fields) set.add(f);
+    out.set(e.taskUid, set);
+  }
+  return out;
+}
+
+export type { ProjectRow };
