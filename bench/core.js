@@ -68,11 +68,11 @@ export const section = {
     // writing server leaves it once quiet (store/sqlite/search-upkeep.ts).
     // Before any write: after 50 writes the checkpointer's worker would merge on its own when the
     // calls pause, in the middle of whichever row comes next.
-    const segments = () => cairn.store.raw().prepare('SELECT count(*) FROM (SELECT DISTINCT segid FROM task_search_idx)').pluck().get();
+    const segments = () => (cairn.store.inner ?? cairn.store).raw().prepare('SELECT count(*) FROM (SELECT DISTINCT segid FROM task_search_idx)').pluck().get();
     const untidySegments = segments();
     results.searchUntidy = await run('searchUntidy', (i) => cairn.call('search_tasks', { query: QUERIES[i % QUERIES.length] }));
     const tidyStart = performance.now();
-    cairn.store.tidySearchIndex();
+    (cairn.store.inner ?? cairn.store).tidySearchIndex();
     const tidyMs = performance.now() - tidyStart;
     const tidySegments = segments();
     let matched = 0;
@@ -85,7 +85,7 @@ export const section = {
     results.listCold = await run('listCold', (i) => cairn.call('list_tasks', { project: project(i), labels: [LIST_LABELS[(i >> 3) % LIST_LABELS.length]], limit: 50 }), touch);
     results.listAllCold = await run('listAllCold', (i) => cairn.call('list_tasks', { project: project(i), limit: 50 }), touch);
     // Nothing remembered: every row of the page read and parsed, the total counted, as on a process's first look.
-    results.listAllFresh = await run('listAllFresh', (i) => cairn.call('list_tasks', { project: project(i), limit: 50 }), () => cairn.store.forget());
+    results.listAllFresh = await run('listAllFresh', (i) => cairn.call('list_tasks', { project: project(i), limit: 50 }), () => (cairn.store.inner ?? cairn.store).forget());
     results.searchCold = await run('searchCold', (i) => cairn.call('search_tasks', { query: QUERIES[i % QUERIES.length] }), touch);
     const create = (i) =>
       cairn.call('create_task', {

@@ -64,7 +64,7 @@ async function walPerWrite(db) {
     for (let i = WARM_WRITES; i < WARM_WRITES + WAL_WRITES; i++) await fn(i);
     return (walSize(db) - w0) / WAL_WRITES;
   };
-  const out = { create: await perWrite(create), update: await perWrite(update), pageSize: cairn.store.raw().pragma('page_size', { simple: true }) };
+  const out = { create: await perWrite(create), update: await perWrite(update), pageSize: (cairn.store.inner ?? cairn.store).raw().pragma('page_size', { simple: true }) };
   await cairn.close();
   checkpointerTesting.manual = false;
   return out;

@@ -1,6 +1,6 @@
 /** Finding and opening a workspace: --db PATH or URL, then CAIRN_DB, then the nearest ancestor `.cairn/cairn.db`. */
 import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
-import { dirname, extname, join, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { LinkKind } from './core/link-port.js';
 import type { Store } from './core/ports.js';
 import { sqliteAccess } from './foreign-sqlite.js';
@@ -72,6 +72,8 @@ function linkedAt(kind: LinkKind, target: string): WorkspaceLocation | undefined
   if (kind === 'castle') {
     const file = existsSync(target) && statSync(target).isDirectory() ? join(target, 'castle.db') : target;
     if (extname(file) === '' || isCairnFile(file)) return undefined;
+    // A workspace not made yet, named as Cairn names them: created there on the first write, as before links.
+    if (!existsSync(file) && (basename(file) === DB_FILE || basename(dirname(file)) === WORKSPACE_DIR)) return undefined;
     if (existsSync(file) && statSync(file).size > 0 && !isSqlite(file)) return undefined;
     const source = real(file);
     return { path: join(dirname(source), WORKSPACE_DIR, DB_FILE), source: 'env', link: { kind, path: source } };

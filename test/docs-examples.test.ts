@@ -52,6 +52,8 @@ interface Setup {
   empty?: boolean;
 }
 const LIB = '../core-lib';
+/** A DevPlanner workspace (its fixture) in the test's home, for the link examples. */
+const DP_WORKSPACE = { from: 'test/fixtures/import/devplanner', to: '~/dp-workspace' };
 const SETUP: Record<string, Setup> = {
   'cairn restore API-3': { run: [['delete', 'API-3']] },
   'cairn release API-3': { run: [['start', 'API-3']] },
@@ -64,6 +66,11 @@ const SETUP: Record<string, Setup> = {
   'cairn handoff ../core-lib "Fix the parser" --idempotency-key api-12-parser': { run: [['init', '--key', 'LIB']], cwd: LIB },
   'cairn doc CORE-7 --repository ../core-lib --json': { run: [['init', '--key', 'CORE'], ...Array.from({ length: 7 }, (_, i) => ['add', `Library task ${i + 1}`])], cwd: LIB },
   'cairn import ~/Library/Application\\ Support/Castle/castle.db': { castleDb: '~/Library/Application Support/Castle/castle.db' },
+  'cairn link ~/dp-workspace': { copy: [DP_WORKSPACE] },
+  'cairn link ~/.config/Castle/castle.db': { castleDb: '~/.config/Castle/castle.db' },
+  'cairn link ~/.config/Castle/castle.db --writable # only while Castle is closed': { castleDb: '~/.config/Castle/castle.db' },
+  'cairn unlink ~/dp-workspace': { copy: [DP_WORKSPACE], run: [['link', '~/dp-workspace']] },
+  'cairn unlink MM': { copy: [DP_WORKSPACE], run: [['link', '~/dp-workspace']] },
   'cairn import . --project APP': { empty: true, run: [['init']], copy: [{ from: 'test/fixtures/import/taskmaster/.taskmaster', to: '.taskmaster' }] },
   'cairn import . # the repository holding backlog/': { empty: true, run: [['init']], copy: [{ from: 'test/fixtures/import/backlog/backlog', to: 'backlog' }] },
   'cairn import . # the repository holding .beads/issues.jsonl': { empty: true, run: [['init']], copy: [{ from: 'test/fixtures/import/beads/.beads', to: '.beads' }] },
@@ -246,10 +253,12 @@ describe('documented examples', () => {
         if (!setup?.empty) cpSync(join(seed, '.cairn'), join(dir, '.cairn'), { recursive: true });
       }
       const env = { HOME: home, ...(cwd || setup?.empty ? {} : { CAIRN_PROJECT: 'API' }) };
-      for (const c of setup?.copy ?? []) cpSync(join(ROOT, c.from), join(dir, c.to), { recursive: true });
+      for (const c of setup?.copy ?? []) cpSync(join(ROOT, c.from), c.to.startsWith('~/') ? tilde(c.to) : join(dir, c.to), { recursive: true });
       if (setup?.castleDb) {
         const file = tilde(setup.castleDb);
         mkdirSync(dirname(file), { recursive: true });
+        // Examples share the home folder: the first that needs this database builds it.
+        rmSync(file, { force: true });
         const db = new Database(file);
         db.exec(readFileSync(join(ROOT, 'test/fixtures/import/castle/make-castle-db.sql'), 'utf8'));
         db.close();
@@ -258,7 +267,7 @@ describe('documented examples', () => {
         const where = setup.cwd ? (setup.cwd.startsWith('~/') ? tilde(setup.cwd) : join(dir, setup.cwd)) : dir;
         mkdirSync(where, { recursive: true });
         for (const argv of setup.run) {
-          batch.push({ cwd: where, argv, env: { HOME: home } });
+          batch.push({ cwd: where, argv: argv.map(tilde), env: { HOME: home } });
           owners.push({ ex, setup: true });
         }
       }

@@ -109,5 +109,11 @@ export const BINDINGS: readonly Binding[] = [
     command: 'project update', op: 'update_project', summary: 'Change a project (name, root, aliases, workflow)', args: ['<key>'], view: 'project', verb: 'Updated', editable: 'description',
     examples: ['cairn project update API --name "Public API" --aliases api-server', `cairn project update API --statuses '{"op":"add","name":"qa","category":"in_progress"}'`, 'cairn project update API --no-root'],
   },
+  {
+    command: 'link', op: 'link_source', summary: "Serve another program's tasks in place (Castle, DevPlanner)", args: ['<path>'], view: 'link', flags: { from: 'from' },
+    examples: ['cairn link ~/dp-workspace', 'cairn link ~/.config/Castle/castle.db', 'cairn link ~/.config/Castle/castle.db --writable   # only while Castle is closed'],
+  },
+  { command: 'unlink', op: 'unlink_source', summary: 'Stop syncing a linked source (its tasks stay)', args: ['<path>'], view: 'unlinked', examples: ['cairn unlink ~/dp-workspace', 'cairn unlink MM'] },
+  { command: 'links', op: 'list_links', summary: 'Linked sources and how each stands', view: 'links', examples: ['cairn links', 'cairn links --json'] },
   { command: 'project archive', op: 'archive_project', summary: 'Archive a project (--restore un-archives)', args: ['<key>'], view: 'project', verb: 'Archived', verbIf: { field: 'restore', verb: 'Restored' }, examples: ['cairn project archive OLD', 'cairn project archive OLD --restore'] },
 ];

@@ -22,6 +22,8 @@ export interface LinkState {
   lost: LostWrite[];
   /** When the source was last read in full or in part. */
   syncedAt?: string;
+  /** The project every record goes to (`cairn link --project KEY`), for a source of one project. */
+  project?: string;
 }
 
 export interface LinkRow {

@@ -193,7 +193,7 @@ export interface Tx {
   getTaskByKey(projectKey: string, seq: number): Promise<TaskRow | undefined>;
   getTasks(uids: string[]): Promise<TaskRow[]>;
   /** The detail fields of tasks by uid, without the rest of the row (for lists that show them per row); the description only when asked. */
-  taskDetails(uids: string[], withDescription: boolean): Promise<Array<Pick<TaskRow, 'uid' | 'description' | 'links' | 'completedAt' | 'closeReason'>>>;
+  taskDetails(uids: string[], withDescription: boolean): Promise<Array<Pick<TaskRow, 'uid' | 'description' | 'links' | 'completedAt' | 'closeReason' | 'origin'>>>;
   /** Summary rows only (what lists show), in the order given. */
   getTaskSummaries(uids: string[]): Promise<TaskSummaryRow[]>;
   /** Inserts a new task with its labels (row.labels) and checklist (its counts are written from `checklist`). */

@@ -74,6 +74,11 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     if (uid) {
       p.uid = uid;
       await followProject(tx, ctx, uid, p);
+    } else if (link.state.project) {
+      // `cairn link --project KEY`: the source's one project is that project, made when missing.
+      const existing = await tx.getProjectByKey(link.state.project);
+      p.key = link.state.project;
+      if (existing) p.uid = existing.uid;
     } else {
       p.key = await freeKey(tx, p.key);
     }

@@ -49,10 +49,16 @@ async function heldFor(tx: Tx, live: LiveSource, row: TaskRow): Promise<{ held: 
   return { held: heldOfTask(row, checklist, parent, blockedBy), checklist };
 }
 
-function readOnlyError(live: LiveSource, row: TaskRow | undefined): CairnError {
-  const what = row ? `Task ${displayIdOf(row)} is` : 'This project is';
+function readOnlyError(live: LiveSource, plan: Plan): CairnError {
+  const t = plan.upserts[0];
+  const d = plan.deletes[0];
+  const what = t?.item
+    ? `Task ${displayIdOf(t.row)}'s ${t.changed.length ? t.changed.join(', ') : 'fields'} ${t.changed.length > 1 ? 'live' : 'lives'} in ${live.source.label}`
+    : t ? `A new task in project ${t.row.projectKey} would go into ${live.source.label}`
+      : d ? `Deleting a task would remove its record from ${live.source.label}`
+        : `A project of this kind would be added to ${live.source.label}`;
   const reason = live.source.readOnlyReason ?? 'the link was made read-only';
-  return new CairnError('LINK_READ_ONLY', `${what} linked to ${live.source.label}, which Cairn reads but does not write: ${reason}. Nothing was changed.`, {
+  return new CairnError('LINK_READ_ONLY', `${what}, which Cairn reads but does not write: ${reason}. Nothing was changed.`, {
     suggestions: [
       `Change it in the program that owns ${live.source.path}; Cairn shows the change on its next read`,
       'Claims, comments, checklists and dependencies are Cairn\'s own and can still be added',
@@ -126,8 +132,12 @@ async function planTasks(
   if (!uids.length && !purged) return;
   const items = new Map((await tx.links.itemsOfTasks(uids)).map((i) => [i.taskUid, i]));
   const lanesMoved = new Map<string, string[]>();
+  const fieldsOf = new Map<string, Set<string>>();
   for (const e of events) {
     if (!e.taskUid) continue;
+    const set = fieldsOf.get(e.taskUid) ?? new Set<string>();
+    for (const k of Object.keys(e.changes)) set.add(k);
+    fieldsOf.set(e.taskUid, set);
     const before = e.changes.status?.before;
     if (typeof before === 'string' || e.changes.position) lanesMoved.set(e.taskUid, [...(lanesMoved.get(e.taskUid) ?? []), ...(typeof before === 'string' ? [before] : [])]);
   }
@@ -151,7 +161,8 @@ async function planTasks(
       if (lanesMoved.has(row.uid)) plan.lanes.add(laneKey(row.status));
       continue;
     }
-    plan.upserts.push({ row, checklist, held, item, projectRef: linked.ref });
+    const changed = [...(fieldsOf.get(row.uid) ?? [])].filter((f) => (live.source.fields as readonly string[]).includes(f));
+    plan.upserts.push({ row, checklist, held, item, projectRef: linked.ref, changed });
     plan.lanes.add(laneKey(row.status));
     for (const s of lanesMoved.get(row.uid) ?? []) plan.lanes.add(laneKey(s));
   }
@@ -185,7 +196,7 @@ async function writePlan(tx: Tx, ctx: Context, plan: Plan): Promise<Map<string, 
   const { live } = plan;
   if (!plan.upserts.length && !plan.deletes.length && !plan.projects.length && !plan.lanes.size) return new Map();
   const changesSource = plan.upserts.length || plan.deletes.length || plan.projects.length;
-  if (changesSource && (!live.row.writable || !live.source.write)) throw readOnlyError(live, plan.upserts[0]?.row);
+  if (changesSource && (!live.row.writable || !live.source.write)) throw readOnlyError(live, plan);
   if (!live.source.write) return new Map();
   const projectUidOf = new Map((await tx.links.projects(live.row.id)).map((p) => [p.ref, p.projectUid]));
   const batch: WriteBatch = {

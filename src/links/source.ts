@@ -56,8 +56,8 @@ export interface LinkedTask {
   item: LinkItem | undefined;
   /** The source's name for the task's project (link_projects.ref). */
   projectRef: string;
-  /** The task's status and lane position before this write (from its row as the last sync left it), for moves. */
-  before?: { status: string } | undefined;
+  /** The held fields this write changed (from its events), for messages. */
+  changed: string[];
 }
 
 export interface LinkedProject {

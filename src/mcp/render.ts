@@ -62,6 +62,7 @@ function taskBlock(t: Task): string {
   const links = Object.entries(t.links).filter(([, v]) => v !== undefined);
   if (links.length) out.push(`links ${links.map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`);
   if (t.anchors.length) out.push(`anchors ${t.anchors.join(', ')}`);
+  if (t.origin) out.push(`origin ${t.origin}`);
   if (t.documentPath) out.push(`document ${t.documentPath}`);
   if (t.description) out.push('', clip(t.description, where));
   if (t.checklist.length) {

@@ -2,6 +2,7 @@
 import type { Op } from './op.js';
 import { getTaskDocumentOp, submitHandoffOp } from './handoff-ops.js';
 import { archiveTaskOp, changesSinceOp, deleteTaskOp, getProgressOp, listLabelsOp, purgeTaskOp, restoreTaskOp, taskHistoryOp } from './history-ops.js';
+import { linkSourceOp, listLinksOp, unlinkSourceOp } from './link-ops.js';
 import { archiveProjectOp, createProjectOp, getProjectOp, listProjectsOp, updateProjectOp } from './project-ops.js';
 import { createTaskOp, getTaskOp, listTasksOp, nextTasksOp, searchTasksOp, updateTaskOp } from './task-ops.js';
 import {
@@ -15,6 +16,7 @@ export const OPS = [
   taskHistoryOp, archiveTaskOp, deleteTaskOp, getProgressOp,
   submitHandoffOp, getTaskDocumentOp,
   updateProjectOp, archiveProjectOp, restoreTaskOp, purgeTaskOp, listLabelsOp, changesSinceOp,
+  linkSourceOp, unlinkSourceOp, listLinksOp,
 ] as const satisfies readonly Op[];
 
 export type AnyOp = (typeof OPS)[number];

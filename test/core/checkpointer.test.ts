@@ -18,7 +18,7 @@ import { checkpointerTesting, maxFrames, START_AFTER } from '../../src/store/sql
 import type { SqliteStore } from '../../src/store/sqlite/store.js';
 import { integrityCheck } from '../helpers/core.js';
 import { waitFor } from '../helpers/wait.js';
-import { tempCairn } from '../helpers/workspace.js';
+import { sqliteOf, tempCairn } from '../helpers/workspace.js';
 
 let c: ReturnType<typeof tempCairn> | undefined;
 afterEach(async () => {
@@ -84,7 +84,7 @@ describe('background checkpoints', () => {
   it('start after a burst of writes; past MAX_WAL_BYTES the worker asks and the main connection lets the log start over; close loses nothing', async () => {
     checkpointerTesting.manual = true;
     c = tempCairn();
-    const store = c.store as SqliteStore;
+    const store = sqliteOf(c.store);
     const db = c.ws.db;
     await c.call('create_project', { key: 'CK', name: 'Checkpoints' });
     // A short-lived writer (one CLI command) keeps SQLite's own auto-checkpoint and no thread.
@@ -173,7 +173,7 @@ describe('background checkpoints', () => {
 
   it('the free-running worker takes checkpoints on its own while writes come, and stops on close with nothing lost', async () => {
     c = tempCairn();
-    const store = c.store as SqliteStore;
+    const store = sqliteOf(c.store);
     await c.call('create_project', { key: 'CK', name: 'Checkpoints' });
     for (let i = 0; i < START_AFTER + 20; i++) await c.call('create_task', { project: 'CK', title: `t${i}` });
     const checkpointer = store.checkpointer()!;
@@ -197,7 +197,7 @@ describe('background checkpoints', () => {
     c = tempCairn();
     await c.call('create_project', { key: 'CK', name: 'Checkpoints' });
     for (let i = 0; i < START_AFTER + 5; i++) await c.call('create_task', { project: 'CK', title: `t${i}` });
-    const checkpointer = (c.store as SqliteStore).checkpointer()!;
+    const checkpointer = sqliteOf(c.store).checkpointer()!;
     expect(checkpointer.running).toBe(true);
     const inFlight = c.call('create_task', { project: 'CK', title: 'in flight' }).then(
       () => 'ok',
@@ -222,8 +222,9 @@ describe('background checkpoints', () => {
       for (let i = 0; i < ${START_AFTER + 10}; i++) {
         try { await c.call('create_task', { project: 'PM', title: 't' + i }); ok++; } catch (e) { errors.push(e.code + ' ' + e.message); }
       }
-      const raw = c.store.raw();
-      const out = { ok, errors, stored: raw.prepare('SELECT count(*) FROM tasks').pluck().get(), auto: raw.pragma('wal_autocheckpoint', { simple: true }), running: c.store.checkpointer().running };
+      const store = c.store.inner ?? c.store;
+      const raw = store.raw();
+      const out = { ok, errors, stored: raw.prepare('SELECT count(*) FROM tasks').pluck().get(), auto: raw.pragma('wal_autocheckpoint', { simple: true }), running: store.checkpointer().running };
       await c.close();
       console.log(JSON.stringify(out));`;
     const flag = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';

@@ -5,10 +5,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Database } from '../../src/store/sqlite/native.js';
 import { START_AFTER } from '../../src/store/sqlite/checkpointer.js';
-import type { SqliteStore } from '../../src/store/sqlite/store.js';
 import { integrityCheck } from '../helpers/core.js';
 import { waitFor } from '../helpers/wait.js';
-import { tempCairn } from '../helpers/workspace.js';
+import { sqliteOf, tempCairn } from '../helpers/workspace.js';
 
 let c: ReturnType<typeof tempCairn> | undefined;
 afterEach(async () => {
@@ -62,17 +61,17 @@ describe('search index upkeep', () => {
     const expected = await answers(c);
     expect(expected.every((a) => a.length > 0)).toBe(true);
 
-    expect((c.store as SqliteStore).tidySearchIndex()).toBe(true);
+    expect(sqliteOf(c.store).tidySearchIndex()).toBe(true);
     expect(segments(c.ws.db)).toBeLessThanOrEqual(3);
     expect(ftsCheck(c.ws.db)).toBe('ok');
     expect(await answers(c)).toEqual(expected);
     // Done means done: another pass finds nothing to merge at once.
-    expect((c.store as SqliteStore).tidySearchIndex(1)).toBe(true);
+    expect(sqliteOf(c.store).tidySearchIndex(1)).toBe(true);
   });
 
   it('a server that wrote merges once it has been quiet, and yields to writes that come meanwhile', async () => {
     c = tempCairn();
-    const store = c.store as SqliteStore;
+    const store = sqliteOf(c.store);
     await c.call('create_project', { key: 'UP', name: 'Upkeep' });
     await fill(c, START_AFTER + 30);
     const checkpointer = store.checkpointer()!;
@@ -96,7 +95,7 @@ describe('search index upkeep', () => {
     c = tempCairn();
     await c.call('create_project', { key: 'UP', name: 'Upkeep' });
     await fill(c, 30);
-    expect((c.store as SqliteStore).checkpointer()!.running).toBe(false);
+    expect(sqliteOf(c.store).checkpointer()!.running).toBe(false);
     const file = c.ws.db;
     expect(segments(file)).toBeGreaterThan(6);
     await c.close();

@@ -6,7 +6,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onPostgres, pgWorkspaceUrl } from './engine.js';
-import { openCairn, type Cairn, type OpenCairnOptions } from '../../src/index.js';
+import { openCairn, type Cairn, type OpenCairnOptions, type Store } from '../../src/index.js';
+import { LinkedStore } from '../../src/links/index.js';
+import type { SqliteStore } from '../../src/store/sqlite/store.js';
+
+/** The SQLite store under a workspace's links (openStore wraps every SQLite workspace in a LinkedStore). */
+export function sqliteOf(store: Store): SqliteStore {
+  return (store instanceof LinkedStore ? store.inner : store) as SqliteStore;
+}
 
 export interface TempWorkspace {
   dir: string;

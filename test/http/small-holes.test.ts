@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/ports.js';
 import { createToken } from '../../src/core/services/tokens.js';
 import { EVENTUALLY_MS } from '../helpers/wait.js';
+import { sqliteOf } from '../helpers/workspace.js';
 import { serve, type Served } from './http-harness.js';
 
 let s: Served | undefined;
@@ -118,7 +119,7 @@ describe.skipIf(onPostgres)('environment failures over REST', () => {
   it('a full disk is 507 DISK_FULL, named, nothing written', async () => {
     s = await serve();
     expect((await s.call('POST', '/api/v1/projects', { key: 'API', name: 'API' })).status).toBe(201);
-    const raw = (s.store as unknown as { raw(): import('better-sqlite3').Database }).raw();
+    const raw = sqliteOf(s.store).raw()!;
     raw.pragma(`max_page_count = ${raw.pragma('page_count', { simple: true }) as number}`);
     let r: { status: number; body: any } = { status: 0, body: undefined };
     for (let i = 0; i < 100 && r.status !== 507; i++) r = await s.call('POST', '/api/v1/tasks', { project: 'API', title: `t${i}`, description: 'y'.repeat(5000) });

@@ -42,6 +42,7 @@ function facts(t: Task, env: RenderEnv): string[] {
   const links = Object.entries(t.links).map(([k, v]) => `${k}=${String(v)}`);
   if (links.length) out.push(field(env, 'links', links.join('  ')));
   if (t.anchors.length) out.push(field(env, 'anchors', t.anchors.join(', ')));
+  if (t.origin) out.push(field(env, 'origin', t.origin));
   if (t.documentPath) out.push(field(env, 'document', t.documentPath));
   if (t.closeReason) out.push(field(env, 'closed', t.closeReason));
   for (const [name, at] of [['archived', t.archivedAt], ['deleted', t.deletedAt]] as const) if (at) out.push(field(env, name, env.paint('red', humanTime(at))));

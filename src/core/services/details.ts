@@ -6,11 +6,11 @@
 import type { Context } from '../context.js';
 import type { Task } from '../model/task.js';
 
-export type TaskDetails = Pick<Task, 'description' | 'links' | 'completedAt' | 'closeReason'>;
+export type TaskDetails = Pick<Task, 'description' | 'links' | 'completedAt' | 'closeReason' | 'origin'>;
 
 /** Details by task uid (descriptions empty unless asked for); tasks that no longer exist are absent. */
 export async function detailsOf(ctx: Context, uids: readonly string[], opts: { description: boolean }): Promise<Map<string, TaskDetails>> {
   if (uids.length === 0) return new Map();
   const rows = await ctx.store.read((tx) => tx.taskDetails([...uids], opts.description));
-  return new Map(rows.map((r) => [r.uid, { description: r.description, links: r.links, completedAt: r.completedAt, closeReason: r.closeReason }]));
+  return new Map(rows.map((r) => [r.uid, { description: r.description, links: r.links, completedAt: r.completedAt, closeReason: r.closeReason, origin: r.origin }]));
 }

@@ -47,6 +47,14 @@ async function notFound(tx: Tx, ref: string, projectUid: string | null): Promise
   });
 }
 
+/** The task a linked source's record with this id is, when exactly one is. */
+async function bySourceId(tx: Tx, ref: string): Promise<TaskRow | undefined> {
+  const id = ref.trim();
+  let uids = await tx.links.tasksBySourceId(id);
+  if (!uids.length && id !== id.toLowerCase()) uids = await tx.links.tasksBySourceId(id.toLowerCase());
+  return uids.length === 1 ? tx.getTask(uids[0]!) : undefined;
+}
+
 /**
  * A task by display id (`API-12`, any case) or internal ULID. Deleted tasks resolve; callers decide what to allow.
  * `field` names the argument the id came from (blockedBy, parentId…) in an INVALID_ID error.
@@ -54,6 +62,9 @@ async function notFound(tx: Tx, ref: string, projectUid: string | null): Promise
 export async function resolveTask(tx: Tx, ref: string, field = 'id'): Promise<TaskRow> {
   const parsed = parseTaskRef(ref);
   if (parsed.type === 'malformed') {
+    // Not a Cairn id: a linked source's own id (a Castle UUID, Task Master's 3.1) may name the task.
+    const linked = await bySourceId(tx, ref);
+    if (linked) return linked;
     throw new CairnError('INVALID_ID', `${field}: "${parsed.text}" is not a task id. Use a display id like API-12 (project key, dash, number) or a 26-character internal id.`, {
       suggestions: ['list_tasks to see task ids', 'search_tasks {query} to find a task by its title'],
       details: { field, wanted: parsed.text },
@@ -65,6 +76,9 @@ export async function resolveTask(tx: Tx, ref: string, field = 'id'): Promise<Ta
   // The usual case in one read: the project's own key. An alias, or a task that is not there, takes the longer way.
   const direct = await tx.getTaskByKey(parsed.projectKey, parsed.seq);
   if (direct) return direct;
+  // Shaped like a display id but not one here: a linked source's id of that shape (Backlog's task-12).
+  const linked = await bySourceId(tx, ref);
+  if (linked) return linked;
   const project = await tx.getProjectByKey(parsed.projectKey);
   if (!project) {
     const keys = (await tx.listProjects(true)).map((p) => p.key);

@@ -13,12 +13,21 @@ export function truncate(text: string, limit = TEXT_LIMIT): string {
  * Castle's list: one line per task with its PR when it has one. Lists carry summaries, so the PR
  * comes from `prUrlOf` (the rows' links, read at once) rather than a copy of each row.
  */
-export function formatTaskList(tasks: readonly TaskSummary[], total: number, heading = 'Castle Tasks', prUrlOf: (t: TaskSummary) => string | undefined = () => undefined): string {
+/** A task's id in Castle's own database (its UUID), when the task is a linked or imported Castle row. */
+export const castleIdOf = (origin: string | null | undefined): string | undefined => (origin?.startsWith('castle:') ? origin.slice(7) : undefined);
+
+/** `CASTLE-3`, with Castle's own id beside it when the task is a Castle row (either works in castle_get_task). */
+const idText = (id: string, origin: string | null | undefined) => (castleIdOf(origin) ? `${id} (Castle ${castleIdOf(origin)})` : id);
+
+export function formatTaskList(
+  tasks: readonly TaskSummary[], total: number, heading = 'Castle Tasks',
+  prUrlOf: (t: TaskSummary) => string | undefined = () => undefined, originOf: (t: TaskSummary) => string | null | undefined = () => undefined,
+): string {
   if (tasks.length === 0) return 'No tasks found.';
   const lines = tasks.map((t) => {
     const labels = t.labels.length ? ` [${t.labels.join(', ')}]` : '';
     const pr = prUrlOf(t);
-    return `- **${t.title}** (${t.status}, ${t.kind})${labels}${pr ? ` | PR: ${pr}` : ''}\n  ID: ${t.id}`;
+    return `- **${t.title}** (${t.status}, ${t.kind})${labels}${pr ? ` | PR: ${pr}` : ''}\n  ID: ${idText(t.id, originOf(t))}`;
   });
   const more = total > tasks.length ? `\n\nShowing ${tasks.length} of ${total}; filter by state or kind, or use castle_search_tasks.` : '';
   return `## ${heading} (${total})\n\n${lines.join('\n')}${more}`;
@@ -35,7 +44,7 @@ export function formatTaskDetail(task: Task): string {
   const research = researchOf(task);
   return [
     `## ${task.title}`,
-    `**ID:** ${task.id} | **State:** ${task.status} | **Kind:** ${task.kind}`,
+    `**ID:** ${idText(task.id, task.origin)} | **State:** ${task.status} | **Kind:** ${task.kind}`,
     task.labels.length ? `**Labels:** ${task.labels.join(', ')}` : '',
     `**Created:** ${task.createdAt} | **Updated:** ${task.updatedAt}`,
     '',

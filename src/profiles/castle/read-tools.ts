@@ -4,7 +4,7 @@ import { CairnError } from '../../core/errors.js';
 import { KINDS } from '../../core/model/task.js';
 import { detailsOf } from '../../core/services/details.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
-import { formatTaskDetail, formatTaskList, researchOf, truncate } from './format.js';
+import { castleIdOf, formatTaskDetail, formatTaskList, researchOf, truncate } from './format.js';
 
 const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'] as const;
 const State = z.enum(STATES).describe('Filter by task state');
@@ -22,6 +22,12 @@ async function scope(call: ProfileCall, allProjects: boolean): Promise<{ project
 const summaryJson = (t: { id: string; title: string; status: string; kind: string; labels: string[]; createdAt: string; updatedAt: string }) => ({
   id: t.id, title: t.title, state: t.status, kind: t.kind, labels: t.labels, createdAt: t.createdAt, updatedAt: t.updatedAt,
 });
+
+/** Castle's own id (castleId) beside Cairn's, for a task that is a Castle row. */
+const withCastleId = <T extends object>(json: T, origin: string | null | undefined): T & { castleId?: string } => {
+  const castleId = castleIdOf(origin);
+  return castleId ? { ...json, castleId } : json;
+};
 
 const listTasks: ProfileTool = {
   name: 'castle_list_tasks',
@@ -46,8 +52,8 @@ const listTasks: ProfileTool = {
     });
     // Castle's list line shows the PR, which lists do not carry: read the rows' links at once.
     const details = await detailsOf(call.ctx, page.tasks.map((t) => t.uid), { description: false });
-    const text = formatTaskList(page.tasks, page.total, undefined, (t) => details.get(t.uid)?.links.prUrl);
-    return { content: [text], structured: { tasks: page.tasks.map(summaryJson), total: page.total } };
+    const text = formatTaskList(page.tasks, page.total, undefined, (t) => details.get(t.uid)?.links.prUrl, (t) => details.get(t.uid)?.origin);
+    return { content: [text], structured: { tasks: page.tasks.map((t) => withCastleId(summaryJson(t), details.get(t.uid)?.origin)), total: page.total } };
   },
 };
 
@@ -78,7 +84,7 @@ const getTask: ProfileTool = {
       content: [formatTaskDetail(task)],
       structured: {
         task: {
-          ...summaryJson(task), description: truncate(task.description), researchContent: research ? truncate(research) : null,
+          ...withCastleId(summaryJson(task), task.origin), description: truncate(task.description), researchContent: research ? truncate(research) : null,
           branchName: task.links.branch ?? null, worktreePath: task.links.worktree ?? null, prUrl: task.links.prUrl ?? null,
           prNumber: task.links.prNumber ?? null, prState: task.links.prState ?? null, githubIssue: task.links.issue ?? null, closeReason: task.closeReason,
         },
@@ -100,8 +106,8 @@ const searchTasks: ProfileTool = {
     const { results, total } = await call.op('search_tasks', { query: input.query, limit: 20, ...where });
     const tasks = results.map((r) => r.task);
     const details = await detailsOf(call.ctx, tasks.map((t) => t.uid), { description: false });
-    const text = formatTaskList(tasks, total, `Tasks matching "${input.query}"`, (t) => details.get(t.uid)?.links.prUrl);
-    return { content: [text], structured: { tasks: tasks.map(summaryJson), total } };
+    const text = formatTaskList(tasks, total, `Tasks matching "${input.query}"`, (t) => details.get(t.uid)?.links.prUrl, (t) => details.get(t.uid)?.origin);
+    return { content: [text], structured: { tasks: tasks.map((t) => withCastleId(summaryJson(t), details.get(t.uid)?.origin)), total } };
   },
 };
 

@@ -49,17 +49,17 @@ export async function getTasks(db: Q, uids: string[]): Promise<TaskRow[]> {
 }
 
 const detailsByUids = prepared((db, p, n: number) =>
-  db.selectFrom('tasks').select(['uid', 'description', 'links', 'completed_at', 'close_reason']).where('uid', 'in', slots(p, n)),
+  db.selectFrom('tasks').select(['uid', 'description', 'links', 'completed_at', 'close_reason', 'origin']).where('uid', 'in', slots(p, n)),
 );
 // Descriptions are the long part of a row; a list that shows links alone does not read them.
 const detailsNoTextByUids = prepared((db, p, n: number) =>
-  db.selectFrom('tasks').select(['uid', sql<string>`''`.as('description'), 'links', 'completed_at', 'close_reason']).where('uid', 'in', slots(p, n)),
+  db.selectFrom('tasks').select(['uid', sql<string>`''`.as('description'), 'links', 'completed_at', 'close_reason', 'origin']).where('uid', 'in', slots(p, n)),
 );
 
 export async function taskDetails(db: Q, uids: string[], withDescription: boolean) {
   if (uids.length === 0) return [];
   const rows = await (withDescription ? detailsByUids : detailsNoTextByUids).all(db, uids, uids.length);
-  return rows.map((r) => ({ uid: r.uid, description: r.description, links: JSON.parse(r.links) as TaskRow['links'], completedAt: r.completed_at, closeReason: r.close_reason }));
+  return rows.map((r) => ({ uid: r.uid, description: r.description, links: JSON.parse(r.links) as TaskRow['links'], completedAt: r.completed_at, closeReason: r.close_reason, origin: r.origin }));
 }
 
 const summariesByUids = prepared((db, p, n: number) =>

@@ -69,6 +69,8 @@ export interface Task extends TaskSummary {
   links: Links;
   anchors: string[];
   closeReason: string | null;
+  /** Where the task came from: a handoff's project, or a linked or imported source's record (castle:UUID). */
+  origin: string | null;
   childProgress: Progress | null;
   completedAt: string | null;
   archivedAt: string | null;

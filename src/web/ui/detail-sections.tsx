@@ -192,6 +192,7 @@ export function LinksSection({ task, patch }: { task: Task; patch(what: string, 
   return (
     <section class="section" aria-labelledby="links-h">
       <h3 id="links-h">Links</h3>
+      {task.origin && <p class="origin">Origin: <code>{task.origin}</code></p>}
       {l.prUrl && (
         <p>
           <a href={/^https?:/i.test(l.prUrl) ? l.prUrl : undefined} target="_blank" rel="noopener noreferrer">
