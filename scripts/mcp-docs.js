@@ -3,7 +3,7 @@
 // live example per tool, run against a throwaway workspace. Usage: npm run build && node scripts/mcp-docs.js
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,17 +48,24 @@ const EXAMPLES = [
   ['create_project', { key: 'OLD', name: 'Old prototype' }],
   ['archive_project', { key: 'OLD' }],
   ['changes_since', { since: 0, limit: 2 }],
+  ['link_source', { path: '@/planner' }],
+  ['list_links', {}],
+  ['unlink_source', { path: '@/planner' }],
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-docs-'));
+// The link examples link a DevPlanner workspace (the import fixture); "@" is the scratch folder, shown as /home/me.
+cpSync(join(root, 'test/fixtures/import/devplanner'), join(dir, 'planner'), { recursive: true });
+const here = (v) => JSON.parse(JSON.stringify(v).replaceAll('@/', `${dir}/`));
+const shown = (text) => text.replaceAll(realpathSync(dir), '/home/me').replaceAll(dir, '/home/me');
 const client = new Client({ name: 'docs', version: '1' });
 await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/mcp/stdio-entry.js'), '--db', join(dir, 'cairn.db'), '--toolsets', 'all'], stderr: 'ignore' }));
 const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
 const examples = new Map();
 for (const [name, args] of EXAMPLES) {
-  const r = await client.callTool({ name, arguments: args });
+  const r = await client.callTool({ name, arguments: here(args) });
   if (r.isError) throw new Error(`example ${name} failed: ${r.content[0].text}`);
-  if (!examples.has(name)) examples.set(name, { args, text: r.content[0].text });
+  if (!examples.has(name)) examples.set(name, { args: JSON.parse(JSON.stringify(args).replaceAll('@/', '/home/me/')), text: shown(r.content[0].text) });
 }
 const error = await client.callTool({ name: 'get_task', arguments: { id: 'API-99' } });
 await client.close();

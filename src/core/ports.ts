@@ -294,8 +294,11 @@ export interface Store {
    * LISTEN); returns the unsubscribe. Live views still poll changeToken, which this only hastens.
    */
   onCommit?(listener: () => void): () => void;
-  /** The workspace's links were added or removed by this process: a store that syncs them reads them again (links/linked-store.ts). */
-  forgetLinks?(): void;
+  /**
+   * The workspace's links were added or removed by this process: a store that syncs them reads them
+   * again (links/linked-store.ts). False (or absent) when the store keeps no links.
+   */
+  forgetLinks?(): boolean;
   close(): Promise<void>;
   readonly location: string;
 }

@@ -127,8 +127,9 @@ export class LinkedStore implements Store {
     return this.#inner.onCommit?.(listener) ?? (() => undefined);
   }
 
-  forgetLinks(): void {
+  forgetLinks(): boolean {
     this.#rows = undefined;
+    return true;
   }
 
   async close(): Promise<void> {

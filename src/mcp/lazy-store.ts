@@ -15,6 +15,8 @@ export function lazyStore(ready: Promise<Store>, location: string): Store {
     write: async (fn) => (await get()).write(fn),
     changeToken: async () => (await get()).changeToken(),
     projectsToken: async () => (await get()).projectsToken(),
+    // Called after a read has resolved the store (core/services/links.ts).
+    forgetLinks: () => real?.forgetLinks?.() ?? false,
     close: async () => (await get()).close(),
   };
 }

@@ -6,6 +6,7 @@
 import type { ActivityEvent } from '../core/model/activity.js';
 import type { Project } from '../core/model/project.js';
 import type { Task } from '../core/model/task.js';
+import type { LinkView } from '../core/services/links.js';
 import type { TaskRow } from './detail-fields.js';
 
 /** Long descriptions and comments are cut here (Castle seed: "truncate to ~2000 chars"). */
@@ -15,6 +16,12 @@ type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Cuts text at the limit with a note naming where the rest is. */
+/** One link: where, what, how many records in which projects, and how it stands (with its problems). */
+function linkLine(l: LinkView): string {
+  const problems = [...l.warnings, ...l.lost.map((w) => `${w.task}: ${w.fields.join(', ')} written by Cairn was overwritten by the source's owner`)];
+  return `${l.path} (${l.kind}${l.writable ? '' : ', read-only'}): ${l.records} records in ${l.projects.join(', ') || 'no project yet'} · ${l.state}${problems.length ? `\n  ${problems.join('\n  ')}` : ''}`;
+}
+
 export function clip(text: string, where: string, limit = TEXT_LIMIT): string {
   if (text.length <= limit) return text;
   return `${text.slice(0, limit)}… [cut: ${text.length - limit} more characters; ${where}]`;
@@ -196,6 +203,12 @@ export function renderResult(r: RenderContext, output: unknown): string {
     return ls.length ? `Labels: ${ls.map((l) => `${l.label} (${l.count})`).join(', ')}` : 'No labels in use yet.';
   }
   if (typeof o.purged === 'string') return `Purged ${o.purged}; it cannot be restored.`;
+  if (isRec(o.link)) return `Linked ${linkLine(o.link as LinkView)}`;
+  if (isRec(o.unlinked)) return `Unlinked ${(o.unlinked as LinkView).path}: its projects and tasks stay; the source was not touched.`;
+  if (Array.isArray(o.links)) {
+    const ls = o.links as LinkView[];
+    return ls.length ? [`${ls.length} linked source${ls.length === 1 ? '' : 's'}:`, ...ls.map((l) => `- ${linkLine(l)}`)].join('\n') : 'No linked sources: link_source {path} links one.';
+  }
   // Handoffs and writes kept in the outbox say what happened in their message; plan documents, where they are.
   if (typeof o.documentPath === 'string') return `${String(o.taskId)}: ${o.documentPath} (${String(o.status)}${o.created === true ? ', created now' : ''})`;
   if (typeof o.message === 'string') return `${o.message}${typeof o.outboxId === 'string' ? ` (outbox ${o.outboxId})` : ''}`;

@@ -64,6 +64,7 @@ export class WorkspaceChoice {
       write: async (fn) => (await get()).write(fn),
       changeToken: async () => (await get()).changeToken(),
       projectsToken: async () => (await get()).projectsToken(),
+      forgetLinks: () => self.#chosen?.forgetLinks?.() ?? false,
       close: async () => {
         this.abandon();
         await (this.#chosen ?? this.#fallback)?.close();

@@ -51,6 +51,7 @@ export async function withIdempotency<T>(ctx: Context, key: string, op: string, 
     read: (fn) => base.read(fn),
     changeToken: () => base.changeToken(),
     projectsToken: () => base.projectsToken(),
+    forgetLinks: () => base.forgetLinks?.() ?? false,
     close: () => base.close(),
     write: (fn) =>
       base.write(async (tx) => {

@@ -62,18 +62,20 @@ function sourcePath(kind: LinkKind, abs: string): string {
   }
 }
 
-function linksOf(ctx: Context): () => void {
-  const forget = ctx.store.forgetLinks?.bind(ctx.store);
-  if (!forget) {
+/** How to tell the store its links changed; refused for a store that keeps none (PostgreSQL, a remote server). */
+async function linksOf(ctx: Context): Promise<() => void> {
+  // A read first: a store still being opened (an MCP server's) is decided by then.
+  await ctx.store.read(async () => undefined);
+  if (!ctx.store.forgetLinks?.()) {
     throw new CairnError('VALIDATION_ERROR', `Links are kept by a SQLite workspace on the machine that holds the linked files; ${ctx.store.location} cannot hold one. Nothing was changed.`, {
       suggestions: ['Link from a local workspace (cairn init, then cairn link PATH)', 'Or import the source once: cairn import PATH'],
     });
   }
-  return forget;
+  return () => void ctx.store.forgetLinks?.();
 }
 
 export async function linkSource(ctx: Context, input: z.infer<ReturnType<typeof LinkSourceInput>>): Promise<LinkView> {
-  const forget = linksOf(ctx);
+  const forget = await linksOf(ctx);
   const abs = resolve(ctx.cwd ?? process.cwd(), input.path);
   if (!existsSync(abs)) {
     throw new CairnError('VALIDATION_ERROR', `${abs}: no such file or folder. Nothing was linked.`, { suggestions: ['Check the path: a castle.db, a DevPlanner workspace, or a repository holding backlog/, .taskmaster/ or .beads/'] });
@@ -110,7 +112,7 @@ export async function linkSource(ctx: Context, input: z.infer<ReturnType<typeof 
 }
 
 export async function unlinkSource(ctx: Context, input: z.infer<ReturnType<typeof UnlinkSourceInput>>): Promise<{ unlinked: LinkView }> {
-  const forget = linksOf(ctx);
+  const forget = await linksOf(ctx);
   const view = await ctx.store.write(async (tx) => {
     const link = await findLink(tx, ctx, input.path);
     const out = await viewOf(tx, link);
