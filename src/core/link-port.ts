@@ -14,6 +14,18 @@ export interface LostWrite {
   fields: string[];
 }
 
+/**
+ * A write Cairn made to a source whose owner rewrites it whole (Castle): kept until the record reads
+ * back as written or is found reverted, in which case the write was lost and is reported.
+ */
+export interface PushedWrite {
+  sourceId: string;
+  task: string;
+  at: string;
+  /** Each field written: Cairn's value and the value it replaced, in the source's terms (JSON). */
+  fields: Record<string, { ours: string; theirs: string }>;
+}
+
 /** What a link reports besides its records: problems met reading the source, and lost writes. */
 export interface LinkState {
   /** Files or records the last sync could not read, each with why; empty when all was read. */
@@ -24,6 +36,8 @@ export interface LinkState {
   syncedAt?: string;
   /** The project every record goes to (`cairn link --project KEY`), for a source of one project. */
   project?: string;
+  /** Writes not yet read back from a source its owner rewrites whole (the latest 50). */
+  pushed?: PushedWrite[];
 }
 
 export interface LinkRow {

@@ -267,8 +267,6 @@ export class LinkedStore implements Store {
     for (const w of read.warnings) this.#config.onWarning?.(`${live.source.label}: ${w}`);
     const outcome = await this.#inner.write(async (tx) => {
       const result = await applyPull(tx, this.#ctx(live.row.kind), live.row, live.source, read);
-      const state = { ...live.row.state, warnings: read.warnings, syncedAt: nowIso(this.#ctx(live.row.kind)) };
-      await tx.links.update(live.row.id, { state });
       const put = new Map(moved.changed.map((f) => [f, moved.now.get(f)!]));
       if (put.size) await tx.links.putFiles(live.row.id, put);
       if (moved.removed.length) await tx.links.removeFiles(live.row.id, moved.removed);

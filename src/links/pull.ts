@@ -7,13 +7,13 @@
  */
 import type { Context } from '../core/context.js';
 import { nowIso } from '../core/context.js';
-import type { LinkItem, LinkRow } from '../core/link-port.js';
+import type { LinkItem, LinkRow, LinkState, LostWrite, PushedWrite } from '../core/link-port.js';
 import type { ProjectRow, Tx } from '../core/ports.js';
 import { diff, record } from '../core/services/activity.js';
 import { Importer } from '../core/services/import/apply.js';
 import type { IncomingProject } from '../core/services/import/model.js';
 import { commitTaskChange } from '../core/services/task-write.js';
-import { changedFields, fingerprint, heldOfRecord } from './fingerprint.js';
+import { changedFields, fingerprint, heldOfRecord, heldView } from './fingerprint.js';
 import type { Held, LinkSource, SourceRead, SourceTask } from './source.js';
 
 /** Fields an event names that are bookkeeping, not a change anyone made. */
@@ -63,6 +63,9 @@ function keepCairnValues(source: LinkSource, t: SourceTask, current: Held): void
 
 export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: LinkSource, read: SourceRead): Promise<PullOutcome> {
   const since = await tx.lastSeq();
+  // The row as stored now: another process's write may have added to its state since this one read it.
+  const state = (await tx.links.list()).find((l) => l.id === link.id)?.state ?? link.state;
+  const lost: LostWrite[] = [];
   const items = new Map((await tx.links.items(link.id)).map((i) => [i.sourceId, i]));
   const refs = new Map((await tx.links.projects(link.id)).map((p) => [p.ref, p.projectUid]));
   const bySource = new Map([...items].map(([sid, i]) => [sid, i.taskUid]));
@@ -105,6 +108,12 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     const row = item ? await tx.getTask(item.taskUid) : undefined;
     if (item && !row) bySource.delete(t.sourceId);
     if (row) keepCairnValues(source, t, { ...heldOfRecord(t), title: row.title, description: row.description, priority: row.priority, assignee: row.assignee, kind: row.kind, closeReason: row.closeReason, substatus: row.substatus });
+    const erased = row && state.pushed ? lostWrite(source, state, t) : undefined;
+    if (erased && row) {
+      lost.push({ task: erased.task, at: erased.at, fields: Object.keys(erased.fields) });
+      const changes = Object.fromEntries(Object.entries(erased.fields).map(([f, v]) => [f, { before: JSON.parse(v.ours) as unknown, after: JSON.parse(v.theirs) as unknown }]));
+      await record(tx, ctx, { projectUid: row.projectUid, taskUid: row.uid, type: 'link.write_lost', changes });
+    }
     await importer.task(t);
     written.push({ sourceId: t.sourceId, file: t.file, hash });
     applied++;
@@ -132,7 +141,26 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     const projectUid = projectUids.get(o.projectRef);
     if (projectUid) applied += await followOrder(tx, ctx, projectUid, o.status, o.sourceIds.map((s) => bySource.get(s)).filter((u): u is string => u !== undefined));
   }
+  await tx.links.update(link.id, {
+    state: {
+      ...state, warnings: read.warnings, syncedAt: nowIso(ctx), lost: [...state.lost, ...lost].slice(-20),
+      // A write is watched until its record changes again: then it was either erased (reported above) or built on.
+      ...(state.pushed ? { pushed: state.pushed.filter((p) => !written.some((w) => w.sourceId === p.sourceId)) } : {}),
+    },
+  });
   return { changed: await changedSince(tx, since), applied };
+}
+
+/**
+ * A write of Cairn's the source's owner erased: the record changed after it, and each field it
+ * wrote is back to the value it replaced (Castle's app saved its older copy of the whole file).
+ */
+function lostWrite(source: LinkSource, state: LinkState, t: SourceTask): PushedWrite | undefined {
+  const p = state.pushed?.find((x) => x.sourceId === t.sourceId);
+  if (!p) return undefined;
+  const now = heldView(source, heldOfRecord(t));
+  const fields = Object.fromEntries(Object.entries(p.fields).filter(([f, v]) => JSON.stringify(now[f]) === v.theirs && v.theirs !== v.ours));
+  return Object.keys(fields).length ? { ...p, fields } : undefined;
 }
 
 /**

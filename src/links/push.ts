@@ -8,12 +8,12 @@
 import type { Context } from '../core/context.js';
 import { nowIso } from '../core/context.js';
 import { CairnError } from '../core/errors.js';
-import type { LinkItem, LinkRow, RawEvent } from '../core/link-port.js';
+import type { LinkItem, LinkRow, PushedWrite, RawEvent } from '../core/link-port.js';
 import type { ChecklistItem } from '../core/model/task.js';
 import type { TaskRow, Tx } from '../core/ports.js';
 import { displayIdOf } from '../core/services/hydrate.js';
-import { fingerprint } from './fingerprint.js';
-import type { Held, LinkedProject, LinkedTask, LinkSource, WriteBatch } from './source.js';
+import { fingerprint, heldView } from './fingerprint.js';
+import type { Held, LinkedProject, LinkedTask, LinkSource, WriteBatch, WriteResult } from './source.js';
 
 export interface LiveSource {
   row: LinkRow;
@@ -133,13 +133,19 @@ async function planTasks(
   const items = new Map((await tx.links.itemsOfTasks(uids)).map((i) => [i.taskUid, i]));
   const lanesMoved = new Map<string, string[]>();
   const fieldsOf = new Map<string, Set<string>>();
+  const beforeOf = new Map<string, Record<string, unknown>>();
   for (const e of events) {
     if (!e.taskUid) continue;
     const set = fieldsOf.get(e.taskUid) ?? new Set<string>();
-    for (const k of Object.keys(e.changes)) set.add(k);
+    const before = beforeOf.get(e.taskUid) ?? {};
+    for (const [k, c] of Object.entries(e.changes)) {
+      set.add(k);
+      if (!(k in before)) before[k] = c.before;
+    }
     fieldsOf.set(e.taskUid, set);
-    const before = e.changes.status?.before;
-    if (typeof before === 'string' || e.changes.position) lanesMoved.set(e.taskUid, [...(lanesMoved.get(e.taskUid) ?? []), ...(typeof before === 'string' ? [before] : [])]);
+    beforeOf.set(e.taskUid, before);
+    const lane = e.changes.status?.before;
+    if (typeof lane === 'string' || e.changes.position) lanesMoved.set(e.taskUid, [...(lanesMoved.get(e.taskUid) ?? []), ...(typeof lane === 'string' ? [lane] : [])]);
   }
   for (const row of await tx.getTasks(uids)) {
     const item = items.get(row.uid);
@@ -162,7 +168,8 @@ async function planTasks(
       continue;
     }
     const changed = [...(fieldsOf.get(row.uid) ?? [])].filter((f) => (live.source.fields as readonly string[]).includes(f));
-    plan.upserts.push({ row, checklist, held, item, projectRef: linked.ref, changed });
+    const before = Object.fromEntries(changed.map((f) => [f, beforeOf.get(row.uid)?.[f]])) as Partial<Held>;
+    plan.upserts.push({ row, checklist, held, item, projectRef: linked.ref, changed, before });
     plan.lanes.add(laneKey(row.status));
     for (const s of lanesMoved.get(row.uid) ?? []) plan.lanes.add(laneKey(s));
   }
@@ -217,9 +224,29 @@ async function writePlan(tx: Tx, ctx: Context, plan: Plan): Promise<Map<string, 
   }
   await tx.links.putItems(live.row.id, rows);
   await tx.links.removeItems(live.row.id, result.removed);
+  if (live.source.overwritesWhole) await rememberPushes(tx, live, plan.upserts, result.items, batch.now);
   const put = new Map([...result.files].filter((e): e is [string, string] => e[1] !== undefined));
   if (put.size) await tx.links.putFiles(live.row.id, put);
   const removed = [...result.files].filter(([, s]) => s === undefined).map(([f]) => f);
   if (removed.length) await tx.links.removeFiles(live.row.id, removed);
   return result.files;
+}
+
+/** Writes to a source its owner rewrites whole, kept so a later read can tell whether the owner erased them (pull.ts). */
+async function rememberPushes(tx: Tx, live: LiveSource, upserts: LinkedTask[], written: WriteResult['items'], now: string): Promise<void> {
+  const row = (await tx.links.list()).find((l) => l.id === live.row.id);
+  if (!row) return;
+  const fresh: PushedWrite[] = [];
+  for (const u of upserts) {
+    const w = written.find((i) => i.taskUid === u.row.uid);
+    if (!w || !u.item || !u.changed.length) continue;
+    const ours = heldView(live.source, u.held);
+    const theirs = heldView(live.source, { ...u.held, ...u.before });
+    const fields: PushedWrite['fields'] = {};
+    for (const f of u.changed) if (JSON.stringify(ours[f]) !== JSON.stringify(theirs[f])) fields[f] = { ours: JSON.stringify(ours[f]), theirs: JSON.stringify(theirs[f]) };
+    if (Object.keys(fields).length) fresh.push({ sourceId: w.sourceId, task: displayIdOf(u.row), at: now, fields });
+  }
+  if (!fresh.length) return;
+  const kept = (row.state.pushed ?? []).filter((p) => !fresh.some((f) => f.sourceId === p.sourceId));
+  await tx.links.update(row.id, { state: { ...row.state, pushed: [...kept, ...fresh].slice(-50) } });
 }

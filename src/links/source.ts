@@ -58,6 +58,8 @@ export interface LinkedTask {
   projectRef: string;
   /** The held fields this write changed (from its events), for messages. */
   changed: string[];
+  /** Those fields' values before this write, in Cairn's terms. */
+  before: Partial<Held>;
 }
 
 export interface LinkedProject {
@@ -105,6 +107,8 @@ export interface LinkSource {
   readonly holdsProjects?: boolean;
   /** Project fields the source holds (as project events name them): a change to one is written back. */
   readonly projectFields?: readonly string[];
+  /** Whether the owner rewrites the whole source from its own copy (Castle's app): writes are then watched for being lost. */
+  readonly overwritesWhole?: boolean;
   /** Whether the source orders lanes (DevPlanner's _order.json): writes then say the order of each lane they touch. */
   readonly ordersLanes?: boolean;
   /** Fields the source holds; the rest of a task (claims, comments, history) is Cairn's own. */

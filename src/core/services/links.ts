@@ -99,7 +99,8 @@ export async function linkSource(ctx: Context, input: z.infer<ReturnType<typeof 
     const existing = (await tx.links.list()).find((l) => l.path === path);
     if (existing) {
       if (existing.kind !== kind) throw new CairnError('VALIDATION_ERROR', `${path} is linked already as a ${existing.kind} source. Nothing was changed.`, { suggestions: [`cairn unlink ${JSON.stringify(path)} first`] });
-      await tx.links.update(existing.id, { writable });
+      // Linking again changes whether Cairn writes, and acknowledges the writes reported lost.
+      await tx.links.update(existing.id, { writable, state: { ...existing.state, lost: [] } });
       return;
     }
     const state = { warnings: [], lost: [], ...(input.project ? { project: input.project } : {}) };

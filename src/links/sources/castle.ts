@@ -62,6 +62,7 @@ export class CastleSource implements LinkSource {
   readonly fields = FIELDS;
   /** Castle-template projects made in the workspace are Castle projects (a project path); refused while read-only. */
   readonly holdsProjects = true;
+  readonly overwritesWhole = true;
   readonly label: string;
   readonly readOnlyReason = "Castle's app keeps its database in memory and saves the whole file about a second after each change, so a row written while it runs would be lost";
 

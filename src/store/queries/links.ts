@@ -14,7 +14,7 @@ function chunks<T>(list: readonly T[]): T[][] {
 
 const parseState = (text: string): LinkState => {
   const s = JSON.parse(text) as Partial<LinkState>;
-  return { warnings: s.warnings ?? [], lost: s.lost ?? [], ...(s.syncedAt ? { syncedAt: s.syncedAt } : {}), ...(s.project ? { project: s.project } : {}) };
+  return { ...s, warnings: s.warnings ?? [], lost: s.lost ?? [] };
 };
 
 export class KyselyLinks implements LinkTx {
