@@ -4,7 +4,7 @@
  * app writes and writes cards the app opens (markdown-card.ts). A link may also name one project
  * folder (a folder holding _project.json) instead of the workspace.
  */
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fitItem, fitLabels, fitTitle } from '../../core/services/import/model.js';
 import { laneFiles, projectDirs, readCard, readProjectConfig, slugOf, splitCard } from '../../core/services/import/devplanner.js';
@@ -152,8 +152,14 @@ export class DevPlannerSource implements LinkSource {
       for (const f of p.files) if (f.startsWith(`${pre}${lane}/`) && f.endsWith('.md')) out.covered.add(f);
       for (const f of read) {
         const rel = `${pre}${lane}/${f}`;
+        const text = steadyText(join(laneDir, f));
+        if (text === undefined) {
+          // Being written (or emptied) by its owner right now: read on the next call, when its stamp has moved.
+          out.covered.delete(rel);
+          continue;
+        }
         try {
-          const t = readCard({ file: join(laneDir, f) }, p.slug, status, f, ranked.indexOf(f) + 1) as SourceTask;
+          const t = readCard({ file: join(laneDir, f) }, p.slug, status, f, ranked.indexOf(f) + 1, text) as SourceTask;
           t.file = rel;
           out.tasks.push(t);
           out.covered.add(rel);
@@ -177,6 +183,17 @@ export class DevPlannerSource implements LinkSource {
   relOf(ref: string, inside: string): string {
     return this.#single ? inside : `${ref}/${inside}`;
   }
+}
+
+/**
+ * A file's text when it stood still while it was read (its stamp the same before and after) and is not
+ * empty: an owner that saves in place truncates the file first, and half a card is not a card.
+ */
+function steadyText(file: string): string | undefined {
+  const before = stampOf(file);
+  if (before === undefined) return undefined;
+  const text = readFileSync(file, 'utf8');
+  return text.length > 0 && stampOf(file) === before ? text : undefined;
 }
 
 function safeList(dir: string): string[] {

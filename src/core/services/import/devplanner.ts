@@ -104,8 +104,8 @@ export async function* readDevPlanner(root: string, project: string | undefined)
 }
 
 /** One card file as an incoming task: slug from the file name, lane as status, tasks as checklist. */
-export function readCard(at: SourceAt, projectSlug: string, lane: string, filename: string, position: number): IncomingTask {
-  const raw = readFileSync(at.file, 'utf8');
+export function readCard(at: SourceAt, projectSlug: string, lane: string, filename: string, position: number, text?: string): IncomingTask {
+  const raw = text ?? readFileSync(at.file, 'utf8');
   const { data, content, error } = parseFrontMatter(raw);
   if (error) throw importError({ file: at.file, line: error.line }, error.field, error.problem);
   const fm = reader(at, data);
