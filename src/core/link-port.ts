@@ -86,6 +86,8 @@ export interface LinkTx {
   removeItems(linkId: string, sourceIds: string[]): Promise<void>;
   /** The records of these tasks, in any link. */
   itemsOfTasks(taskUids: string[]): Promise<Array<LinkItem & { linkId: string }>>;
+  /** Whether the task is a record of a link Cairn does not write (its source-held fields must stay as the source has them). */
+  inReadOnlyLink(taskUid: string): Promise<boolean>;
   /** Tasks whose record in some link has this source id (a Castle UUID, a Backlog task-12). */
   tasksBySourceId(sourceId: string): Promise<string[]>;
   /** Each file's stamp as last read (links/stamps.ts). */

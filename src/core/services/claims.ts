@@ -71,7 +71,11 @@ async function claimRow(tx: Tx, ctx: Context, row: TaskRow, input: { leaseSecond
   if (forced && !input.force) throw blocked(row);
   const expiresAt = new Date(ctx.clock.now().getTime() + input.leaseSeconds * 1000).toISOString();
   const patch: TaskPatch = { claimedBy: ctx.actor, claimExpiresAt: expiresAt, assignee: ctx.actor };
-  if (row.category === 'todo' || row.category === 'backlog') {
+  // A record of a source Cairn does not write (Castle's castle.db) keeps its assignee and status as
+  // the source has them: the claim is the lease alone, which is Cairn's own data.
+  const leaseOnly = await tx.links.inReadOnlyLink(row.uid);
+  if (leaseOnly) delete patch.assignee;
+  else if (row.category === 'todo' || row.category === 'backlog') {
     const inProgress = firstOfCategory(await statusesOf(tx, row), 'in_progress');
     if (inProgress) Object.assign(patch, statusPatch(row, inProgress, now), { position: await positionAt(tx, row, inProgress.name, undefined) });
   }
@@ -147,9 +151,10 @@ export async function releaseTask(ctx: Context, input: z.infer<ReturnType<typeof
     const live = isClaimLive({ actor: row.claimedBy, expiresAt: row.claimExpiresAt ?? '' }, now);
     if (live && row.claimedBy !== ctx.actor && !input.force) throw alreadyClaimed(row);
     const statuses = await statusesOf(tx, row);
-    const patch: TaskPatch = { claimedBy: null, claimExpiresAt: null, ...(row.assignee === row.claimedBy ? { assignee: null } : {}) };
+    const leaseOnly = await tx.links.inReadOnlyLink(row.uid);
+    const patch: TaskPatch = { claimedBy: null, claimExpiresAt: null, ...(row.assignee === row.claimedBy && !leaseOnly ? { assignee: null } : {}) };
     // findStatus: the same matching (case, spaces) and the same error with suggestions as everywhere else.
-    const target = input.toStatus
+    const target = leaseOnly && !input.toStatus ? undefined : input.toStatus
       ? findStatus(statuses, input.toStatus, row.projectKey)
       : row.category === 'in_progress' ? firstOfCategory(statuses, 'todo') : undefined;
     if (target && target.name !== row.status) Object.assign(patch, statusPatch(row, target, now), { position: await positionAt(tx, row, target.name, 0) });

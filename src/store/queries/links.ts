@@ -86,6 +86,11 @@ export class KyselyLinks implements LinkTx {
     return out;
   }
 
+  async inReadOnlyLink(taskUid: string): Promise<boolean> {
+    const row = await this.db.selectFrom('link_items as i').innerJoin('links as l', 'l.id', 'i.link_id').select('i.task_uid').where('i.task_uid', '=', taskUid).where('l.writable', '=', 0).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async tasksBySourceId(sourceId: string): Promise<string[]> {
     const rows = await this.db.selectFrom('link_items').select('task_uid').where('source_id', '=', sourceId).execute();
     return rows.map((r) => r.task_uid);
