@@ -7,6 +7,7 @@ import type { Store } from '../core/ports.js';
 import { LinkedStore, type LinkConfig } from './linked-store.js';
 import { CastleSource, type SqliteAccess } from './sources/castle.js';
 import { DevPlannerSource } from './sources/devplanner.js';
+import { TaskMasterSource } from './sources/taskmaster.js';
 import type { LinkSource } from './source.js';
 
 export { LinkedStore } from './linked-store.js';
@@ -26,6 +27,8 @@ export function openSource(kind: LinkKind, path: string, sqlite: SqliteAccess): 
       return new DevPlannerSource(path);
     case 'castle':
       return new CastleSource(path, sqlite);
+    case 'taskmaster':
+      return new TaskMasterSource(path);
     default:
       throw new Error(`links of kind ${kind} are not supported yet`);
   }

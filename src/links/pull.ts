@@ -84,6 +84,8 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
       if (existing) p.uid = existing.uid;
     } else {
       p.key = await freeKey(tx, p.key);
+      // Rooted at the source's repository, unless a project is already: agents started there then work on it by default.
+      if (!p.root && source.repository && !(await tx.listProjects(true)).some((x) => x.root === source.repository)) p.root = source.repository;
     }
     await importer.project(p);
     const row = importer.projectOf(p.ref);

@@ -99,6 +99,8 @@ export interface LinkSource {
   readonly path: string;
   /** A folder of files (watched in servers), not one file (a stat per check). */
   readonly isFolder: boolean;
+  /** The repository the source lives in (the folder holding .taskmaster/, backlog/, .beads/): a new project is rooted there when no project is. */
+  readonly repository?: string;
   /** What the source is, for messages: "Castle's database /home/me/castle.db". */
   readonly label: string;
   /** Why the source is not written (Castle's app overwrites its file), when a read-only link refuses a write. */
