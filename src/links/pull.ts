@@ -35,20 +35,24 @@ async function freeKey(tx: Tx, key: string): Promise<string> {
   return candidates[candidates.length - 1]!;
 }
 
-/** Name, description and archived flag of a linked project as the source now has them; lanes it added. */
-async function followProject(tx: Tx, ctx: Context, uid: string, p: IncomingProject): Promise<void> {
+/**
+ * Name, description and archived flag of a linked project as the source now has them (a source that
+ * holds its projects' fields: DevPlanner's _project.json); the statuses it added, for any source.
+ */
+async function followProject(tx: Tx, ctx: Context, uid: string, p: IncomingProject, source: LinkSource): Promise<void> {
   const row = await tx.getProjectByUid(uid);
   if (!row) return;
+  if (p.statuses) {
+    const have = await tx.getStatuses(uid);
+    const added = p.statuses.filter((s) => !have.some((h) => h.name === s.name));
+    if (added.length) await tx.replaceStatuses(uid, [...have, ...added].map((s, position) => ({ ...s, position })));
+  }
+  if (!source.projectFields?.includes('name')) return;
   const wanted = { name: p.name, description: p.description, archivedAt: p.archivedAt && (row.archivedAt ?? p.archivedAt) };
   const changes = diff(row as unknown as Record<string, unknown>, wanted);
   if (Object.keys(changes).length) {
     await tx.updateProject(uid, { ...wanted, updatedAt: nowIso(ctx) });
     await record(tx, ctx, { projectUid: uid, taskUid: null, type: 'project.updated', changes });
-  }
-  if (p.statuses) {
-    const have = await tx.getStatuses(uid);
-    const added = p.statuses.filter((s) => !have.some((h) => h.name === s.name));
-    if (added.length) await tx.replaceStatuses(uid, [...have, ...added].map((s, position) => ({ ...s, position })));
   }
 }
 
@@ -76,12 +80,16 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     const uid = refs.get(p.ref);
     if (uid) {
       p.uid = uid;
-      await followProject(tx, ctx, uid, p);
+      await followProject(tx, ctx, uid, p, source);
     } else if (link.state.project) {
       // `cairn link --project KEY`: the source's one project is that project, made when missing.
       const existing = await tx.getProjectByKey(link.state.project);
       p.key = link.state.project;
-      if (existing) p.uid = existing.uid;
+      if (existing) {
+        p.uid = existing.uid;
+        // The source's workflow joins the project's: its records keep their statuses.
+        await followProject(tx, ctx, existing.uid, p, source);
+      }
     } else {
       p.key = await freeKey(tx, p.key);
       // Rooted at the source's repository, unless a project is already: agents started there then work on it by default.

@@ -29,7 +29,7 @@ export function heldOfTask(row: TaskRow, checklist: ChecklistItem[], parent: str
   return {
     title: row.title, description: row.description, status: row.status, kind: row.kind, priority: row.priority, labels: [...row.labels].sort(),
     assignee: row.assignee, substatus: row.substatus, slug: row.slug, links: row.links, closeReason: row.closeReason,
-    checklist: checklist.map((i) => ({ text: i.text, checked: i.checked })), parent, blockedBy: [...blockedBy].sort(),
+    checklist: checklist.map((i) => ({ text: i.text, checked: i.checked })), parent, blockedBy: [...blockedBy].sort(), category: row.category,
   };
 }
 

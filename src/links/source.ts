@@ -6,7 +6,7 @@
  */
 import type { LinkItem, LinkKind } from '../core/link-port.js';
 import type { ChecklistItem, Kind, Links, Priority } from '../core/model/task.js';
-import type { Status } from '../core/model/workflow.js';
+import type { Category, Status } from '../core/model/workflow.js';
 import type { ProjectRow, TaskRow } from '../core/ports.js';
 import type { IncomingProject, IncomingTask } from '../core/services/import/model.js';
 
@@ -43,6 +43,8 @@ export interface Held {
   /** Source ids; records of the same link only. */
   parent: string | null;
   blockedBy: string[];
+  /** The status's category, for a Cairn task (a source with other status names maps by it); never hashed. */
+  category?: Category;
 }
 
 export type HeldField = keyof Held;

@@ -70,3 +70,41 @@ describe.skipIf(!installed)('links with the real Task Master', () => {
     expect((await cairn.call('get_task', { id: `master:${tmId}` })).task.title).toBe('Written by Cairn');
   });
 });
+
+describe.skipIf(!installed)('links with the real Backlog.md', () => {
+  it('backlog lists and shows what Cairn wrote to its task files, and Cairn shows what backlog wrote', async () => {
+    const repo = await linkedRepo('backlog', 'SITE');
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const { tasks } = await cairn.call('list_tasks', { project: 'SITE', includeDone: true, limit: 50 });
+    const id = (title: string) => tasks.find((t) => t.title === title)!.id;
+    await cairn.call('complete_task', { id: id('Login form styles') });
+    await cairn.call('update_task', { id: id('Add login page'), title: 'Add the login page', addLabels: ['frontend'] });
+    await cairn.call('update_checklist', { id: id('Add login page'), ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'Remembers the email' }] });
+    const made = (await cairn.call('create_task', {
+      project: 'SITE', title: 'Written by Cairn', priority: 'high', blockedBy: [id('Set up CI')], assignee: 'bob',
+      description: 'From the link.\n\n## Implementation Notes\n\nSee the board.', checklist: ['First criterion', 'DoD: Reviewed'],
+    })).task;
+
+    const board = tool('backlog', ['task', 'list', '--plain'], repo);
+    expect(board).toMatch(/To Do:[\s\S]*\[HIGH\] TASK-4 - Written by Cairn/);
+    expect(board).toMatch(/In Progress:[\s\S]*TASK-2 - Add the login page \(ac: 1\/2\)/);
+    expect(board).toMatch(/Done:[\s\S]*TASK-2\.1 - Login form styles/);
+    const view = tool('backlog', ['task', 'view', '4', '--plain'], repo);
+    expect(view).toContain('Status: ○ To Do');
+    expect(view).toContain('TASK-1 - Set up CI');
+    expect(view).toMatch(/Description:\n-+\nFrom the link\./);
+    expect(view).toMatch(/Acceptance Criteria:\n-+\n- \[ \] #1 First criterion/);
+    expect(view).toMatch(/Definition of Done:\n-+\n- \[ \] #1 Reviewed/);
+    expect(view).toMatch(/Implementation Notes:\n-+\nSee the board\./);
+    expect(view).toContain('@bob');
+
+    tool('backlog', ['task', 'edit', '4', '-s', 'In Progress', '--check-ac', '1'], repo);
+    tool('backlog', ['task', 'create', 'From backlog', '-d', 'Made by the backlog CLI', '--priority', 'low'], repo);
+    const now = (await cairn.call('get_task', { id: made.id })).task;
+    expect(now.status).toBe('in_progress');
+    expect(now.checklist.map((i) => [i.text, i.checked])).toEqual([['First criterion', true], ['DoD: Reviewed', false]]);
+    const after = (await cairn.call('list_tasks', { project: 'SITE', limit: 50 })).tasks;
+    expect(after.find((t) => t.title === 'From backlog')).toMatchObject({ priority: 'low', status: 'to_do' });
+    expect((await cairn.call('get_task', { id: 'task-4' })).task.title).toBe('Written by Cairn');
+  });
+});

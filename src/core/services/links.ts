@@ -42,7 +42,7 @@ export const UnlinkSourceInput = lazy(() => z.object({
 }));
 
 /** The kinds Cairn can link today. */
-const SUPPORTED: readonly LinkKind[] = ['castle', 'devplanner', 'taskmaster'];
+const SUPPORTED: readonly LinkKind[] = ['castle', 'devplanner', 'taskmaster', 'backlog'];
 
 /** The file or folder a link keeps for a path the user gave (a repository holding the source is accepted). */
 function sourcePath(kind: LinkKind, abs: string): string {

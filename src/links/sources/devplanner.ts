@@ -4,12 +4,12 @@
  * app writes and writes cards the app opens (markdown-card.ts). A link may also name one project
  * folder (a folder holding _project.json) instead of the workspace.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fitItem, fitLabels, fitTitle } from '../../core/services/import/model.js';
 import { laneFiles, projectDirs, readCard, readProjectConfig, slugOf, splitCard } from '../../core/services/import/devplanner.js';
 import type { Held, HeldField, LinkSource, SourceRead, SourceTask } from '../source.js';
-import { stampOf } from '../stamps.js';
+import { stampOf, steadyText } from '../stamps.js';
 import { writeDevPlanner } from './devplanner-write.js';
 
 const FIELDS: readonly HeldField[] = ['title', 'description', 'status', 'priority', 'labels', 'assignee', 'substatus', 'slug', 'checklist'];
@@ -183,17 +183,6 @@ export class DevPlannerSource implements LinkSource {
   relOf(ref: string, inside: string): string {
     return this.#single ? inside : `${ref}/${inside}`;
   }
-}
-
-/**
- * A file's text when it stood still while it was read (its stamp the same before and after) and is not
- * empty: an owner that saves in place truncates the file first, and half a card is not a card.
- */
-function steadyText(file: string): string | undefined {
-  const before = stampOf(file);
-  if (before === undefined) return undefined;
-  const text = readFileSync(file, 'utf8');
-  return text.length > 0 && stampOf(file) === before ? text : undefined;
 }
 
 function safeList(dir: string): string[] {

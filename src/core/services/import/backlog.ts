@@ -11,9 +11,9 @@ import type { Priority } from '../../model/task.js';
 import type { Category, Status } from '../../model/workflow.js';
 import { keyFrom } from './castle.js';
 import { parseFrontMatter } from './front-matter.js';
-import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
+import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 
-const statusName = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'status';
+export const statusName = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'status';
 
 function workflow(names: string[]): Status[] {
   const statuses = names.map((n, i): Status => {
@@ -27,7 +27,7 @@ function workflow(names: string[]): Status[] {
 }
 
 /** The text between a section's markers, else under its heading until the next heading. */
-function section(body: string, marker: string, heading: string): string {
+export function section(body: string, marker: string, heading: string): string {
   const m = new RegExp(`<!-- ${marker}:BEGIN -->\\n?([\\s\\S]*?)\\n?<!-- ${marker}:END -->`).exec(body);
   if (m) return m[1]!.trim();
   const h = new RegExp(`^## ${heading}\\s*\\n([\\s\\S]*?)(?=^## |(?![\\s\\S]))`, 'm').exec(body);
@@ -45,8 +45,16 @@ function mdFiles(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })) : [];
 }
 
-export async function* readBacklog(path: string, project: string | undefined): AsyncGenerator<ImportItem> {
-  const root = existsSync(join(path, 'backlog', 'config.yml')) || (statSync(path).isDirectory() && existsSync(join(path, 'backlog', 'tasks'))) ? join(path, 'backlog') : path;
+/** The backlog/ folder of a path (the folder itself, or the repository holding it). */
+export function backlogRoot(path: string): string {
+  return existsSync(join(path, 'backlog', 'config.yml')) || (statSync(path).isDirectory() && existsSync(join(path, 'backlog', 'tasks'))) ? join(path, 'backlog') : path;
+}
+
+/** Where a task file lives, as the importer names it: tasks/, completed/, archive/tasks/, drafts/. */
+export const TASK_DIRS = [['tasks', 'task'], ['completed', 'completed'], ['archive/tasks', 'archived'], ['drafts', 'draft']] as const;
+
+/** config.yml's project and workflow, and the milestones' titles by id. */
+export function backlogConfig(root: string, project: string | undefined): { project: IncomingProject; ctx: BacklogCtx } {
   const configFile = join(root, 'config.yml');
   const config = existsSync(configFile) ? parseFrontMatter(`---\n${readFileSync(configFile, 'utf8')}\n---\n`) : { data: {} as Record<string, unknown> };
   if ('error' in config && config.error) throw importError({ file: configFile, line: config.error.line - 1 }, config.error.field, config.error.problem);
@@ -54,31 +62,40 @@ export async function* readBacklog(path: string, project: string | undefined): A
   const names = cfg.strs('statuses').length ? cfg.strs('statuses') : ['To Do', 'In Progress', 'Done'];
   const statuses = workflow(names);
   const projectName = cfg.strOr('project_name', basename(join(root, '..'))) ?? 'Backlog';
-  yield { type: 'project', at: { file: configFile }, ref: 'backlog', key: project ?? keyFrom(projectName, 'BACKLOG'), name: projectName.slice(0, 100), description: `Imported from Backlog.md (${root})`, root: null, aliases: [], statuses, template: 'default', archivedAt: null };
-
   const milestones = new Map<string, string>();
   for (const f of mdFiles(join(root, 'milestones'))) {
     const { data } = parseFrontMatter(readFileSync(join(root, 'milestones', f), 'utf8'));
     if (typeof data.id === 'string') milestones.set(data.id.toLowerCase(), typeof data.title === 'string' ? data.title : data.id);
   }
-  const ctx = { statuses, milestones };
-  for (const [dir, kind] of [['tasks', 'task'], ['completed', 'completed'], ['archive/tasks', 'archived'], ['drafts', 'draft']] as const) {
-    for (const f of mdFiles(join(root, dir))) yield task({ file: join(root, dir, f) }, kind, ctx);
+  return {
+    project: { type: 'project', at: { file: configFile }, ref: 'backlog', key: project ?? keyFrom(projectName, 'BACKLOG'), name: projectName.slice(0, 100), description: `Imported from Backlog.md (${root})`, root: null, aliases: [], statuses, template: 'default', archivedAt: null },
+    ctx: { statuses, milestones },
+  };
+}
+
+export async function* readBacklog(path: string, project: string | undefined): AsyncGenerator<ImportItem> {
+  const root = backlogRoot(path);
+  const { project: p, ctx } = backlogConfig(root, project);
+  yield p;
+  for (const [dir, kind] of TASK_DIRS) {
+    for (const f of mdFiles(join(root, dir))) yield readBacklogTask({ file: join(root, dir, f) }, kind, ctx);
   }
   for (const f of mdFiles(join(root, 'decisions'))) yield record({ file: join(root, 'decisions', f) }, 'decision', ctx);
   for (const f of mdFiles(join(root, 'docs'))) yield record({ file: join(root, 'docs', f) }, 'doc', ctx);
 }
 
-type Ctx = { statuses: Status[]; milestones: Map<string, string> };
+export type BacklogCtx = { statuses: Status[]; milestones: Map<string, string> };
+type Ctx = BacklogCtx;
 
-function read(at: SourceAt) {
-  const { data, content, error } = parseFrontMatter(readFileSync(at.file, 'utf8'));
+function read(at: SourceAt, text?: string) {
+  const { data, content, error } = parseFrontMatter(text ?? readFileSync(at.file, 'utf8'));
   if (error) throw importError({ file: at.file, line: error.line }, error.field, error.problem);
   return { fm: reader(at, data), body: content };
 }
 
-function task(at: SourceAt, where: 'task' | 'completed' | 'archived' | 'draft', ctx: Ctx): IncomingTask {
-  const { fm, body } = read(at);
+/** One task file (its text when the caller read it already). */
+export function readBacklogTask(at: SourceAt, where: 'task' | 'completed' | 'archived' | 'draft', ctx: Ctx, text?: string): IncomingTask {
+  const { fm, body } = read(at, text);
   const id = fm.str('id').toLowerCase();
   const raw = fm.strOr('status', '') ?? '';
   const status = where === 'draft' ? 'draft' : ctx.statuses.find((s) => s.name === statusName(raw))?.name;
