@@ -1,10 +1,11 @@
 /** Every tool and every error code through both SDK clients (v1 on 2025-11-25, v2 on 2026-07-28) over real stdio, against the built server. */
-import { existsSync, realpathSync } from 'node:fs';
+import { cpSync, existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPS } from '../../src/ops/index.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
-import { call, connectV1, connectV2, inOtherProcess, ok, type ServerArgs } from './helpers.js';
+import { onPostgres } from '../helpers/engine.js';
+import { call, connectV1, connectV2, inOtherProcess, ok, ROOT, type ServerArgs } from './helpers.js';
 
 type TestClient = { listTools(): Promise<{ tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> }>; callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>; close(): Promise<void> };
 
@@ -233,6 +234,25 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       expect(second.data).toMatchObject({ total: 6, nextCursor: null });
       const ids = [...(first.data.tasks as Array<{ id: string }>), ...(second.data.tasks as Array<{ id: string }>)].map((t) => t.id);
       expect(new Set(ids).size).toBe(6);
+    });
+
+    it('link_source serves a DevPlanner workspace in place, list_links says how it stands, unlink_source lets it go', async () => {
+      const planner = join(ws.dir, 'planner');
+      cpSync(join(ROOT, 'test', 'fixtures', 'import', 'devplanner'), planner, { recursive: true });
+      if (onPostgres) {
+        // A shared PostgreSQL workspace has no machine of its own to hold the files.
+        await expectCode('VALIDATION_ERROR', 'link_source', { path: planner });
+        expect((await must('list_links')).data).toEqual({ links: [] });
+        await expectCode('VALIDATION_ERROR', 'unlink_source', { path: planner });
+        return;
+      }
+      const linked = await must('link_source', { path: planner });
+      expect(linked.text).toBe(`Linked ${realpathSync(planner)} (devplanner): 4 records in MM · in sync`);
+      expect((await must('list_links')).data).toMatchObject({ links: [{ kind: 'devplanner', projects: ['MM'], records: 4, state: 'in sync', writable: true }] });
+      expect((await must('list_tasks', { project: 'MM' })).text).toContain('User Authentication');
+      await expectCode('VALIDATION_ERROR', 'link_source', { path: join(ws.dir, 'nowhere') });
+      expect((await must('unlink_source', { path: 'MM' })).text).toContain('Unlinked');
+      expect((await must('list_links')).data).toEqual({ links: [] });
     });
   });
 
