@@ -7,6 +7,7 @@ import type { Store } from '../core/ports.js';
 import { LinkedStore, type LinkConfig } from './linked-store.js';
 import { CastleSource, type SqliteAccess } from './sources/castle.js';
 import { BacklogSource } from './sources/backlog.js';
+import { BeadsSource } from './sources/beads.js';
 import { DevPlannerSource } from './sources/devplanner.js';
 import { TaskMasterSource } from './sources/taskmaster.js';
 import type { LinkSource } from './source.js';
@@ -32,8 +33,8 @@ export function openSource(kind: LinkKind, path: string, sqlite: SqliteAccess): 
       return new TaskMasterSource(path);
     case 'backlog':
       return new BacklogSource(path);
-    default:
-      throw new Error(`links of kind ${kind} are not supported yet`);
+    case 'beads':
+      return new BeadsSource(path);
   }
 }
 

@@ -41,8 +41,6 @@ export const UnlinkSourceInput = lazy(() => z.object({
   path: z.string().trim().min(1).max(4096).describe('The linked path, or the key of a project it feeds'),
 }));
 
-/** The kinds Cairn can link today. */
-const SUPPORTED: readonly LinkKind[] = ['castle', 'devplanner', 'taskmaster', 'backlog'];
 
 /** The file or folder a link keeps for a path the user gave (a repository holding the source is accepted). */
 function sourcePath(kind: LinkKind, abs: string): string {
@@ -84,9 +82,6 @@ export async function linkSource(ctx: Context, input: z.infer<ReturnType<typeof 
   const kind = input.from ?? (detected === 'cairn' ? undefined : detected);
   if (!kind) {
     throw new CairnError('VALIDATION_ERROR', `Cannot tell what ${abs} holds. Nothing was linked.`, { suggestions: [`Name its kind: --from ${LINK_KINDS.join('|')}`] });
-  }
-  if (!SUPPORTED.includes(kind)) {
-    throw new CairnError('VALIDATION_ERROR', `${abs} is a ${kind} source, which Cairn cannot link yet (it links ${SUPPORTED.join(' and ')}). Nothing was linked.`, { suggestions: [`Import it once instead: cairn import ${JSON.stringify(input.path)}`] });
   }
   const path = realpathSync(sourcePath(kind, abs));
   if (input.project && (kind === 'castle' || (kind === 'devplanner' && !existsSync(join(path, '_project.json'))))) {
