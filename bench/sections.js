@@ -9,4 +9,5 @@ export const SECTIONS = {
   profiles: () => import('./profiles.js'),
   transfer: () => import('./transfer.js'),
   postgres: () => import('./postgres.js'),
+  links: () => import('./links.js'),
 };

@@ -80,7 +80,8 @@ export interface LinkTx {
   /** The projects a link feeds, each with the source's name for it. */
   projects(linkId: string): Promise<Array<{ projectUid: string; ref: string }>>;
   setProject(linkId: string, projectUid: string, ref: string): Promise<void>;
-  items(linkId: string): Promise<LinkItem[]>;
+  /** A link's records; with `only`, just those with one of these source ids or in one of these files. */
+  items(linkId: string, only?: { sourceIds: string[]; files: string[] }): Promise<LinkItem[]>;
   /** Inserts or replaces records by source id. */
   putItems(linkId: string, items: LinkItem[]): Promise<void>;
   removeItems(linkId: string, sourceIds: string[]): Promise<void>;

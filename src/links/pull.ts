@@ -16,6 +16,9 @@ import { commitTaskChange } from '../core/services/task-write.js';
 import { changedFields, fingerprint, heldOfRecord, heldView } from './fingerprint.js';
 import type { Held, LinkSource, SourceRead, SourceTask } from './source.js';
 
+/** Each record's hash, for sources that hand the same object to every read while its row is unchanged. */
+const hashes = new WeakMap<SourceTask, string>();
+
 /** Fields an event names that are bookkeeping, not a change anyone made. */
 const BOOKKEEPING = new Set(['category', 'completedAt', 'version', 'updatedAt', 'source', 'sourceId']);
 
@@ -70,7 +73,9 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
   // The row as stored now: another process's write may have added to its state since this one read it.
   const state = (await tx.links.list()).find((l) => l.id === link.id)?.state ?? link.state;
   const lost: LostWrite[] = [];
-  const items = new Map((await tx.links.items(link.id)).map((i) => [i.sourceId, i]));
+  // A read of some files needs only the records read and those that lived in the files it covered.
+  const partial = source.isFolder && read.covered.size < 200 ? { sourceIds: read.tasks.map((t) => t.sourceId), files: [...read.covered] } : undefined;
+  const items = new Map((await tx.links.items(link.id, partial)).map((i) => [i.sourceId, i]));
   const refs = new Map((await tx.links.projects(link.id)).map((p) => [p.ref, p.projectUid]));
   const bySource = new Map([...items].map(([sid, i]) => [sid, i.taskUid]));
   const importer = new Importer(tx, ctx, { source: link.kind, dryRun: false, link: { bySource, fields: new Set(source.fields) } });
@@ -101,19 +106,32 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     projectUids.set(p.ref, row.uid);
     if (!uid) await tx.links.setProject(link.id, row.uid, p.ref);
   }
-  for (const [ref, uid] of refs) if (!projectUids.has(ref)) projectUids.set(ref, uid);
+  // Projects the read did not name (its records were unchanged) are still their records' projects.
+  for (const [ref, uid] of refs) {
+    if (projectUids.has(ref)) continue;
+    const row = await tx.getProjectByUid(uid);
+    if (!row) continue;
+    await importer.project({ type: 'project', at: { file: source.path }, ref, uid, key: row.key, name: row.name, description: row.description, root: row.root, aliases: row.aliases, template: 'default', archivedAt: row.archivedAt });
+    projectUids.set(ref, uid);
+  }
 
   const written: Array<{ sourceId: string; file: string | null; hash: string }> = [];
+  /** Records new to the link or moved to another file (a card to another lane): their lane's order is followed. */
+  const arrived = new Set<string>();
   const seen = new Set<string>();
   let applied = 0;
-  for (const t of read.tasks) {
-    seen.add(t.sourceId);
-    const hash = fingerprint(source, heldOfRecord(t));
-    const item = items.get(t.sourceId);
+  for (const rec of read.tasks) {
+    seen.add(rec.sourceId);
+    let hash = hashes.get(rec);
+    if (hash === undefined) hashes.set(rec, (hash = fingerprint(source, heldOfRecord(rec))));
+    const item = items.get(rec.sourceId);
+    if (!item || item.file !== rec.file) arrived.add(rec.sourceId);
     if (item && item.hash === hash) {
-      if (item.file !== t.file) written.push({ sourceId: t.sourceId, file: t.file, hash });
+      if (item.file !== rec.file) written.push({ sourceId: rec.sourceId, file: rec.file, hash });
       continue;
     }
+    // A copy: a source may hand the same record object to later reads (Castle's unchanged rows).
+    const t = { ...rec };
     if (!projectUids.has(t.projectRef)) continue;
     const row = item ? await tx.getTask(item.taskUid) : undefined;
     if (item && !row) bySource.delete(t.sourceId);
@@ -148,8 +166,12 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
   }
   await tx.links.putItems(link.id, rows);
   for (const o of read.orders) {
+    // A card edited in place leaves its lane's order as it was: nothing to compare.
+    if (!o.listed && !o.sourceIds.some((s) => arrived.has(s))) continue;
     const projectUid = projectUids.get(o.projectRef);
-    if (projectUid) applied += await followOrder(tx, ctx, projectUid, o.status, o.sourceIds.map((s) => bySource.get(s)).filter((u): u is string => u !== undefined));
+    if (!projectUid) continue;
+    const lane = new Map((await tx.links.items(link.id, { sourceIds: o.sourceIds, files: [] })).map((i) => [i.sourceId, i.taskUid]));
+    applied += await followOrder(tx, ctx, projectUid, o.status, o.sourceIds.map((s) => bySource.get(s) ?? lane.get(s)).filter((u): u is string => u !== undefined));
   }
   await tx.links.update(link.id, {
     state: {

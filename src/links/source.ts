@@ -18,8 +18,11 @@ export interface SourceTask extends IncomingTask {
 export interface SourceRead {
   projects: IncomingProject[];
   tasks: SourceTask[];
-  /** Lanes whose order may have moved: a project's lane, its records first to last (DevPlanner's _order.json). */
-  orders: Array<{ projectRef: string; status: string; sourceIds: string[] }>;
+  /**
+   * Lanes whose order may have moved: a project's lane, its records first to last (DevPlanner's
+   * _order.json). `listed`: the lane's order file itself changed (else only a card of the lane did).
+   */
+  orders: Array<{ projectRef: string; status: string; sourceIds: string[]; listed: boolean }>;
   /** Files that could not be read, each with why: their records keep their last synced state. */
   warnings: string[];
   /** Files the read covered: a record that lived in one of them and is not among `tasks` is gone. */

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { STATES, readCastle } from '../../core/services/import/castle.js';
-import { fitLabels, fitTitle, type IncomingProject } from '../../core/services/import/model.js';
+import { fitLabels, fitTitle, type IncomingProject, type IncomingTask } from '../../core/services/import/model.js';
 import type { ForeignSqlite } from '../../core/services/import/sources.js';
 import type { Links } from '../../core/model/task.js';
 import { SourceBusy, type Held, type HeldField, type LinkedTask, type LinkSource, type SourceRead, type SourceTask, type WriteBatch, type WriteResult } from '../source.js';
@@ -73,6 +73,9 @@ export class CastleSource implements LinkSource {
     this.label = `Castle's database ${path}`;
   }
 
+  /** Tasks by the text of their row (import/castle.ts): a save that changed one row converts one row. */
+  readonly #rows = new Map<string, IncomingTask>();
+
   view = castleView;
 
   scan(): Map<string, string> {
@@ -107,9 +110,10 @@ export class CastleSource implements LinkSource {
       return out;
     }
     const bad = (err: Error) => out.warnings.push(err.message.replace(/ Nothing was imported\.$/, ', so that row is left out'));
-    for await (const item of readCastle(this.path, () => db, undefined, bad)) {
+    for await (const item of readCastle(this.path, () => db, undefined, { onBad: bad, cache: this.#rows })) {
       if (item.type === 'project') out.projects.push(item as IncomingProject);
-      else out.tasks.push({ ...item, file: null } as SourceTask);
+      // The same object while its row is unchanged, so the engine's hash of it is kept (links/pull.ts).
+      else out.tasks.push(Object.assign(item, { file: null }) as SourceTask);
     }
     (out.covered as Set<string>).add('');
     return out;

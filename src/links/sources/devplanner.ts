@@ -168,7 +168,7 @@ export class DevPlannerSource implements LinkSource {
           out.warnings.push(`${rel}: ${(err as Error).message.replace(/ Nothing was imported\.$/, '')}`);
         }
       }
-      out.orders.push({ projectRef: p.slug, status, sourceIds: ranked.map((f) => `${p.slug}/${slugOf(f.replace(/\.md$/, ''))}`) });
+      out.orders.push({ projectRef: p.slug, status, sourceIds: ranked.map((f) => `${p.slug}/${slugOf(f.replace(/\.md$/, ''))}`), listed: all || p.files.includes(`${pre}${lane}/_order.json`) });
     }
   }
 

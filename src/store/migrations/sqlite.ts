@@ -65,6 +65,7 @@ CREATE TABLE link_items (
 );
 CREATE INDEX link_items_task ON link_items (task_uid);
 CREATE INDEX link_items_source ON link_items (source_id);
+CREATE INDEX link_items_file ON link_items (link_id, file);
 CREATE TABLE link_files (
   link_id ${t} NOT NULL REFERENCES links (id) ON DELETE CASCADE,
   file ${t} NOT NULL,

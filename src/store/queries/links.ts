@@ -59,9 +59,15 @@ export class KyselyLinks implements LinkTx {
       .onConflict((oc) => oc.column('project_uid').doUpdateSet({ link_id: linkId, ref })).execute();
   }
 
-  async items(linkId: string): Promise<LinkItem[]> {
-    const rows = await this.db.selectFrom('link_items').select(['source_id', 'task_uid', 'file', 'hash']).where('link_id', '=', linkId).execute();
-    return rows.map((r) => ({ sourceId: r.source_id, taskUid: r.task_uid, file: r.file, hash: r.hash }));
+  async items(linkId: string, only?: { sourceIds: string[]; files: string[] }): Promise<LinkItem[]> {
+    const q = this.db.selectFrom('link_items').select(['source_id', 'task_uid', 'file', 'hash']).where('link_id', '=', linkId);
+    const found = new Map<string, { source_id: string; task_uid: string; file: string | null; hash: string }>();
+    if (!only) for (const r of await q.execute()) found.set(r.source_id, r);
+    else {
+      for (const part of chunks(only.sourceIds)) for (const r of await q.where('source_id', 'in', part).execute()) found.set(r.source_id, r);
+      for (const part of chunks(only.files)) for (const r of await q.where('file', 'in', part).execute()) found.set(r.source_id, r);
+    }
+    return [...found.values()].map((r) => ({ sourceId: r.source_id, taskUid: r.task_uid, file: r.file, hash: r.hash }));
   }
 
   async putItems(linkId: string, items: LinkItem[]): Promise<void> {

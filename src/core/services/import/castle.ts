@@ -21,16 +21,25 @@ export function keyFrom(name: string, fallback: string): string {
 type Row = Record<string, unknown>;
 const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
 
-function columnsOr(db: ForeignSqlite, table: string, wanted: string[]): string {
-  const have = new Set(db.columns(table));
-  return wanted.map((c) => (have.has(c) ? c : `NULL AS ${c}`)).join(', ');
+const TASK_COLUMNS = [
+  'id', 'title', 'description', 'state', 'kind', 'project_path', 'research_content', 'research_agent_id', 'implement_agent_id',
+  'github_issue_number', 'github_repo', 'close_reason', 'worktree_path', 'branch_name', 'pr_url', 'pr_number', 'pr_state', 'created_at', 'updated_at',
+];
+
+/** What a linked database's sync passes to keep its work small when few rows changed (links/sources/castle.ts). */
+export interface CastleReadOptions {
+  /** A row it cannot read is skipped and reported here instead of stopping the read. */
+  onBad?: (err: Error) => void;
+  /** Tasks by the text of their row, labels and reviews: a row read before is not converted again. */
+  cache?: Map<string, IncomingTask>;
 }
 
 /**
- * `onBad`: a linked database's sync skips a row it cannot read (reporting why) instead of stopping,
- * so one row of a newer Castle does not hide the others.
+ * Each row arrives as one JSON text (the SQLite binding's cost is per value returned), which also
+ * keys the cache of a linked database's sync: an unchanged row yields the task it made last time.
  */
-export async function* readCastle(path: string, open: ((file: string) => ForeignSqlite) | undefined, project: string | undefined, onBad?: (err: Error) => void): AsyncGenerator<ImportItem> {
+export async function* readCastle(path: string, open: ((file: string) => ForeignSqlite) | undefined, project: string | undefined, opts: CastleReadOptions = {}): AsyncGenerator<ImportItem> {
+  const { onBad, cache } = opts;
   const file = statSync(path).isDirectory() ? join(path, 'castle.db') : path;
   if (!open) throw importError({ file }, null, 'reading castle.db needs SQLite access, which this entry point does not provide');
   let db: ForeignSqlite;
@@ -41,11 +50,9 @@ export async function* readCastle(path: string, open: ((file: string) => Foreign
   }
   try {
     if (db.columns('tasks').length === 0) throw importError({ file }, 'tasks', 'no "tasks" table: this is not a Castle database');
-    const cols = columnsOr(db, 'tasks', [
-      'id', 'title', 'description', 'state', 'kind', 'project_path', 'research_content', 'research_agent_id', 'implement_agent_id',
-      'github_issue_number', 'github_repo', 'close_reason', 'worktree_path', 'branch_name', 'pr_url', 'pr_number', 'pr_state', 'created_at', 'updated_at',
-    ]);
-    const tasks = db.all(`SELECT rowid AS _row, ${cols} FROM tasks ORDER BY created_at, rowid`);
+    const have = new Set(db.columns('tasks'));
+    const cols = TASK_COLUMNS.map((c) => (have.has(c) ? c : 'NULL')).join(', ');
+    const packed = db.all(`SELECT id, json_array(rowid, ${cols}) AS packed FROM tasks ORDER BY created_at, rowid`);
     const labels = new Map<string, string[]>();
     if (db.columns('task_label_assignments').length && db.columns('task_labels').length) {
       for (const r of db.all('SELECT a.task_id AS task_id, l.name AS name FROM task_label_assignments a JOIN task_labels l ON l.id = a.label_id ORDER BY l.name')) {
@@ -66,7 +73,23 @@ export async function* readCastle(path: string, open: ((file: string) => Foreign
     }
     const projects = new Map<string, string>();
     const keys = new Set<string>();
-    for (const r of tasks) {
+    const fresh = cache ? new Map<string, IncomingTask>() : undefined;
+    for (const p of packed) {
+      const line = String(p.packed);
+      const rowLabels = labels.get(String(p.id)) ?? [];
+      const rowReviews = reviews.get(String(p.id)) ?? [];
+      const key = cache ? `${line}\u0000${rowLabels.length ? JSON.stringify(rowLabels) : ''}\u0000${rowReviews.length ? JSON.stringify(rowReviews) : ''}` : '';
+      const cached = cache?.get(key);
+      if (cached) {
+        // Its project was yielded when the row was first read; a new project path is a changed row.
+        if (!projects.has(cached.projectRef)) projects.set(cached.projectRef, '');
+        fresh?.set(key, cached);
+        yield cached;
+        continue;
+      }
+      const values = JSON.parse(line) as unknown[];
+      const r: Row = { _row: values[0] };
+      for (const [i, c] of TASK_COLUMNS.entries()) r[c] = values[i + 1];
       const at: SourceAt = { file, line: Number(r._row) };
       const path = text(r.project_path) ?? '';
       if (!projects.has(path)) {
@@ -76,15 +99,20 @@ export async function* readCastle(path: string, open: ((file: string) => Foreign
         projects.set(path, key);
         yield { type: 'project', at, ref: path, key, name: path ? basename(path) : 'Castle', description: path ? `Imported from Castle (${path})` : 'Imported from Castle', root: path || null, aliases: [], template: 'castle', archivedAt: null };
       }
-      let task: ImportItem;
+      let task: IncomingTask;
       try {
-        task = castleTask(at, r, path, labels.get(String(r.id)) ?? [], reviews.get(String(r.id)) ?? []);
+        task = castleTask(at, r, path, rowLabels, rowReviews);
       } catch (err) {
         if (!onBad) throw err;
         onBad(err as Error);
         continue;
       }
+      fresh?.set(key, task);
       yield task;
+    }
+    if (cache && fresh) {
+      cache.clear();
+      for (const [k, v] of fresh) cache.set(k, v);
     }
   } finally {
     db.close();
