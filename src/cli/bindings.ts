@@ -110,8 +110,8 @@ export const BINDINGS: readonly Binding[] = [
     examples: ['cairn project update API --name "Public API" --aliases api-server', `cairn project update API --statuses '{"op":"add","name":"qa","category":"in_progress"}'`, 'cairn project update API --no-root'],
   },
   {
-    command: 'link', op: 'link_source', summary: "Serve another program's tasks in place (Castle, DevPlanner)", args: ['<path>'], view: 'link', flags: { from: 'from' },
-    examples: ['cairn link ~/dp-workspace', 'cairn link ~/.config/Castle/castle.db', 'cairn link ~/.config/Castle/castle.db --writable   # only while Castle is closed'],
+    command: 'link', op: 'link_source', summary: "Serve another program's tasks in place (Castle, DevPlanner, Backlog.md, Task Master, Beads)", args: ['<path>'], view: 'link', flags: { from: 'from' },
+    examples: ['cairn link ~/dp-workspace', 'cairn link ~/.config/Castle/castle.db', 'cairn link ~/.config/Castle/castle.db --writable   # only while Castle is closed', 'cairn link . --project APP   # the repository holding .taskmaster/'],
   },
   { command: 'unlink', op: 'unlink_source', summary: 'Stop syncing a linked source (its tasks stay)', args: ['<path>'], view: 'unlinked', examples: ['cairn unlink ~/dp-workspace', 'cairn unlink MM'] },
   { command: 'links', op: 'list_links', summary: 'Linked sources and how each stands', view: 'links', examples: ['cairn links', 'cairn links --json'] },

@@ -8,7 +8,7 @@ export const linkSourceOp = defineOp({
   toolset: 'admin',
   title: 'Link a source',
   description:
-    "Serve another program's tasks in place: Castle's castle.db or a DevPlanner workspace. The source stays the source of truth: every call reads what changed first, and writes go back in its own format (Castle only with writable: true, when its app is closed).",
+    "Serve another program's tasks in place: Castle's castle.db, a DevPlanner workspace, a Backlog.md folder, a Task Master tasks.json or a Beads issues.jsonl. The source stays the source of truth: every call reads what changed first, and writes go back in its own format (Castle only with writable: true, when its app is closed).",
   input: LinkSourceInput,
   output: () => z.object({ link: LinkView() }),
   readOnly: false,
