@@ -139,7 +139,9 @@ export class LinkedStore implements Store {
   }
 
   /** Brings in what changed in every source; the fields it changed per task. */
-  sync(opts: { poll?: boolean } = {}): Promise<Pulled> {
+  async sync(opts: { poll?: boolean } = {}): Promise<Pulled> {
+    // A workspace without links (most) pays one token read per call: nothing is queued.
+    if (!this.#live.size && !this.#config.auto?.length && this.#rows && this.#rows.token === (await this.#inner.projectsToken())) return NOTHING;
     const run = this.#queue.then(() => this.#syncAll(opts.poll === true));
     this.#queue = run.catch(() => undefined);
     return run;
