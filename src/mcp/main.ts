@@ -122,7 +122,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
-        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, onRoots: (paths) => choice.roots(paths), services: { openWorkspace, ...(runner ? { remote: runner } : {}) },
+        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, feedReady: feed, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, onRoots: (paths) => choice.roots(paths), services: { openWorkspace, ...(runner ? { remote: runner } : {}) },
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
         ctx,

@@ -61,6 +61,11 @@ export interface BuildMcpServerOptions {
   onRoots?: (paths: string[] | undefined) => void;
   /** Other workspaces (handoffs to other repositories) and a remote server to run every op on (`--remote`). */
   services?: Pick<OpContext, 'openWorkspace' | 'remote'>;
+  /**
+   * Settles once the change feed follows the workspace: a subscription is acknowledged only then, so
+   * a change made after it (a file a linked source's owner edits, a commit elsewhere) is heard.
+   */
+  feedReady?: Promise<unknown>;
 }
 
 const stderrLog = (level: string, message: string): void => {
@@ -177,6 +182,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     subscriptions.set(server, subs);
     server.server.setRequestHandler('resources/subscribe', async (r) => {
       subs.add(r.params.uri);
+      await opts.feedReady?.catch(() => undefined);
       return {};
     });
     server.server.setRequestHandler('resources/unsubscribe', async (r) => {

@@ -9,6 +9,8 @@ import { existsSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { waitFor } from '../helpers/wait.js';
 import { call, connectV1, ok } from '../mcp/helpers.js';
 import { devplannerWorkspace, readCardFile, readJson, scratch, writeCardFile, type Scratch } from './link-helpers.js';
 
@@ -126,6 +128,23 @@ describe('devplanner link: changes made in the files', () => {
       expect(history.find((e) => e.actor === 'devplanner' && e.type === 'task.updated')?.changes.title).toEqual({ before: 'Thumbnail cache', after: 'Thumbnail cache v2' });
     } finally {
       await lib.close();
+    }
+  });
+
+  it('a hand edit reaches a native client\'s resource subscription, as any write does', async () => {
+    const native = await connectV1({ db: join(ws, '.cairn', 'cairn.db') });
+    try {
+      const updated: string[] = [];
+      native.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+      const uri = 'cairn://tasks/MM-3';
+      await native.subscribeResource({ uri });
+      const auth = card('02-in-progress', 'user-authentication');
+      const before = readCardFile(auth);
+      writeCardFile(auth, { ...before.data, priority: 'low' }, before.content);
+      await waitFor(() => updated.includes(uri), 'notifications/resources/updated after a hand edit');
+      expect((await ok(native, 'get_task', { id: 'MM-3' })).data).toMatchObject({ task: { priority: 'low' } });
+    } finally {
+      await native.close();
     }
   });
 
