@@ -110,7 +110,8 @@ export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
 export async function runServe(opts: ServeOptions = {}): Promise<void> {
   const env = opts.env ?? process.env;
   const location = findWorkspace({ db: opts.db, env });
-  const store = openStore(location.path, { watch: true });
+  // Its log lines are JSON; a linked source's problems (a file it could not read) are warnings among them.
+  const store = openStore(location.path, { watch: true, onWarning: (msg) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warning', msg })}\n`) });
   const heap = tuneHeap();
   let running: RunningServer;
   try {

@@ -86,7 +86,7 @@ const fileTitle = (title: string) => title.replace(/[^\p{L}\p{N}]+/gu, '-').repl
 /** New task ids: the next number after every task file's, a subtask's after its siblings'. */
 class Ids {
   readonly #taken = new Set<string>();
-  constructor(private readonly root: string) {
+  constructor(root: string) {
     for (const dir of ['tasks', 'completed', 'archive/tasks', 'drafts']) for (const f of mdFiles(join(root, dir))) this.#taken.add(f.split(' ')[0]!.toLowerCase());
   }
 

@@ -8,9 +8,8 @@ import { readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Kind, Priority } from '../../core/model/task.js';
 import { readBeads } from '../../core/services/import/beads.js';
-import type { IncomingProject } from '../../core/services/import/model.js';
-import type { Held, HeldField, LinkedTask, LinkSource, SourceRead, SourceTask, WriteBatch, WriteResult } from '../source.js';
-import { stampOf } from '../stamps.js';
+import type { Held, HeldField, LinkedTask, LinkSource, SourceRead, WriteBatch, WriteResult } from '../source.js';
+import { SingleFileSource } from './single-file.js';
 import { checkUnmoved, replaceFile } from './atomic.js';
 
 const FIELDS: readonly HeldField[] = ['title', 'description', 'status', 'kind', 'priority', 'labels', 'assignee', 'closeReason', 'links', 'parent', 'blockedBy'];
@@ -52,47 +51,22 @@ export function beadsView(h: Held): Held {
 
 type Issue = Record<string, any>;
 
-export class BeadsSource implements LinkSource {
+export class BeadsSource extends SingleFileSource implements LinkSource {
   readonly kind = 'beads' as const;
-  readonly isFolder = false;
   readonly fields = FIELDS;
   readonly label: string;
   readonly repository: string;
 
-  constructor(readonly path: string) {
+  constructor(path: string) {
+    super(path);
     this.label = `Beads' ${path}`;
     this.repository = basename(dirname(path)) === '.beads' ? dirname(dirname(path)) : dirname(path);
   }
 
   view = beadsView;
 
-  scan(): Map<string, string> {
-    const s = stampOf(this.path);
-    return s === undefined ? new Map() : new Map([['', s]]);
-  }
-
-  tracks(rel: string): boolean {
-    return rel === '';
-  }
-
-  folders(): string[] {
-    return [];
-  }
-
-  async read(): Promise<SourceRead> {
-    const out: SourceRead = { projects: [], tasks: [], orders: [], warnings: [], covered: new Set() };
-    if (stampOf(this.path) === undefined) return out;
-    try {
-      for await (const item of readBeads(resolve(this.path), undefined)) {
-        if (item.type === 'project') out.projects.push(item as IncomingProject);
-        else out.tasks.push({ ...item, file: null } as SourceTask);
-      }
-    } catch (err) {
-      out.warnings.push((err as Error).message.replace(/ Nothing was imported\.$/, ''));
-      return { ...out, projects: [], tasks: [] };
-    }
-    (out.covered as Set<string>).add('');
-    return out;
+  read(): Promise<SourceRead> {
+    return this.exists() ? this.collect(readBeads(resolve(this.path), undefined), this.nothing(), true) : Promise.resolve(this.nothing());
   }
 
   write(batch: WriteBatch): WriteResult {

@@ -9,11 +9,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { STATES, readCastle } from '../../core/services/import/castle.js';
-import { fitLabels, fitTitle, type IncomingProject, type IncomingTask } from '../../core/services/import/model.js';
+import { fitLabels, fitTitle, type IncomingTask } from '../../core/services/import/model.js';
 import type { ForeignSqlite } from '../../core/services/import/sources.js';
 import type { Links } from '../../core/model/task.js';
-import { SourceBusy, type Held, type HeldField, type LinkedTask, type LinkSource, type SourceRead, type SourceTask, type WriteBatch, type WriteResult } from '../source.js';
+import { SourceBusy, type Held, type HeldField, type LinkedTask, type LinkSource, type SourceRead, type WriteBatch, type WriteResult } from '../source.js';
 import { stampOf } from '../stamps.js';
+import { SingleFileSource } from './single-file.js';
 import { checkUnmoved } from './atomic.js';
 
 /** A SQLite database another program owns, as the link reads and (when allowed) writes it. */
@@ -56,9 +57,8 @@ export function castleView(h: Held): Held {
 /** Castle's DATETIME text: `YYYY-MM-DD HH:MM:SS` in UTC, as CURRENT_TIMESTAMP writes it. */
 const sqlTime = (iso: string): string => iso.slice(0, 19).replace('T', ' ');
 
-export class CastleSource implements LinkSource {
+export class CastleSource extends SingleFileSource implements LinkSource {
   readonly kind = 'castle' as const;
-  readonly isFolder = false;
   readonly fields = FIELDS;
   /** Castle-template projects made in the workspace are Castle projects (a project path); refused while read-only. */
   readonly holdsProjects = true;
@@ -67,9 +67,10 @@ export class CastleSource implements LinkSource {
   readonly readOnlyReason = "Castle's app keeps its database in memory and saves the whole file about a second after each change, so a row written while it runs would be lost";
 
   constructor(
-    readonly path: string,
+    path: string,
     private readonly sqlite: SqliteAccess,
   ) {
+    super(path);
     this.label = `Castle's database ${path}`;
   }
 
@@ -78,21 +79,8 @@ export class CastleSource implements LinkSource {
 
   view = castleView;
 
-  scan(): Map<string, string> {
-    const s = stampOf(this.path);
-    return s === undefined ? new Map() : new Map([['', s]]);
-  }
-
-  tracks(rel: string): boolean {
-    return rel === '';
-  }
-
-  folders(): string[] {
-    return [];
-  }
-
   async read(): Promise<SourceRead> {
-    const out: SourceRead = { projects: [], tasks: [], orders: [], warnings: [], covered: new Set() };
+    const out = this.nothing();
     const before = stampOf(this.path);
     // No file: nothing to read and nothing gone (Castle saves in place; a missing file is not an empty one).
     if (before === undefined) return out;
@@ -110,13 +98,7 @@ export class CastleSource implements LinkSource {
       return out;
     }
     const bad = (err: Error) => out.warnings.push(err.message.replace(/ Nothing was imported\.$/, ', so that row is left out'));
-    for await (const item of readCastle(this.path, () => db, undefined, { onBad: bad, cache: this.#rows })) {
-      if (item.type === 'project') out.projects.push(item as IncomingProject);
-      // The same object while its row is unchanged, so the engine's hash of it is kept (links/pull.ts).
-      else out.tasks.push(Object.assign(item, { file: null }) as SourceTask);
-    }
-    (out.covered as Set<string>).add('');
-    return out;
+    return this.collect(readCastle(this.path, () => db, undefined, { onBad: bad, cache: this.#rows }), out, false);
   }
 
   write(batch: WriteBatch): WriteResult {

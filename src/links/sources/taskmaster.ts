@@ -8,10 +8,9 @@ import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CairnError } from '../../core/errors.js';
 import { readTaskMaster } from '../../core/services/import/taskmaster.js';
-import type { IncomingProject } from '../../core/services/import/model.js';
 import type { Priority } from '../../core/model/task.js';
-import type { Held, HeldField, LinkedTask, LinkSource, SourceRead, SourceTask, WriteBatch, WriteResult } from '../source.js';
-import { stampOf } from '../stamps.js';
+import type { Held, HeldField, LinkedTask, LinkSource, SourceRead, WriteBatch, WriteResult } from '../source.js';
+import { SingleFileSource } from './single-file.js';
 import { checkUnmoved, replaceFile } from './atomic.js';
 
 const FIELDS: readonly HeldField[] = ['title', 'description', 'status', 'priority', 'parent', 'blockedBy'];
@@ -53,15 +52,15 @@ function parseId(sourceId: string): { tag: string; task: string; sub: string | u
   return { tag: sourceId.slice(0, at), task, sub };
 }
 
-export class TaskMasterSource implements LinkSource {
+export class TaskMasterSource extends SingleFileSource implements LinkSource {
   readonly kind = 'taskmaster' as const;
-  readonly isFolder = false;
   readonly fields = FIELDS;
   readonly label: string;
 
   readonly repository: string;
 
-  constructor(readonly path: string) {
+  constructor(path: string) {
+    super(path);
     this.label = `Task Master's ${path}`;
     const parts = path.split('/');
     const at = parts.lastIndexOf('.taskmaster');
@@ -70,34 +69,8 @@ export class TaskMasterSource implements LinkSource {
 
   view = taskmasterView;
 
-  scan(): Map<string, string> {
-    const s = stampOf(this.path);
-    return s === undefined ? new Map() : new Map([['', s]]);
-  }
-
-  tracks(rel: string): boolean {
-    return rel === '';
-  }
-
-  folders(): string[] {
-    return [];
-  }
-
-  async read(): Promise<SourceRead> {
-    const out: SourceRead = { projects: [], tasks: [], orders: [], warnings: [], covered: new Set() };
-    if (stampOf(this.path) === undefined) return out;
-    try {
-      for await (const item of readTaskMaster(this.path, undefined)) {
-        if (item.type === 'project') out.projects.push(item as IncomingProject);
-        else out.tasks.push({ ...item, file: null } as SourceTask);
-      }
-    } catch (err) {
-      // Half-written JSON (Task Master saving) or a hand edit gone wrong: keep what was read before.
-      out.warnings.push((err as Error).message.replace(/ Nothing was imported\.$/, ''));
-      return { ...out, projects: [], tasks: [] };
-    }
-    (out.covered as Set<string>).add('');
-    return out;
+  read(): Promise<SourceRead> {
+    return this.exists() ? this.collect(readTaskMaster(this.path, undefined), this.nothing(), true) : Promise.resolve(this.nothing());
   }
 
   write(batch: WriteBatch): WriteResult {
