@@ -92,6 +92,18 @@ describe('devplanner link: the workspace is served in place', () => {
     // The project's counter moved past the card's number, as DevPlanner's createCard moves it.
     expect(readJson(join(ws, P, '_project.json')).nextCardNumber).toBe(6);
   });
+
+  it('create_project makes the project\'s folder, as DevPlanner\'s app lays it out, and its cards go there', async () => {
+    json(await ok(c, 'create_project', { name: 'API Docs', description: 'Reference pages' }));
+    const cfg = readJson(join(ws, 'api-docs', '_project.json'));
+    expect(cfg).toMatchObject({ name: 'API Docs', description: 'Reference pages', archived: false, nextCardNumber: 1 });
+    expect(Object.keys(cfg.lanes)).toEqual(['01-upcoming', '02-in-progress', '03-complete', '04-archive']);
+    expect(readJson(join(ws, 'api-docs', '01-upcoming', '_order.json'))).toEqual([]);
+    await ok(c, 'create_card', { projectSlug: 'api-docs', title: 'Document the auth endpoints' });
+    expect(readCardFile(join(ws, 'api-docs', '01-upcoming', 'document-the-auth-endpoints.md')).data).toMatchObject({ title: 'Document the auth endpoints', cardNumber: 1 });
+    expect(readJson(join(ws, 'api-docs', '_project.json')).nextCardNumber).toBe(2);
+    expect(json(await ok(c, 'list_projects')).projects.map((p: any) => p.slug)).toEqual(['api-docs', P]);
+  });
 });
 
 describe('devplanner link: changes made in the files', () => {
