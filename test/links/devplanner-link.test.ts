@@ -164,14 +164,34 @@ describe('devplanner link: changes made in the files', () => {
     const auth = card('02-in-progress', 'user-authentication');
     const good = readFileSync(auth, 'utf8');
     writeFileSync(auth, '---\ntitle: [unclosed\n---\nbody\n');
+    const lib = openCairn({ db: join(ws, '.cairn', 'cairn.db') });
     try {
       const got = json(await ok(c, 'get_card', { projectSlug: P, cardSlug: 'user-authentication' }));
       expect(got.frontmatter.title).toBe('User Authentication');
       expect(json(await ok(c, 'list_cards', { projectSlug: P })).cards.length).toBeGreaterThan(3);
+      const behind = (await lib.call('list_links', {})).links[0]!;
+      expect(behind.state).toBe('behind');
+      expect(behind.warnings.join('\n')).toContain('02-in-progress/user-authentication.md: ');
     } finally {
       writeFileSync(auth, good);
     }
     expect(json(await ok(c, 'get_card', { projectSlug: P, cardSlug: 'user-authentication' })).frontmatter.title).toBe('User Authentication');
+    try {
+      expect((await lib.call('list_links', {})).links[0]).toMatchObject({ state: 'in sync', warnings: [] });
+    } finally {
+      await lib.close();
+    }
+  });
+
+  it('the seed\'s resources read the files as they are now', async () => {
+    const uri = `devplanner://projects/${P}/cards/thumbnail-cache`;
+    const read = async () => JSON.parse((await c.readResource({ uri })).contents[0]!.text as string);
+    const thumb = card('01-upcoming', 'thumbnail-cache');
+    const before = readCardFile(thumb);
+    writeCardFile(thumb, { ...before.data, assignee: 'user' }, before.content);
+    expect((await read()).frontmatter.assignee).toBe('user');
+    const board = JSON.parse((await c.readResource({ uri: `devplanner://projects/${P}` })).contents[0]!.text as string);
+    expect(JSON.stringify(board)).toContain('thumbnail-cache');
   });
 
   it('leaves no temporary files behind, and every card in the workspace parses with gray-matter', () => {
