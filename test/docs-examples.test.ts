@@ -76,7 +76,6 @@ const SETUP: Record<string, Setup> = {
   'cairn link ~/work/planner': { copy: [{ from: 'test/fixtures/import/devplanner', to: '~/work/planner' }] },
   'cairn links': { copy: [DP_WORKSPACE], run: [['link', '~/dp-workspace']] },
   'cairn unlink ~/work/planner': { copy: [{ from: 'test/fixtures/import/devplanner', to: '~/work/planner' }], run: [['link', '~/work/planner']] },
-  'cairn link ~/.config/Castle/castle.db --writable # only while Castle is closed': { castleDb: '~/.config/Castle/castle.db' },
   'cairn import . --project APP': { empty: true, run: [['init']], copy: [{ from: 'test/fixtures/import/taskmaster/.taskmaster', to: '.taskmaster' }] },
   'cairn import . # the repository holding backlog/': { empty: true, run: [['init']], copy: [{ from: 'test/fixtures/import/backlog/backlog', to: 'backlog' }] },
   'cairn import . # the repository holding .beads/issues.jsonl': { empty: true, run: [['init']], copy: [{ from: 'test/fixtures/import/beads/.beads', to: '.beads' }] },

@@ -185,12 +185,13 @@ describe('devplanner link: changes made in the files', () => {
 
   it('the seed\'s resources read the files as they are now', async () => {
     const uri = `devplanner://projects/${P}/cards/thumbnail-cache`;
-    const read = async () => JSON.parse((await c.readResource({ uri })).contents[0]!.text as string);
+    const text = async (u: string) => JSON.parse(((await c.readResource({ uri: u })).contents[0] as { text: string }).text);
+    const read = () => text(uri);
     const thumb = card('01-upcoming', 'thumbnail-cache');
     const before = readCardFile(thumb);
     writeCardFile(thumb, { ...before.data, assignee: 'user' }, before.content);
     expect((await read()).frontmatter.assignee).toBe('user');
-    const board = JSON.parse((await c.readResource({ uri: `devplanner://projects/${P}` })).contents[0]!.text as string);
+    const board = await text(`devplanner://projects/${P}`);
     expect(JSON.stringify(board)).toContain('thumbnail-cache');
   });
 
