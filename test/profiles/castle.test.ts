@@ -77,25 +77,41 @@ describe('castle profile: read tools', () => {
     expect((await call(c, 'castle_list_tasks', { state: 'doing' })).isError).toBe(true);
   });
 
-  it('castle_get_task by id and by title search: every Castle field, research cut at 2,000 characters', async () => {
+  it('castle_get_task by id and by title search: seed 000\'s formatTaskDetail line for line, research cut at 2,000 characters; Cairn\'s additions after', async () => {
     const r = await ok(c, 'castle_get_task', { taskId: 'APP-1' });
-    expect(r.text).toContain('## Add dark mode support');
-    expect(r.text).toContain('**State:** in_progress | **Kind:** feature');
-    expect(r.text).toContain('**Labels:** UI, theme');
-    expect(r.text).toContain('**Branch:** feat/dark');
-    expect(r.text).toContain('**Worktree:** /wt/dark');
-    expect(r.text).toContain('**PR:** https://github.com/o/castle/pull/7 #7 (open)');
-    expect(r.text).toContain('**GitHub issue:** o/castle#42');
-    const research = r.text.slice(r.text.indexOf('### Research\n') + '### Research\n'.length);
-    expect(research.startsWith('r'.repeat(2000) + '\n')).toBe(true);
-    expect(research).not.toContain('r'.repeat(2001));
-    expect(research).toContain('truncated: 2,500 characters');
-    expect((r.data.task as { researchContent: string }).researchContent.startsWith('r'.repeat(2000))).toBe(true);
+    const t = (await lib.call('get_task', { id: 'APP-1' })).task;
+    // The seed's lines in its order (its filter(Boolean) drops the empty line before ### Description).
+    const seed = [
+      '## Add dark mode support',
+      '**State:** in_progress | **Kind:** feature',
+      '**Labels:** UI, theme',
+      `**Created:** ${t.createdAt} | **Updated:** ${t.updatedAt}`,
+      '### Description',
+      'Dark theme for every view.',
+      '\n**Branch:** feat/dark',
+      '**Worktree:** /wt/dark',
+      '**PR:** https://github.com/o/castle/pull/7 (open)',
+      `\n### Research\n${'r'.repeat(2000)}`,
+    ].join('\n');
+    expect(r.text.startsWith(`${seed}\n`)).toBe(true);
+    expect(r.text.slice(seed.length)).toBe('\n\n**ID:** APP-1\n**PR number:** #7\n**GitHub issue:** o/castle#42\nResearch cut at 2,000 of 2,500 characters');
+    expect((r.data.task as { researchContent: string }).researchContent).toBe('r'.repeat(2000));
     expect((await ok(c, 'castle_get_task', { search: 'startup crash' })).text).toContain('**Close reason:** no_repro');
     const miss = await call(c, 'castle_get_task', { taskId: 'APP-99' });
     expect(miss.isError).toBe(true);
     expect(miss.text).toContain('castle_get_task');
     expect(miss.text).not.toMatch(/\bget_task\b/);
+  });
+
+  it('format "json" answers seed 001\'s JSON as the text; summaries carry the description', async () => {
+    const list = JSON.parse((await ok(c, 'castle_list_tasks', { format: 'json' })).text) as Array<Record<string, unknown>>;
+    expect(list.map((t) => t.title)).toEqual(['Spike: sync engine', 'Add dark mode support']);
+    expect(list[1]).toMatchObject({ id: 'APP-1', state: 'in_progress', kind: 'feature', labels: ['UI', 'theme'], description: 'Dark theme for every view.' });
+    expect(JSON.parse((await ok(c, 'castle_get_task', { taskId: 'APP-1', format: 'json' })).text)).toMatchObject({ id: 'APP-1', branchName: 'feat/dark', researchContent: 'r'.repeat(2000) });
+    expect(JSON.parse((await ok(c, 'castle_task_summary', { format: 'json' })).text)).toEqual({ total: 3, byState: { new: 1, in_progress: 1, done: 1 }, byKind: { feature: 1, bug: 1, spike: 1 } });
+    const none = await call(c, 'castle_get_task', {});
+    expect(none.isError).toBe(true);
+    expect(none.text).toContain('give taskId or search');
   });
 
   it('castle_search_tasks finds by keyword in the title or description, in this project only', async () => {
@@ -173,7 +189,8 @@ describe('castle profile: write tools (--toolsets write)', () => {
       const text = (await ok(v1, 'castle_get_task', { taskId: id })).text;
       expect(text).toContain('**State:** review | **Kind:** feature');
       expect(text).toContain('**Branch:** feat/auth');
-      expect(text).toContain('**PR:** https://x/pr/3 #3 (draft)');
+      expect(text).toContain('**PR:** https://x/pr/3 (draft)');
+      expect(text).toContain('**PR number:** #3');
       expect(text).toContain('**GitHub issue:** o/r#9');
       expect(text).toContain('### Research\nTokens live in keychain.');
       // The project was made for this directory, from the castle template.

@@ -4,9 +4,9 @@ import type { Task, TaskSummary } from '../../core/model/task.js';
 /** Castle truncates long text at ~2,000 characters (seed 000, edge cases). */
 export const TEXT_LIMIT = 2000;
 
+/** Long text cut as seed 000 cuts research content: its first 2,000 characters (the detail view says what was cut, after the seed's lines). */
 export function truncate(text: string, limit = TEXT_LIMIT): string {
-  if (text.length <= limit) return text;
-  return `${text.slice(0, limit)}\n… (truncated: ${text.length.toLocaleString('en-US')} characters in all)`;
+  return text.length <= limit ? text : text.substring(0, limit);
 }
 
 /**
@@ -38,13 +38,18 @@ export function researchOf(task: Task): string {
   return task.comments.filter((c) => c.kind === 'research').map((c) => c.body).join('\n\n');
 }
 
+/**
+ * Seed 000's formatTaskDetail, line for line and in its order (research cut at 2,000 characters as
+ * it cuts it); what Cairn adds (its id beside Castle's, the PR number, the GitHub issue, the close
+ * reason, what a cut left out) comes on lines after the seed's. Times are ISO 8601, where the seed
+ * printed a Date.
+ */
 export function formatTaskDetail(task: Task): string {
   const l = task.links;
-  const pr = l.prUrl || l.prNumber ? `**PR:** ${[l.prUrl, l.prNumber ? `#${l.prNumber}` : ''].filter(Boolean).join(' ')}${l.prState ? ` (${l.prState})` : ''}` : '';
   const research = researchOf(task);
-  return [
+  const seed = [
     `## ${task.title}`,
-    `**ID:** ${idText(task.id, task.origin)} | **State:** ${task.status} | **Kind:** ${task.kind}`,
+    `**State:** ${task.status} | **Kind:** ${task.kind}`,
     task.labels.length ? `**Labels:** ${task.labels.join(', ')}` : '',
     `**Created:** ${task.createdAt} | **Updated:** ${task.updatedAt}`,
     '',
@@ -52,11 +57,17 @@ export function formatTaskDetail(task: Task): string {
     task.description ? truncate(task.description) : '(none)',
     l.branch ? `\n**Branch:** ${l.branch}` : '',
     l.worktree ? `**Worktree:** ${l.worktree}` : '',
-    pr,
+    l.prUrl ? `**PR:** ${l.prUrl}${l.prState ? ` (${l.prState})` : ''}` : '',
+    research ? `\n### Research\n${truncate(research)}` : '',
+  ];
+  const cut = (what: string, text: string) => (text.length > TEXT_LIMIT ? `${what} cut at ${TEXT_LIMIT.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters` : '');
+  const added = [
+    `\n**ID:** ${idText(task.id, task.origin)}`,
+    l.prNumber ? `**PR number:** #${l.prNumber}` : '',
+    !l.prUrl && l.prState ? `**PR state:** ${l.prState}` : '',
     l.issue ? `**GitHub issue:** ${l.issue}` : '',
     task.closeReason ? `**Close reason:** ${task.closeReason}` : '',
-    research ? `\n### Research\n${truncate(research)}` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
+    [cut('Description', task.description), cut('Research', research)].filter(Boolean).join('; '),
+  ];
+  return [...seed, '', ...added].filter(Boolean).join('\n');
 }

@@ -19,8 +19,9 @@ async function scope(call: ProfileCall, allProjects: boolean): Promise<{ project
   return call.env.CASTLE_PROJECT_PATH ? null : { allProjects: true };
 }
 
-const summaryJson = (t: { id: string; title: string; status: string; kind: string; labels: string[]; createdAt: string; updatedAt: string }) => ({
-  id: t.id, title: t.title, state: t.status, kind: t.kind, labels: t.labels, createdAt: t.createdAt, updatedAt: t.updatedAt,
+/** Seed 001's task summary: its fields, the description cut as Castle cuts long text. */
+const summaryJson = (t: { id: string; title: string; status: string; kind: string; labels: string[]; createdAt: string; updatedAt: string }, description?: string) => ({
+  id: t.id, title: t.title, state: t.status, kind: t.kind, labels: t.labels, ...(description !== undefined ? { description: truncate(description) } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt,
 });
 
 /** Castle's own id (castleId) beside Cairn's, for a task that is a Castle row. */
@@ -51,9 +52,9 @@ const listTasks: ProfileTool = {
       ...(input.state ? { status: input.state } : {}), ...(input.kind ? { kind: input.kind } : {}),
     });
     // Castle's list line shows the PR, which lists do not carry: read the rows' links at once.
-    const details = await detailsOf(call.ctx, page.tasks.map((t) => t.uid), { description: false });
+    const details = await detailsOf(call.ctx, page.tasks.map((t) => t.uid), { description: true });
     const text = formatTaskList(page.tasks, page.total, undefined, (t) => details.get(t.uid)?.links.prUrl, (t) => details.get(t.uid)?.origin);
-    return { content: [text], structured: { tasks: page.tasks.map((t) => withCastleId(summaryJson(t), details.get(t.uid)?.origin)), total: page.total } };
+    return { content: [text], structured: { tasks: page.tasks.map((t) => withCastleId(summaryJson(t, details.get(t.uid)?.description), details.get(t.uid)?.origin)), total: page.total } };
   },
 };
 
@@ -105,9 +106,9 @@ const searchTasks: ProfileTool = {
     if (!where) return { content: ['No tasks found.'], structured: { tasks: [], total: 0 } };
     const { results, total } = await call.op('search_tasks', { query: input.query, limit: 20, ...where });
     const tasks = results.map((r) => r.task);
-    const details = await detailsOf(call.ctx, tasks.map((t) => t.uid), { description: false });
+    const details = await detailsOf(call.ctx, tasks.map((t) => t.uid), { description: true });
     const text = formatTaskList(tasks, total, `Tasks matching "${input.query}"`, (t) => details.get(t.uid)?.links.prUrl, (t) => details.get(t.uid)?.origin);
-    return { content: [text], structured: { tasks: tasks.map((t) => withCastleId(summaryJson(t), details.get(t.uid)?.origin)), total } };
+    return { content: [text], structured: { tasks: tasks.map((t) => withCastleId(summaryJson(t, details.get(t.uid)?.description), details.get(t.uid)?.origin)), total } };
   },
 };
 
@@ -142,8 +143,29 @@ const taskSummary: ProfileTool = {
       '### Recent activity',
       ...recent.map((t) => `- ${t.updatedAt} **${t.title}** (${t.status}) ID: ${t.id}`),
     ].join('\n');
-    return { content: [text], structured: { total, byState, byKind, recent: recent.map(summaryJson) } };
+    return { content: [text], structured: { total, byState, byKind, recent: recent.map((t) => summaryJson(t)) } };
   },
 };
 
-export const castleReadTools: readonly ProfileTool[] = [listTasks, getTask, searchTasks, taskSummary];
+/**
+ * Seeds 000 and 001 disagree on the text a tool answers: 000 formats markdown, 001 returns JSON. The
+ * markdown is the default; `format: "json"` gives seed 001's JSON as the text (the same JSON is
+ * always the structured content).
+ */
+function withFormat(tool: ProfileTool, pick: (structured: Record<string, unknown>) => unknown): ProfileTool {
+  return {
+    ...tool,
+    input: tool.input.extend({ format: z.enum(['markdown', 'json']).optional().describe("markdown (seed 000, default) or json (seed 001's JSON as the text)") }),
+    async run(call, input: { format?: string }) {
+      const out = await tool.run(call, input);
+      return input.format === 'json' && !out.isError && out.structured ? { ...out, content: [JSON.stringify(pick(out.structured), null, 2)] } : out;
+    },
+  };
+}
+
+export const castleReadTools: readonly ProfileTool[] = [
+  withFormat(listTasks, (s) => s.tasks),
+  withFormat(getTask, (s) => s.task),
+  withFormat(searchTasks, (s) => s.tasks),
+  withFormat(taskSummary, ({ total, byState, byKind }) => ({ total, byState, byKind })),
+];
