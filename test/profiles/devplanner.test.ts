@@ -99,7 +99,8 @@ describe('cards', () => {
     const s = await mediaManager();
     const all = await h.ok('list_cards', P);
     expect(all.total).toBe(3);
-    expect(all.cards.map((c: Json) => c.slug)).toEqual([s.oauth, s.docs, s.auth]); // lane order, then position
+    // Lane order, then position: a new card goes to the top of its lane, as the seed says.
+    expect(all.cards.map((c: Json) => c.slug)).toEqual([s.docs, s.oauth, s.auth]);
     const first = all.cards.find((c: Json) => c.slug === s.auth);
     expect(first).toEqual({
       slug: s.auth, filename: `${s.auth}.md`, lane: '02-in-progress',
@@ -114,7 +115,7 @@ describe('cards', () => {
     expect(await slugs({ tags: ['security', 'nope'] })).toEqual([s.auth]);
     expect(await slugs({ status: 'in-progress' })).toEqual([s.auth]);
     await h.cairn.call('update_task', { id: (await h.cairn.call('list_tasks', { project: 'MM', slug: s.docs })).tasks[0]!.id, priority: 'urgent' });
-    expect(await slugs({ priority: 'high' })).toEqual([s.oauth, s.docs, s.auth]);
+    expect(await slugs({ priority: 'high' })).toEqual([s.docs, s.oauth, s.auth]);
   });
 
   it('get_card: content and tasks; an unknown slug is CARD_NOT_FOUND naming similar cards', async () => {
@@ -277,6 +278,13 @@ describe('workflow tools', () => {
       low: { cardCount: 1, taskCount: 1, completedTasks: 1, completionRate: 1 },
     });
     expect(pr.overall).toEqual({ totalCards: 3, totalTasks: 11, completedTasks: 3, completionRate: 0.273 });
+    // The seed's create_card: priority medium when none is given.
+    const plain = await h.ok('create_card', { ...P, title: 'No priority given' });
+    expect(plain.frontmatter.priority).toBe('medium');
+    // A task without a priority (made natively) adds no key of its own: exactly the seed's high, medium and low.
+    await h.cairn.call('create_task', { project: 'MM', title: 'Made natively, no priority' });
+    expect(Object.keys((await h.ok('get_project_progress', P)).byPriority)).toEqual(['high', 'medium', 'low']);
+    expect(Object.keys((await h.ok('get_board_overview', P)).lanes['01-upcoming'].priorityBreakdown)).toEqual(['high', 'medium', 'low']);
   });
 });
 
@@ -315,7 +323,7 @@ describe('errors and resources', () => {
     expect(board.project).toEqual({ slug: 'media-manager', name: 'Media Manager', description: 'File organization tool' });
     expect(Object.keys(board.lanes)).toEqual(LANES);
     expect(board.lanes['01-upcoming'].displayName).toBe('Upcoming');
-    expect(board.lanes['01-upcoming'].cards.map((c: Json) => c.slug)).toEqual([s.oauth, s.docs]);
+    expect(board.lanes['01-upcoming'].cards.map((c: Json) => c.slug)).toEqual([s.docs, s.oauth]);
     const card = await h.resource(`devplanner://projects/media-manager/cards/${s.auth}`);
     expect(card).toEqual(await h.ok('get_card', { ...P, cardSlug: s.auth }));
   });

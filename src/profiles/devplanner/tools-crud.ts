@@ -123,12 +123,14 @@ const createCard: ProfileTool = {
   readOnly: false,
   async run(call, input: { projectSlug: string; title: string; lane: Lane; priority?: DpPriority; assignee?: string; tags?: string[]; content?: string; status?: string }) {
     const p = await resolveProject(call, input.projectSlug);
-    const task = await createWithFreeSlug(call, input.title, {
-      project: p.key, status: input.lane,
-      ...(input.priority ? { priority: input.priority } : {}), ...(input.assignee ? { assignee: input.assignee } : {}),
+    // The seed's card: priority medium unless given, placed at the top of its lane.
+    const made = await createWithFreeSlug(call, input.title, {
+      project: p.key, status: input.lane, priority: input.priority ?? 'medium',
+      ...(input.assignee ? { assignee: input.assignee } : {}),
       ...(input.tags ? { labels: input.tags } : {}), ...(input.content !== undefined ? { description: input.content } : {}),
       ...(input.status ? { substatus: input.status } : {}),
     });
+    const { task } = await call.op('update_task', { id: made.id, position: 0 });
     return json(fullCard(task));
   },
 };

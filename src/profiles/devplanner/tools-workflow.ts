@@ -18,9 +18,8 @@ type Bucket = { count: number; checklistDone: number; checklistTotal: number };
 function byDpPriority<T>(buckets: Partial<Record<string, Bucket>>, shape: (b: Bucket) => T): Record<string, T> {
   const sum = (names: string[]): Bucket =>
     names.reduce((a, n) => ({ count: a.count + (buckets[n]?.count ?? 0), checklistDone: a.checklistDone + (buckets[n]?.checklistDone ?? 0), checklistTotal: a.checklistTotal + (buckets[n]?.checklistTotal ?? 0) }), { count: 0, checklistDone: 0, checklistTotal: 0 });
-  const out: Record<string, T> = { high: shape(sum(['high', 'urgent'])), medium: shape(sum(['medium'])), low: shape(sum(['low'])) };
-  if (buckets.none?.count) out.none = shape(sum(['none']));
-  return out;
+  // Exactly the seed's keys: a card without a priority counts in none of them, as in DevPlanner.
+  return { high: shape(sum(['high', 'urgent'])), medium: shape(sum(['medium'])), low: shape(sum(['low'])) };
 }
 
 async function boardOf(call: ProfileCall, p: Project): Promise<Board> {
