@@ -21,7 +21,7 @@ import { CairnError, toCairnError } from '../core/errors.js';
 import { systemClock, type Store } from '../core/ports.js';
 import { errorText } from '../ops/error-text.js';
 import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
-import { findProfile, runProfileTool, servedTools, type ToolOutput } from '../profiles/index.js';
+import { findProfile, runProfileTool, servedTools, type CallSources, type Profile, type ProfileTool, type ToolOutput } from '../profiles/index.js';
 import { findWorkspace, openStore, type WorkspaceLocation } from '../workspace.js';
 
 /** An MCP-shaped tool result, as the Claude Agent SDK's tool handlers return. */
@@ -38,7 +38,11 @@ export interface AgentTool {
   /** The tool's zod input schema (an object schema; `.shape` for SDKs that take a raw shape). */
   inputSchema: z.ZodObject;
   readOnly: boolean;
-  /** Runs the tool; resolves to its structured answer and throws an Error carrying the error text on failure. */
+  /**
+   * Runs the tool; resolves to its answer (the seed's in-process value where a profile declares
+   * one, e.g. tx_ready's TaskWithDeps[]; else the structured answer) and throws the CairnError
+   * (message, code, suggestions) on failure.
+   */
   execute(args: unknown): Promise<unknown>;
   /** Runs the tool; resolves to an MCP tool result (text blocks, structuredContent, isError), never throws. */
   call(args: unknown): Promise<ToolCallResult>;
@@ -96,11 +100,24 @@ const asResult = (out: ToolOutput): ToolCallResult => ({
   content: out.content.map((text) => ({ type: 'text' as const, text })),
   ...(out.structured && !out.isError ? { structuredContent: out.structured } : {}),
   ...(out.isError ? { isError: true } : {}),
+  ...(out.error ? { _meta: { 'cairn/error': { code: out.error.code, suggestions: out.error.suggestions } } } : {}),
 });
 
-function throwing(result: ToolCallResult): unknown {
-  if (result.isError) throw new Error(result.content.map((c) => c.text).join('\n'));
-  return result.structuredContent ?? result.content.map((c) => c.text).join('\n');
+/**
+ * A profile tool's in-process form: the seed's Agent SDK input and return value where the profile
+ * declares them (tx_ready returns TaskWithDeps[]), else the MCP tool's; failures throw the
+ * CairnError (message, code, suggestions).
+ */
+function profileTool(profile: Profile, tool: ProfileTool, sources: CallSources): AgentTool {
+  const served = tool.inProcess?.input ? { ...tool, input: tool.inProcess.input } : tool;
+  const call = async (args: unknown) => asResult(await runProfileTool(profile, served, sources, args));
+  const execute = async (args: unknown) => {
+    const out = await runProfileTool(profile, served, sources, args);
+    if (out.isError) throw out.error ?? new Error(out.content.join('\n'));
+    if (!out.structured) return out.content.join('\n');
+    return tool.inProcess ? tool.inProcess.value(out.structured) : out.structured;
+  };
+  return { name: tool.name, description: tool.description, inputSchema: served.input, readOnly: tool.readOnly, call, execute };
 }
 
 /** The tools of a profile (or the native set) over one shared workspace. */
@@ -118,10 +135,7 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
   let tools: AgentTool[];
   if (profile) {
     const profileEnv = Object.fromEntries([profile.workspaceEnv, profile.projectPathEnv].filter((k): k is string => !!k).map((k) => [k, env[k]]));
-    tools = servedTools(profile, opts.toolsets ?? [], opts.readOnly === true).map((tool) => {
-      const call = async (args: unknown) => asResult(await runProfileTool(profile, tool, { context, env: profileEnv }, args));
-      return { name: tool.name, description: tool.description, inputSchema: tool.input, readOnly: tool.readOnly, call, execute: async (args: unknown) => throwing(await call(args)) };
-    });
+    tools = servedTools(profile, opts.toolsets ?? [], opts.readOnly === true).map((tool) => profileTool(profile, tool, { context, env: profileEnv }));
   } else {
     const sets = opts.toolsets ?? null;
     tools = (OPS as readonly Op[]).filter((op) => (!sets || sets.includes(op.toolset)) && (!opts.readOnly || op.readOnly)).map((op) => {
@@ -133,7 +147,14 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
           return { content: [{ type: 'text', text: errorText(toCairnError(err)) }], isError: true };
         }
       };
-      return { name: op.name, description: op.description, inputSchema: op.input, readOnly: op.readOnly, call, execute: async (args: unknown) => throwing(await call(args)) };
+      const execute = async (args: unknown): Promise<unknown> => {
+        try {
+          return await runOp(op, ctx, args);
+        } catch (err) {
+          throw toCairnError(err);
+        }
+      };
+      return { name: op.name, description: op.description, inputSchema: op.input, readOnly: op.readOnly, call, execute };
     });
   }
   return { tools, store: held.store, close: held.release };

@@ -21,6 +21,8 @@ const toResult = (out: ToolOutput): CallToolResult => ({
   content: out.content.map((text) => ({ type: 'text' as const, text })),
   ...(out.structured && !out.isError ? { structuredContent: out.structured } : {}),
   ...(out.isError ? { isError: true } : {}),
+  // Not structuredContent: a v1 client checks that against the tool's output schema even on errors.
+  ...(out.error ? { _meta: { 'cairn/error': { code: out.error.code, suggestions: out.error.suggestions } } } : {}),
 });
 
 export function registerProfileTools(server: McpServer, profile: Profile, toolsets: readonly string[], readOnly: boolean, hooks: ProfileHooks): void {

@@ -25,6 +25,11 @@ export interface ToolOutput {
   structured?: Record<string, unknown>;
   /** An error result (isError) in the profile's own format. */
   isError?: boolean;
+  /**
+   * For an error result, the error itself: MCP adapters put its code and suggestions in the
+   * result's `_meta` ("cairn/error"), and in-process tools throw it.
+   */
+  error?: CairnError;
 }
 
 /** A resource's body. */
@@ -63,6 +68,11 @@ export interface ProfileTool {
   idempotent?: boolean;
   /** A tool served only when this toolset is asked for (castle's later write tools: "write"). Default: always served. */
   toolset?: string;
+  /**
+   * The seed's in-process (Agent SDK) form of this tool, where it differs from its MCP form: a
+   * narrower input, and the value its handler returns in place of the structured answer.
+   */
+  inProcess?: { input?: z.ZodObject; value(structured: any): unknown };
   run(call: ProfileCall, input: any): Promise<ToolOutput>;
 }
 

@@ -84,7 +84,8 @@ export async function runProfileTool(profile: Profile, tool: ProfileTool, source
   } catch (err) {
     const e = toCairnError(err);
     if (e.code === 'INTERNAL') sources.onInternal?.(e.cause ?? err);
-    return { ...profile.error(inProfileTerms(profile, e), tool.name), isError: true };
+    const shown = inProfileTerms(profile, e);
+    return { ...profile.error(shown, tool.name), isError: true, error: shown };
   }
 }
 

@@ -7,7 +7,7 @@
 import { generateText, stepCountIs, tool, type ToolSet } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTools, type AgentTools } from '../../src/agent/index.js';
+import { createTools, type AgentTools, type CairnError } from '../../src/agent/index.js';
 import { openCairn } from '../../src/index.js';
 import { TaskWithDeps } from '../../src/profiles/tx/task-with-deps.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
@@ -75,7 +75,9 @@ describe('agent tools with the Vercel AI SDK', () => {
     const result = await generateText({ model, tools, prompt: 'Show TX-404', stopWhen: stepCountIs(3) });
     const errors = result.steps.flatMap((s) => s.content).filter((p) => p.type === 'tool-error');
     expect(errors).toHaveLength(1);
-    expect(String((errors[0] as { error: unknown }).error)).toContain('TASK_NOT_FOUND');
+    const error = (errors[0] as { error: CairnError }).error;
+    expect(error.message).toMatch(/^Task TX-404 does not exist/);
+    expect(error.code).toBe('TASK_NOT_FOUND');
   });
 });
 
@@ -101,9 +103,9 @@ describe("agent tools: seed 002's status-filter bug cannot happen in-process", (
     await run('tx_add', { title: 'one' });
     await run('tx_add', { title: 'two' });
     await run('tx_update', { id: 'TX-2', status: 'ready' });
-    const ready = (await run('tx_list', { status: 'ready' })) as { tasks: Array<{ id: string; status: string }>; total: number };
-    expect(ready.tasks.map((t) => t.id)).toEqual(['TX-2']);
-    expect(ready.total).toBe(1);
+    // In-process, tx_list returns TaskWithDeps[] as the seed's tool() handler does.
+    const ready = (await run('tx_list', { status: 'ready' })) as Array<{ id: string; status: string }>;
+    expect(ready.map((t) => t.id)).toEqual(['TX-2']);
     await expect(run('tx_list', { status: 'bogus' })).rejects.toThrow(/status/);
     await expect(run('tx_list', { status: 42 })).rejects.toThrow(/status/);
   });
@@ -127,5 +129,72 @@ describe('agent tools: the Claude Agent SDK shape', () => {
 
   it('an unknown profile is refused, naming the valid ones', () => {
     expect(() => createTools({ profile: 'nope' })).toThrow(/Valid profiles: native, castle, tx/);
+  });
+});
+
+describe("agent tools: seed 002's Agent SDK tests, unchanged, against createTools", () => {
+  // The seed's fixtures, made through the same tools: two subtasks of an epic block a third task.
+  async function seeded() {
+    ws = tempWorkspace('cairn-agent-');
+    const agentTasksTools = open({ profile: 'tx', db: ws.db }).tools;
+    const run = (name: string, args: unknown) => agentTasksTools.find((t) => t.name === name)!.execute(args) as Promise<any>;
+    const auth = (await run('tx_add', { title: 'Authentication', score: 900 })).id as string;
+    const FIXTURES = {
+      TASK_AUTH: auth,
+      TASK_JWT: (await run('tx_add', { title: 'JWT signing', parentId: auth, score: 800 })).id as string,
+      TASK_LOGIN: (await run('tx_add', { title: 'Login endpoint', parentId: auth, score: 700 })).id as string,
+      TASK_BLOCKED: (await run('tx_add', { title: 'Session handling', score: 600 })).id as string,
+    };
+    await run('tx_block', { taskId: FIXTURES.TASK_BLOCKED, blockerId: FIXTURES.TASK_JWT });
+    await run('tx_block', { taskId: FIXTURES.TASK_BLOCKED, blockerId: FIXTURES.TASK_LOGIN });
+    return { agentTasksTools, FIXTURES, run };
+  }
+
+  it('tx_ready tool returns TaskWithDeps[]', async () => {
+    const { agentTasksTools } = await seeded();
+    const tool = agentTasksTools.find((t) => t.name === 'tx_ready')!;
+    const result = (await tool.execute({ limit: 5 })) as unknown[];
+    expect(result.length).toBeGreaterThan(0);
+    for (const task of result) {
+      expect(task).toHaveProperty('blockedBy');
+      expect(task).toHaveProperty('blocks');
+      expect(task).toHaveProperty('isReady');
+      expect(() => TaskWithDeps.strict().parse(task)).not.toThrow();
+    }
+    // The seed's SDK tool bounds limit at 10 (its MCP tool at 20).
+    expect((await tool.execute({ limit: 10 }) as unknown[]).length).toBe(3);
+    await expect(tool.execute({ limit: 11 })).rejects.toThrow(/limit/);
+  });
+
+  it('tx_done tool returns nowReady list', async () => {
+    const { agentTasksTools, FIXTURES } = await seeded();
+    const doneTool = agentTasksTools.find((t) => t.name === 'tx_done')!;
+    await doneTool.execute({ id: FIXTURES.TASK_JWT });
+    const result = await doneTool.execute({ id: FIXTURES.TASK_LOGIN });
+    expect(result).toHaveProperty('nowReady');
+    expect(Array.isArray((result as { nowReady: unknown }).nowReady)).toBe(true);
+    expect((result as { nowReady: string[] }).nowReady).toEqual([FIXTURES.TASK_BLOCKED]);
+  });
+
+  it("tx_add and tx_show return the TaskWithDeps itself, tx_list the array, as the seed's handlers do; call() keeps the MCP answer", async () => {
+    const { agentTasksTools, FIXTURES, run } = await seeded();
+    const mcp = await agentTasksTools.find((t) => t.name === 'tx_show')!.call({ id: FIXTURES.TASK_AUTH });
+    expect(mcp.structuredContent).toMatchObject({ task: { id: FIXTURES.TASK_AUTH } });
+    const shown = await run('tx_show', { id: FIXTURES.TASK_BLOCKED });
+    expect(TaskWithDeps.strict().parse(shown)).toMatchObject({ id: FIXTURES.TASK_BLOCKED, blockedBy: [FIXTURES.TASK_JWT, FIXTURES.TASK_LOGIN], isReady: false });
+    const listed = await run('tx_list', {});
+    expect(listed.map((t: { id: string }) => t.id)).toEqual(Object.values(FIXTURES));
+  });
+
+  it('a deleted task is not found, leaves every blockedBy, and its dependent becomes ready', async () => {
+    const { FIXTURES, run } = await seeded();
+    await run('tx_delete', { id: FIXTURES.TASK_JWT });
+    await expect(run('tx_show', { id: FIXTURES.TASK_JWT })).rejects.toMatchObject({ code: 'TASK_NOT_FOUND', message: expect.stringMatching(/deleted/) });
+    expect(await run('tx_show', { id: FIXTURES.TASK_BLOCKED })).toMatchObject({ blockedBy: [FIXTURES.TASK_LOGIN], isReady: false });
+    expect((await run('tx_show', { id: FIXTURES.TASK_AUTH })).children).toEqual([FIXTURES.TASK_LOGIN]);
+    await run('tx_delete', { id: FIXTURES.TASK_LOGIN });
+    expect(await run('tx_show', { id: FIXTURES.TASK_BLOCKED })).toMatchObject({ blockedBy: [], isReady: true });
+    expect((await run('tx_ready', { limit: 10 })).map((t: { id: string }) => t.id)).toContain(FIXTURES.TASK_BLOCKED);
+    expect((await run('tx_list', {})).map((t: { id: string }) => t.id)).not.toContain(FIXTURES.TASK_JWT);
   });
 });

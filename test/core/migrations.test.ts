@@ -128,7 +128,7 @@ describe('migrations', () => {
     dep.run(uid(2), uid(1), t(2)); // OLD-2 waits for OLD-1 (second edge in time)…
     dep.run(uid(2), uid(5), t(1)); // …and for OLD-5 (first)
     dep.run(uid(3), uid(1), t(1)); // the deleted child waits for OLD-1: not among OLD-1's blocks
-    dep.run(uid(5), uid(3), t(3)); // a deleted blocker stays in blockedBy
+    dep.run(uid(5), uid(3), t(3)); // a deleted blocker leaves blockedBy (migration 22)
     old.prepare("INSERT INTO events (at, actor, project_uid, task_uid, type, changes) VALUES (?, 'ann', ?, ?, 'task.created', '{}')").run(T, P, uid(1));
     old.exec(SQLITE_MIGRATIONS.find((m) => m.version === 5)!.sql.split(';').filter((s) => s.includes('INSERT INTO task_search')).join(';'));
     old.close();
@@ -140,7 +140,7 @@ describe('migrations', () => {
       'OLD-2': { labels: ['x'], blockedBy: ['OLD-5', 'OLD-1'], blocks: [], children: [], parentId: 'OLD-1' },
       'OLD-3': { labels: [], blockedBy: ['OLD-1'], blocks: ['OLD-5'], children: [], parentId: 'OLD-1' },
       'OLD-4': { labels: [], blockedBy: [], blocks: [], children: [], parentId: 'OLD-1' },
-      'OLD-5': { labels: [], blockedBy: ['OLD-3'], blocks: ['OLD-2'], children: [], parentId: null },
+      'OLD-5': { labels: [], blockedBy: [], blocks: ['OLD-2'], children: [], parentId: null },
     };
     const c = openCairn({ db: ws.db, actor: 'tester' });
     try {
@@ -155,6 +155,7 @@ describe('migrations', () => {
       await c.call('restore_task', { id: 'OLD-3' });
       expect(await found()).toEqual(['OLD-2', 'OLD-3', 'OLD-4']);
       expect(rel((await c.call('get_task', { id: 'OLD-1' })).task)).toEqual({ ...expected['OLD-1'], blocks: ['OLD-3', 'OLD-2'], children: ['OLD-2', 'OLD-3', 'OLD-4'] });
+      expect(rel((await c.call('get_task', { id: 'OLD-5' })).task).blockedBy).toEqual(['OLD-3']);
       await c.call('update_task', { id: 'OLD-4', parentId: null, addLabels: ['new'] });
       expect(rel((await c.call('get_task', { id: 'OLD-1' })).task).children).toEqual(['OLD-2', 'OLD-3']);
       expect(rel((await c.call('get_task', { id: 'OLD-4' })).task)).toMatchObject({ parentId: null, labels: ['new'] });

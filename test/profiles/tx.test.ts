@@ -8,11 +8,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openCairn } from '../../src/index.js';
 import { TaskWithDeps } from '../../src/profiles/tx/task-with-deps.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
 import { connectV1, connectV2 } from '../mcp/helpers.js';
 
-type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any> };
+type Result = { isError?: boolean; content: Array<{ type: string; text: string }>; structuredContent?: Record<string, any>; _meta?: Record<string, any> };
 const tx = async (c: { callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown> }, name: string, args: Record<string, unknown> = {}) =>
   (await c.callTool({ name, arguments: args })) as Result;
 async function okTx(c: Client, name: string, args: Record<string, unknown> = {}) {
@@ -130,16 +131,23 @@ describe('tx profile: errors', () => {
     await okTx(c, 'tx_block', { taskId: b, blockerId: a });
     const r = await tx(c, 'tx_block', { taskId: a, blockerId: b });
     expect(r.isError).toBe(true);
-    expect(r.content[0]!.text).toMatch(/^Error: CYCLE_DETECTED/);
+    expect(r.content[0]!.text).toMatch(/^Error: .*cannot block.*cycle/i);
+    expect(r._meta?.['cairn/error']).toMatchObject({ code: 'CYCLE_DETECTED' });
     expect((await okTx(c, 'tx_show', { id: a })).structuredContent!.task.blockedBy).toEqual([]);
   });
 
   it('a nonexistent task is an error naming it, with suggestions in tx tool names', async () => {
     const r = await tx(c, 'tx_show', { id: 'TX-9999' });
     expect(r.isError).toBe(true);
-    expect(r.content[0]!.text).toMatch(/^Error: TASK_NOT_FOUND: .*TX-9999/);
-    expect(r.content[0]!.text).toContain('tx_show');
-    expect(r.content[0]!.text).not.toMatch(/\bget_task\b|\bsearch_tasks\b/);
+    // tx's text is `Error: <message>` alone; Cairn's code and suggestions ride in _meta, outside what the model reads.
+    expect(r.content).toHaveLength(1);
+    expect(r.content[0]!.text).toMatch(/^Error: Task TX-9999 does not exist/);
+    expect(r.content[0]!.text).not.toMatch(/TASK_NOT_FOUND|Suggestions/);
+    expect(r.structuredContent).toBeUndefined();
+    const meta = r._meta?.['cairn/error'] as { code: string; suggestions: string[] };
+    expect(meta.code).toBe('TASK_NOT_FOUND');
+    expect(meta.suggestions.join('\n')).toContain('tx_show');
+    expect(meta.suggestions.join('\n')).not.toMatch(/\bget_task\b|\bsearch_tasks\b/);
   });
 
   it('input limits: tx_ready limit 1–20 (default 5), tx_add title 1–200, tx_update status enum', async () => {
@@ -211,5 +219,32 @@ describe('tx profile: workspace', () => {
       await v1.close();
     }
     await expect(connectV1({ db: ws.db, args: ['--profile', 'nope'] })).rejects.toThrow();
+  });
+});
+
+describe('tx profile: deletion is consistent everywhere', () => {
+  it('a deleted task is not found by tx_show, leaves blockedBy and blocks, and its dependent becomes ready; restore_task brings it back', async () => {
+    const blocker = (await okTx(c, 'tx_add', { title: 'Doomed blocker' })).structuredContent!.task.id;
+    const dependent = (await okTx(c, 'tx_add', { title: 'Waits on the doomed one' })).structuredContent!.task.id;
+    await okTx(c, 'tx_block', { taskId: dependent, blockerId: blocker });
+    expect((await okTx(c, 'tx_show', { id: dependent })).structuredContent!.task).toMatchObject({ blockedBy: [blocker], isReady: false });
+    await okTx(c, 'tx_delete', { id: blocker });
+    const gone = await tx(c, 'tx_show', { id: blocker });
+    expect(gone.isError).toBe(true);
+    expect(gone.content[0]!.text).toBe(`Error: Task ${blocker} not found: it was deleted.`);
+    expect(gone._meta?.['cairn/error']).toMatchObject({ code: 'TASK_NOT_FOUND' });
+    expect((await okTx(c, 'tx_show', { id: dependent })).structuredContent!.task).toMatchObject({ blockedBy: [], isReady: true });
+    const ready = (await okTx(c, 'tx_ready', { limit: 20 })).structuredContent!.tasks as Array<{ id: string; blockedBy: string[] }>;
+    expect(ready.find((t) => t.id === dependent)).toMatchObject({ blockedBy: [] });
+    // The same through the native surface of the same workspace: blockedBy agrees with readiness, and a restore undoes it.
+    const native = openCairn({ db: ws.db });
+    try {
+      expect((await native.call('get_task', { id: dependent })).task).toMatchObject({ blockedBy: [], openBlockers: [], isReady: true });
+      await native.call('restore_task', { id: blocker });
+      expect((await native.call('get_task', { id: dependent })).task).toMatchObject({ blockedBy: [blocker], isReady: false });
+      expect((await native.call('get_task', { id: blocker })).task.blocks).toEqual([dependent]);
+    } finally {
+      await native.close();
+    }
   });
 });

@@ -2,9 +2,9 @@
  * The tx profile (seed 002): tx's ten tools with its TaskWithDeps answers, limits, texts and two
  * content blocks (text, then JSON), plus structuredContent. tx has no projects: its tasks live in
  * the session's project, or the workspace's only one (a tx-template project made on the first
- * tx_add when there is none). Errors are tx's `Error: …` text results.
+ * tx_add when there is none). Errors are tx's `Error: <message>` text results; Cairn's code and
+ * suggestions ride along outside the text (ToolOutput.error).
  */
-import { errorText } from '../../ops/error-text.js';
 import { PROFILE_SERVER_NAMES, type Profile } from '../profile.js';
 import { txTools } from './tools.js';
 
@@ -17,5 +17,5 @@ export const txProfile: Profile = {
   workspaceEnv: 'TX_DB',
   tools: txTools,
   toolFor: { get_task: 'tx_show', list_tasks: 'tx_list', next_tasks: 'tx_ready', create_task: 'tx_add', update_task: 'tx_update', complete_task: 'tx_done', remove_dependency: 'tx_unblock', add_dependency: 'tx_block' },
-  error: (err) => ({ content: [`Error: ${errorText(err)}`], isError: true }),
+  error: (err) => ({ content: [`Error: ${err.message}`], isError: true }),
 };

@@ -1,5 +1,6 @@
 /** tx's tools (seed 002, "MCP Tool Definitions"), each a reshaping of one or two native ops. */
 import * as z from 'zod';
+import { CairnError } from '../../core/errors.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { answer, none, TaskWithDeps, withDeps, withDepsAll } from './task-with-deps.js';
 
@@ -7,6 +8,18 @@ export const TX_STATUSES = ['backlog', 'ready', 'planning', 'active', 'blocked',
 const Status = z.enum(TX_STATUSES);
 const Id = z.string().min(1).max(200);
 const TaskOut = z.object({ task: TaskWithDeps });
+
+/**
+ * A task as tx sees it: a deleted one is gone (tx deletes for good; Cairn keeps it restorable by
+ * the native restore_task, which tx has no tool for).
+ */
+async function liveTask(call: ProfileCall, id: string) {
+  const { task } = await call.op('get_task', { id });
+  if (task.deletedAt) {
+    throw new CairnError('TASK_NOT_FOUND', `Task ${id} not found: it was deleted.`, { suggestions: ['tx_list to see the tasks there are'] });
+  }
+  return task;
+}
 
 /** Reads look in the session's project, or across all when the workspace has several and none is chosen. */
 const where = async (call: ProfileCall) => {
@@ -20,6 +33,8 @@ const txReady: ProfileTool = {
   description: 'Get tasks that are ready to work on (no open blockers).\nReturns the highest-priority unblocked tasks with full dependency information including blockedBy, blocks, and children.',
   input: z.object({ limit: z.number().int().min(1).max(20).default(5) }),
   output: z.object({ tasks: z.array(TaskWithDeps) }),
+  // The seed's Agent SDK tool bounds limit at 10 and returns TaskWithDeps[].
+  inProcess: { input: z.object({ limit: z.number().int().min(1).max(10).default(5) }), value: (s: { tasks: unknown[] }) => s.tasks },
   readOnly: true,
   idempotent: true,
   async run(call, input: { limit: number }) {
@@ -38,10 +53,11 @@ const txShow: ProfileTool = {
   description: 'Get detailed information about a task including all dependencies.\nReturns blockedBy (what blocks this task), blocks (what this task blocks), children, and isReady status.',
   input: z.object({ id: Id }),
   output: TaskOut,
+  inProcess: { value: (s: { task: unknown }) => s.task },
   readOnly: true,
   idempotent: true,
   async run(call, input: { id: string }) {
-    const task = withDeps((await call.op('get_task', { id: input.id })).task);
+    const task = withDeps(await liveTask(call, input.id));
     const text = [
       `Task: ${task.id}`, `Title: ${task.title}`, `Status: ${task.status}`, `Score: ${task.score}`, `Ready: ${task.isReady}`,
       `Blocked by: ${none(task.blockedBy)}`, `Blocks: ${none(task.blocks)}`, `Children: ${none(task.children)}`,
@@ -56,6 +72,7 @@ const txList: ProfileTool = {
   description: 'List tasks with optional filtering (status, parentId). Includes full dependency information.',
   input: z.object({ status: Status.optional(), parentId: Id.optional(), limit: z.number().int().min(1).max(100).default(20) }),
   output: z.object({ tasks: z.array(TaskWithDeps), total: z.number() }),
+  inProcess: { value: (s: { tasks: unknown[] }) => s.tasks },
   readOnly: true,
   idempotent: true,
   async run(call, input: { status?: string; parentId?: string; limit: number }) {
@@ -80,6 +97,7 @@ const txAdd: ProfileTool = {
     score: z.number().min(-1e9).max(1e9).default(0),
   }),
   output: TaskOut,
+  inProcess: { value: (s: { task: unknown }) => s.task },
   readOnly: false,
   async run(call, input: { title: string; description?: string; parentId?: string; score: number }) {
     const project = await call.project({ create: true });
@@ -155,7 +173,7 @@ const txChildren: ProfileTool = {
   readOnly: true,
   idempotent: true,
   async run(call, input: { id: string }) {
-    const { task } = await call.op('get_task', { id: input.id });
+    const task = await liveTask(call, input.id);
     const { tasks: kids } = task.children.length ? await call.op('list_tasks', { parentId: task.id, allProjects: true, includeDone: true, includeArchived: true, sort: 'id', limit: 200 }) : { tasks: [] };
     const children = await withDepsAll(call, kids);
     const text = children.length === 0 ? 'No children.' : `${children.length} child task(s):\n${children.map((c) => `- ${c.id} [${c.status}] ${c.title}`).join('\n')}`;

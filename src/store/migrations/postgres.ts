@@ -18,7 +18,7 @@ const jsonArray = (value: string, order: string, from: string) => `(SELECT '[' |
 const rel = {
   labels: (uid: string) => jsonArray('label', 'label', `FROM task_labels WHERE task_uid = ${uid}`),
   blockedBy: (uid: string) =>
-    jsonArray(`p.key || '-' || b.seq`, 'd.created_at, b.num', `FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid}`),
+    jsonArray(`p.key || '-' || b.seq`, 'd.created_at, b.num', `FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid} AND b.deleted_at IS NULL`),
   blocks: (uid: string) =>
     jsonArray(`p.key || '-' || t.seq`, 'd.created_at, t.num', `FROM dependencies d JOIN tasks t ON t.uid = d.task_uid JOIN projects p ON p.uid = t.project_uid WHERE d.blocker_uid = ${uid} AND t.deleted_at IS NULL`),
   children: (uid: string) =>
@@ -375,6 +375,31 @@ UPDATE cairn_state SET last_seq = (SELECT coalesce(max(seq), 0) FROM events);
     // The same tables as SQLite's migration 21, so one Tx serves both; links themselves are kept
     // by processes on the machine that holds the files (docs/links.md).
     sql: LINK_TABLES_SQL(T),
+  },
+  {
+    version: 5,
+    name: 'deleted blockers leave blockedBy',
+    // As SQLite's migration 22: the functions are replaced with rel.blockedBy that skips deleted
+    // blockers, and a task's deletion or restore rewrites its dependents' blockedBy.
+    sql: `
+CREATE OR REPLACE FUNCTION cairn_dependencies_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE r record;
+BEGIN
+  IF TG_OP = 'INSERT' THEN r := NEW; ELSE r := OLD; END IF;
+  UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('r.task_uid')} WHERE uid = r.task_uid;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('r.blocker_uid')} WHERE uid = r.blocker_uid;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE FUNCTION cairn_task_deleted_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW.parent_uid IS NOT NULL THEN UPDATE tasks SET rel_children = ${rel.children('NEW.parent_uid')} WHERE uid = NEW.parent_uid; END IF;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('tasks.uid')} WHERE uid IN (SELECT blocker_uid FROM dependencies WHERE task_uid = NEW.uid);
+  UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('tasks.uid')} WHERE uid IN (SELECT task_uid FROM dependencies WHERE blocker_uid = NEW.uid);
+  RETURN NULL;
+END $$;
+UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('tasks.uid')}
+  WHERE uid IN (SELECT d.task_uid FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid WHERE b.deleted_at IS NOT NULL);
+`,
   },
 ];
 

@@ -12,8 +12,9 @@ export interface Migration {
  */
 const rel = {
   labels: (uid: string) => `(SELECT json_group_array(label ORDER BY label) FROM task_labels WHERE task_uid = ${uid})`,
+  // A deleted blocker leaves blockedBy (as a deleted task leaves blocks and children); restoring it brings it back.
   blockedBy: (uid: string) =>
-    `(SELECT json_group_array(p.key || '-' || b.seq ORDER BY d.created_at, b.num) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid})`,
+    `(SELECT json_group_array(p.key || '-' || b.seq ORDER BY d.created_at, b.num) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid} AND b.deleted_at IS NULL)`,
   openBlockedBy: (uid: string) =>
     `(SELECT json_group_array(p.key || '-' || b.seq ORDER BY d.created_at, b.num) FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid} AND b.category NOT IN ('done', 'canceled') AND b.deleted_at IS NULL)`,
   blocks: (uid: string) =>
@@ -621,6 +622,34 @@ CREATE INDEX tasks_closed ON tasks (project_uid, priority DESC, score DESC, posi
     // owner's. link_files holds each file's identity (inode, size, times) as last read, so a new
     // process re-reads only what changed since. All of it is written in the transaction that syncs.
     sql: LINK_TABLES_SQL('TEXT'),
+  },
+  {
+    version: 22,
+    name: 'deleted blockers leave blockedBy',
+    // A deleted task was already out of blocks, children and every open-blocker count, yet stayed in
+    // its dependents' blockedBy: a task listed a blocker nobody could see and was ready all the same.
+    // The triggers are rebuilt with rel.blockedBy that skips deleted blockers, and a task's deletion
+    // or restore now rewrites its dependents' blockedBy too.
+    sql: `
+DROP TRIGGER dependencies_rel_insert;
+DROP TRIGGER dependencies_rel_delete;
+DROP TRIGGER tasks_rel_deleted;
+CREATE TRIGGER dependencies_rel_insert AFTER INSERT ON dependencies BEGIN
+  UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('NEW.task_uid')} WHERE uid = NEW.task_uid;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('NEW.blocker_uid')} WHERE uid = NEW.blocker_uid;
+END;
+CREATE TRIGGER dependencies_rel_delete AFTER DELETE ON dependencies BEGIN
+  UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('OLD.task_uid')} WHERE uid = OLD.task_uid;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('OLD.blocker_uid')} WHERE uid = OLD.blocker_uid;
+END;
+CREATE TRIGGER tasks_rel_deleted AFTER UPDATE OF deleted_at ON tasks WHEN (OLD.deleted_at IS NULL) <> (NEW.deleted_at IS NULL) BEGIN
+  UPDATE tasks SET rel_children = ${rel.children('NEW.parent_uid')} WHERE uid = NEW.parent_uid;
+  UPDATE tasks SET rel_blocks = ${rel.blocks('tasks.uid')} WHERE uid IN (SELECT blocker_uid FROM dependencies WHERE task_uid = NEW.uid);
+  UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('tasks.uid')} WHERE uid IN (SELECT task_uid FROM dependencies WHERE blocker_uid = NEW.uid);
+END;
+UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('tasks.uid')}
+  WHERE uid IN (SELECT d.task_uid FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid WHERE b.deleted_at IS NOT NULL);
+`,
   },
 ];
 
