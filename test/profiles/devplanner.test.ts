@@ -240,10 +240,13 @@ describe('workflow tools', () => {
     const two = await h.ok('get_next_tasks', { ...P, limit: 2 });
     expect(two.tasks).toHaveLength(2);
     expect(two.total).toBe(9);
-    // Cards in finished lanes are not next work, unless their lane is asked for.
+    // The seed's words: "all uncompleted tasks across a project". A card in a finished lane still counts, after the open lanes.
     await h.ok('move_card', { ...P, cardSlug: s.docs, targetLane: '03-complete' });
-    expect((await h.ok('get_next_tasks', P)).total).toBe(8);
+    const after = await h.ok('get_next_tasks', P);
+    expect(after.total).toBe(9);
+    expect(after.tasks.at(-1)).toMatchObject({ card: { slug: s.docs, lane: '03-complete' } });
     expect((await h.ok('get_next_tasks', { ...P, lane: '03-complete' })).total).toBe(1);
+    expect((await h.ok('get_next_tasks', { ...P, lane: '01-upcoming' })).tasks.every((t: Json) => t.card.lane === '01-upcoming')).toBe(true);
     expect((await h.fail('get_next_tasks', { ...P, limit: 101 })).error).toBe('VALIDATION_ERROR');
   });
 

@@ -75,8 +75,8 @@ const getNextTasks: ProfileTool = {
   idempotent: true,
   async run(call, input: { projectSlug: string; assignee?: string; lane?: Lane; limit: number }) {
     const p = await resolveProject(call, input.projectSlug);
-    // Open lanes only unless a lane is named: unchecked tasks on complete or archived cards are not next work.
-    const cards = await allCards(call, p, { ...(input.assignee ? { assignee: input.assignee } : {}), ...(input.lane ? { status: input.lane } : { includeDone: false }) });
+    // The seed's words: "all uncompleted tasks across a project", every lane unless one is named, in-progress lanes first.
+    const cards = await allCards(call, p, { ...(input.assignee ? { assignee: input.assignee } : {}), ...(input.lane ? { status: input.lane } : {}) });
     const category = new Map(p.statuses.map((s, i) => [s.name, { inProgress: s.category === 'in_progress', order: i }]));
     const laneRank = (t: TaskSummary) => (category.get(t.status)?.inProgress ? -1 : (category.get(t.status)?.order ?? 99));
     const open = cards
