@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { ENGINE_FREE, POSTGRES_SUITE, SQLITE_ONLY } from './test/engines.js';
+import { ENGINE_FREE, POSTGRES_SUITE, REMOTE_SUITE, SQLITE_ONLY } from './test/engines.js';
 
 export default defineConfig({
   test: {
@@ -11,6 +11,8 @@ export default defineConfig({
     // One suite, two engines: every file on SQLite, and the engine-neutral ones again on PostgreSQL.
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      // The seeds' suites again with each profile server in remote mode (CAIRN_URL to a real cairn serve).
+      { extends: true, test: { name: 'remote', include: REMOTE_SUITE, env: { CAIRN_TEST_REMOTE: '1' } } },
       {
         extends: true,
         test: {

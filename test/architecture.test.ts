@@ -23,8 +23,9 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   // js-yaml reads the front matter of other tools' markdown tasks (import/front-matter.ts), loaded on first use.
   core: (t) => t === 'pkg:zod' || t === 'pkg:ulid' || t === 'pkg:js-yaml' || t.startsWith('pkg:node:'),
   ops: (t) => layer(t) === 'core' || t === 'pkg:zod',
-  // Profiles reshape ops for the seeds' surfaces: they see ops and core, never a store or an adapter.
-  profiles: (t) => ['core', 'ops'].includes(layer(t)) || t === 'pkg:zod' || t.startsWith('pkg:node:'),
+  // Profiles reshape ops for the seeds' surfaces: they see ops and core's model and errors, never a
+  // service, a store or an adapter, so every profile runs wherever ops do (remote mode included).
+  profiles: (t) => (['core', 'ops'].includes(layer(t)) && !t.startsWith('core/services/') && t !== 'core/ports.js') || t === 'pkg:zod' || t.startsWith('pkg:node:'),
   store: (t) => layer(t) === 'core' || !t.startsWith('src') && !['ops', 'profiles', 'cli', 'mcp', 'http'].includes(layer(t)),
   // In-process agent tools are an adapter like MCP: ops and profiles, opened through workspace.ts.
   agent: (t) => !['cli', 'mcp', 'http', 'store'].includes(layer(t)),

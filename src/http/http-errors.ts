@@ -28,12 +28,18 @@ export function statusOf(err: CairnError): number {
   return CODE_STATUS[err.code] ?? KIND_STATUS[err.kind];
 }
 
-/** Any thrown value as the `{error:{code,message,suggestions}}` response; unknown throws are logged as bugs. */
-export function errorResponse(err: unknown, headers: Record<string, string> = {}): Response {
+/** The request header a client sends to get suggestions as the ops' tool calls (a remote runner, which shows them in its own surface's terms). */
+export const SUGGESTIONS_HEADER = 'x-cairn-suggestions';
+
+/**
+ * Any thrown value as the `{error:{code,message,suggestions}}` response; unknown throws are logged
+ * as bugs. `asCalls`: keep the suggestions as the ops wrote them (SUGGESTIONS_HEADER: calls).
+ */
+export function errorResponse(err: unknown, headers: Record<string, string> = {}, asCalls = false): Response {
   const e = toCairnError(err);
   if (e.code === 'INTERNAL') process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', stack: String((e.cause as Error | undefined)?.stack ?? e.stack) })}\n`);
   // The ops suggest tool calls; an HTTP client is told the routes instead.
-  const body = { ...e.toJSON(), suggestions: e.suggestions.map(restSuggestion) };
+  const body = { ...e.toJSON(), suggestions: asCalls ? e.suggestions : e.suggestions.map(restSuggestion) };
   return json(statusOf(e), { error: body }, { ...(e.code === 'BUSY' || e.code === 'DATABASE_UNAVAILABLE' ? { 'retry-after': '1' } : {}), ...headers });
 }
 

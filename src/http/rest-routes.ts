@@ -2,7 +2,7 @@
 import type { Hono } from 'hono';
 import { gateRefusal, OPS, runOp, type Op, type OpContext } from '../ops/index.js';
 import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
-import { errorResponse, httpError, json } from './http-errors.js';
+import { errorResponse, httpError, json, SUGGESTIONS_HEADER } from './http-errors.js';
 import { bodyInput, mergePathParams, pathParams, queryInput, UnsupportedMediaType } from './rest-input.js';
 import { answerHeaders, applyIfMatch, PreconditionFailed, successStatus } from './rest-conventions.js';
 import type { Context as CoreContext } from '../core/context.js';
@@ -58,6 +58,7 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
     const params = pathParams(op.rest.path);
     app.on(op.rest.method, API_PREFIX + op.rest.path, async (c) => {
       const principal = c.get('principal');
+      const asCalls = c.req.header(SUGGESTIONS_HEADER) === 'calls';
       let fromIfMatch = false;
       try {
         const url = new URL(c.req.url);
@@ -80,10 +81,10 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
         if (err instanceof PreconditionFailed || (fromIfMatch && err instanceof CairnError && err.code === 'VERSION_CONFLICT')) {
           return httpError('PRECONDITION_FAILED', err.message, ['GET the resource again, then retry with its new ETag in If-Match']);
         }
-        if (!(err instanceof CairnError) || (err.code !== 'FORBIDDEN' && err.code !== 'READ_ONLY')) return errorResponse(err);
+        if (!(err instanceof CairnError) || (err.code !== 'FORBIDDEN' && err.code !== 'READ_ONLY')) return errorResponse(err, {}, asCalls);
         const scope = (err.details as { requiredScope?: string } | undefined)?.requiredScope;
-        if (!scope) return errorResponse(err);
-        return errorResponse(err, scope === 'admin' ? { 'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="admin"' } : INSUFFICIENT_SCOPE_HEADER);
+        if (!scope) return errorResponse(err, {}, asCalls);
+        return errorResponse(err, scope === 'admin' ? { 'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="admin"' } : INSUFFICIENT_SCOPE_HEADER, asCalls);
       }
     });
   }

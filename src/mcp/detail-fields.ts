@@ -12,7 +12,8 @@
  */
 import * as z from 'zod';
 import { lazy } from '../core/model/lazy.js';
-import { Claim, Kind, Progress, Task, TaskSummary } from '../core/model/task.js';
+import { Claim, Kind, ListedTask, Progress, Task, TaskSummary } from '../core/model/task.js';
+import { DETAIL_FIELDS as LISTED_DETAILS } from '../core/services/details.js';
 import type { Op } from '../ops/index.js';
 
 /** Summary fields a row leaves out unless asked for. */
@@ -65,20 +66,24 @@ export function listShapeOf(op: Op): ListShape | undefined {
   if (!(op.output instanceof z.ZodObject) || 'fields' in op.input.shape) return undefined;
   const shape = op.output.shape as Record<string, z.ZodType>;
   const tasks = shape.tasks;
-  if (tasks instanceof z.ZodArray && tasks.element === TaskSummary()) return 'tasks';
+  if (tasks instanceof z.ZodArray && tasks.element === ListedTask()) return 'tasks';
   const results = shape.results;
-  if (results instanceof z.ZodArray && results.element instanceof z.ZodObject && (results.element.shape as Record<string, unknown>).task === TaskSummary()) return 'results';
+  if (results instanceof z.ZodArray && results.element instanceof z.ZodObject && (results.element.shape as Record<string, unknown>).task === ListedTask()) return 'results';
   return undefined;
 }
 
-/** The op's schemas as the MCP tool advertises them: input plus `fields`, rows instead of summaries. */
+/**
+ * The op's schemas as the MCP tool advertises them: input plus `fields` (which covers the op's own
+ * `include`, so an agent sees one way to ask for more), rows instead of summaries.
+ */
 export function detailSchemas(op: Op, shape: ListShape): { input: z.ZodObject; output: z.ZodType } {
   const out = op.output as z.ZodObject;
   const output =
     shape === 'tasks'
       ? out.extend({ tasks: z.array(TaskRow()) })
       : out.extend({ results: z.array(((out.shape as Record<string, z.ZodArray<z.ZodObject>>).results!.element).extend({ task: TaskRow() })) });
-  return { input: op.input.extend({ fields: FieldsArg }), output };
+  const input = 'include' in op.input.shape ? op.input.omit({ include: true }) : op.input;
+  return { input: input.extend({ fields: FieldsArg }), output };
 }
 
 /** Splits `fields` off the raw arguments, so the op itself still parses strictly. */
@@ -88,10 +93,16 @@ export function takeFields(raw: unknown): { args: unknown; fields: unknown } {
   return { args, fields };
 }
 
+/** The wanted detail fields the list op reads itself, in one query for the page (`include`); the rest are loaded per row. */
+export function listedDetails(fields: readonly FieldName[]): Array<DetailField & (typeof LISTED_DETAILS)[number]> {
+  return fields.filter((f): f is DetailField & (typeof LISTED_DETAILS)[number] => (LISTED_DETAILS as readonly string[]).includes(f));
+}
+
 /** The op's output with each summary as a row: full-task fields asked for are loaded per row first. */
 export async function toRows(output: unknown, shape: ListShape, fields: readonly FieldName[], load: (id: string) => Promise<Task>): Promise<unknown> {
   const o = output as Record<string, unknown>;
-  const details = fields.filter((f): f is DetailField => (DETAIL_FIELDS as readonly string[]).includes(f));
+  const listed = new Set<string>(listedDetails(fields));
+  const details = fields.filter((f): f is DetailField => (DETAIL_FIELDS as readonly string[]).includes(f) && !listed.has(f));
   const results = o.results as Array<Record<string, unknown>> | undefined;
   if (details.length === 0) {
     if (shape === 'tasks') return { ...o, tasks: (o.tasks as TaskSummary[]).map((t) => toRow(t, fields)) };

@@ -9,7 +9,7 @@ import { toCairnError, type CairnError } from '../core/errors.js';
 import { runOp, type Op, type OpContext } from '../ops/index.js';
 import { validationError } from '../ops/run-op.js';
 import { getTaskOp } from '../ops/task-ops.js';
-import { detailSchemas, FieldsArg, listShapeOf, takeFields, toRows, type FieldName } from './detail-fields.js';
+import { detailSchemas, FieldsArg, listedDetails, listShapeOf, takeFields, toRows, type FieldName } from './detail-fields.js';
 import { compactJsonSchema } from './compact-schema.js';
 import { shapeCheck } from './shape-check.js';
 import { errorResult, okResult } from './tool-result.js';
@@ -134,7 +134,8 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
             const ctx = await hooks.context();
             const { args, fields } = shape ? takeFields(raw) : { args: raw, fields: undefined };
             const wanted = shape ? parseFields(op, fields) : [];
-            let out: unknown = await runOp(op, ctx, args);
+            const include = listedDetails(wanted);
+            let out: unknown = await runOp(op, ctx, include.length && typeof args === 'object' && args !== null ? { ...args, include } : args);
             if (shape) out = await toRows(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
             const rawArgs = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
             // Rows come from toRow(), whose literal TypeScript checks against the schema's exact

@@ -12,7 +12,7 @@ export const listProjectsOp = defineOp({
   name: 'list_projects',
   toolset: 'projects',
   title: 'List projects',
-  description: 'All projects with key, name, root, workflow statuses and task count (excluding archived and deleted). Keys are what other tools take as project.',
+  description: 'All projects: key, name, root, workflow statuses, task count (archived left out). Other tools take the key as project.',
   input: ListProjectsInput,
   output: () => z.object({ projects: z.array(Project()) }),
   readOnly: true,

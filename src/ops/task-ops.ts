@@ -1,7 +1,8 @@
 /** Reading and writing tasks: list, get, search, next, create, update. */
 import * as z from 'zod';
 import { CairnError } from '../core/errors.js';
-import { TaskSummary } from '../core/model/task.js';
+import { ListedTask } from '../core/model/task.js';
+import { withDetails } from '../core/services/details.js';
 import { NextTasksInput, nextTasks } from '../core/services/ready.js';
 import { SearchTasksInput, searchTasks } from '../core/services/search.js';
 import { CreateTaskInput, createTask, GetTaskInput, getTask, ListTasksInput, listTasks, UpdateTaskInput, updateTask } from '../core/services/tasks.js';
@@ -19,7 +20,10 @@ export const listTasksOp = defineOp({
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/tasks' },
-  run: (ctx, input) => listTasks(ctx, withDefaultProject(ctx, input)),
+  run: async (ctx, input) => {
+    const page = await listTasks(ctx, withDefaultProject(ctx, input));
+    return { ...page, tasks: await withDetails(ctx, page.tasks, input.include) };
+  },
 });
 
 export const getTaskOp = defineOp({
@@ -44,14 +48,19 @@ export const searchTasksOp = defineOp({
     'Full-text search over title, labels, description, comments and checklist (ranked; "phrase", prefix*). Each result has matchedFields and a highlighted excerpt. Check here before creating a task that may exist.',
   input: SearchTasksInput,
   output: () => z.object({
-    results: z.array(z.object({ task: TaskSummary(), matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
+    results: z.array(z.object({ task: ListedTask(), matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
     total: z.number().int(),
     nextCursor: z.string().nullable(),
   }),
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/search' },
-  run: (ctx, input) => searchTasks(ctx, withDefaultProject(ctx, input)),
+  run: async (ctx, input) => {
+    const out = await searchTasks(ctx, withDefaultProject(ctx, input));
+    if (!input.include?.length) return out;
+    const tasks = await withDetails(ctx, out.results.map((r) => r.task), input.include);
+    return { ...out, results: out.results.map((r, i) => ({ ...r, task: tasks[i]! })) };
+  },
 });
 
 export const nextTasksOp = defineOp({
@@ -62,13 +71,16 @@ export const nextTasksOp = defineOp({
     'The ready queue: todo tasks with every blocker done and no live claim by someone else, ordered by priority, score, lane position, age. Then claim_task the one you take. When empty, says what blocks the queue.',
   input: NextTasksInput,
   output: () => z.object({
-    tasks: z.array(TaskSummary()),
+    tasks: z.array(ListedTask()),
     blocked: z.object({ count: z.number().int(), topBlockers: z.array(z.string()) }).optional(),
   }),
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/ready' },
-  run: (ctx, input) => nextTasks(ctx, withDefaultProject(ctx, input)),
+  run: async (ctx, input) => {
+    const out = await nextTasks(ctx, withDefaultProject(ctx, input));
+    return { ...out, tasks: await withDetails(ctx, out.tasks, input.include) };
+  },
 });
 
 export const createTaskOp = defineOp({

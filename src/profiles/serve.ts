@@ -5,7 +5,6 @@
  */
 import { basename } from 'node:path';
 import { CairnError, toCairnError } from '../core/errors.js';
-import { projectAt, workspaceRepository } from '../core/services/default-project.js';
 import { findOp, gateRefusal, OPS, parseInput, runOp, type OpContext } from '../ops/index.js';
 import type { OpName, OpOutput, Profile, ProfileCall, ProfileTool, ToolOutput } from './profile.js';
 
@@ -40,11 +39,12 @@ async function projectFor(
 ): Promise<string | undefined> {
   if (ctx.defaultProject) return ctx.defaultProject;
   const projectPath = profile.projectPathEnv ? env[profile.projectPathEnv] : undefined;
-  const { projects } = await op('list_projects', {});
   if (projectPath) {
-    const rooted = projectAt(projects, [projectPath], ctx.remote ? undefined : workspaceRepository(ctx.store));
-    if (rooted) return rooted;
-  } else if (projects.length === 1) return projects[0]!.key;
+    const { projects: [rooted] } = await op('list_projects', { at: projectPath });
+    if (rooted) return rooted.key;
+  }
+  const { projects } = await op('list_projects', {});
+  if (!projectPath && projects.length === 1) return projects[0]!.key;
   if (!create) return undefined;
   if (!projectPath && projects.length > 1) {
     throw new CairnError('VALIDATION_ERROR', `This workspace has ${projects.length} projects and this server has no default one, so it cannot tell where to write. Nothing was changed.`, {

@@ -104,7 +104,8 @@ export class HttpRemoteRunner implements RemoteRunner {
     const url = new URL(`${this.url}/api/v1${path}`);
     const hasBody = op.rest.method === 'POST' || op.rest.method === 'PATCH';
     if (!hasBody) for (const [k, v] of Object.entries(rest)) appendQuery(url, k, v);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // Suggestions as the ops' tool calls: this client shows them in its own terms (CLI commands, tool names).
+    const headers: Record<string, string> = { accept: 'application/json', 'x-cairn-suggestions': 'calls' };
     if (hasBody) headers['content-type'] = 'application/json';
     if (this.opts.token) headers.authorization = `Bearer ${this.opts.token}`;
     if (this.opts.actor) headers['x-cairn-actor'] = this.opts.actor;

@@ -31,4 +31,11 @@ describe('suggestions by surface', () => {
     expect(out.stderr).toContain('cairn show API-1');
     expect(out.stderr).not.toMatch(/\bget_task\b/);
   });
+
+  it('a remote runner (x-cairn-suggestions: calls) gets the tool calls, which it shows in its own terms', async () => {
+    const raw = await s.call('GET', '/api/v1/tasks/API-9', undefined, { 'x-cairn-suggestions': 'calls' });
+    expect(raw.status).toBe(404);
+    expect(raw.body.error.suggestions.join('\n')).toMatch(/\bget_task \{id: "API-1"\}/);
+    expect(raw.body.error.suggestions.join('\n')).not.toContain('/api/v1');
+  });
 });

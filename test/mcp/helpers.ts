@@ -5,7 +5,9 @@ import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, startServe } from '../handoff/remote-harness.js';
 import { EVENTUALLY_MS } from '../helpers/wait.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -25,6 +27,34 @@ function params(s: ServerArgs, entry: string[] = [ENTRY]) {
   return { command: process.execPath, args: [...entry, ...(s.db ? ['--db', s.db] : []), ...(s.args ?? [])], env, stderr: 'pipe' as const, ...(s.cwd ? { cwd: s.cwd } : {}) };
 }
 
+/**
+ * The remote leg (vitest project "remote", CAIRN_TEST_REMOTE=1): a profile server's workspace is
+ * served by a real `cairn serve`, and the stdio server under test runs every op on it through
+ * CAIRN_URL, as a host does in remote mode. Servers without a profile, or whose workspace the
+ * test does not name, start as they are.
+ */
+const REMOTE = process.env.CAIRN_TEST_REMOTE === '1';
+const WORKSPACE_VARS = ['TX_DB', 'CASTLE_DB_PATH', 'DEVPLANNER_WORKSPACE'] as const;
+
+async function remoteLeg(s: ServerArgs): Promise<{ s: ServerArgs; stop?: () => Promise<void> }> {
+  if (!REMOTE || !(s.args ?? []).includes('--profile')) return { s };
+  const named = s.db ?? WORKSPACE_VARS.map((k) => s.env?.[k]).find(Boolean);
+  if (!named) return { s };
+  const db = s.env?.DEVPLANNER_WORKSPACE === named && !named.endsWith('.db') ? join(named, '.cairn', 'cairn.db') : named;
+  const port = await freePort();
+  const served = await startServe(db, port);
+  return { s: { ...s, db: undefined, env: { ...s.env, CAIRN_URL: `http://127.0.0.1:${port}` } }, stop: served.stop };
+}
+
+function stopWithClient(client: { close(): Promise<void> }, stop?: () => Promise<void>): void {
+  if (!stop) return;
+  const close = client.close.bind(client);
+  client.close = async () => {
+    await close();
+    await stop();
+  };
+}
+
 /** The v1 client (protocol 2025-11-25), optionally declaring roots. */
 export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, entry?: string[]): Promise<ClientV1> {
   const client = new ClientV1({ name: 'test-v1', version: '1.0.0' }, { capabilities: opts.roots ? { roots: { listChanged: true } } : {} });
@@ -32,14 +62,18 @@ export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, 
     const { ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots!.map((p) => ({ uri: `file://${p}`, name: p })) }));
   }
-  await client.connect(new StdioV1(params(s, entry)));
+  const leg = await remoteLeg(s);
+  await client.connect(new StdioV1(params(leg.s, entry)));
+  stopWithClient(client, leg.stop);
   return client;
 }
 
 /** The v2 client pinned to protocol 2026-07-28. */
 export async function connectV2(s: ServerArgs): Promise<ClientV2> {
   const client = new ClientV2({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StdioV2(params(s)));
+  const leg = await remoteLeg(s);
+  await client.connect(new StdioV2(params(leg.s)));
+  stopWithClient(client, leg.stop);
   return client;
 }
 

@@ -122,6 +122,15 @@ export const TaskSummary = lazy(() => z.object({
 }));
 export type TaskSummary = z.infer<ReturnType<typeof TaskSummary>>;
 
+/** A list row: the summary, with the long fields the caller asked for (`include`). */
+export const ListedTask = lazy(() => TaskSummary().extend({
+  description: z.string().optional(),
+  links: Links().optional(),
+  completedAt: z.string().nullable().optional(),
+  closeReason: z.string().nullable().optional(),
+  origin: z.string().nullable().optional(),
+}));
+
 /** The full task `get` returns. */
 export const Task = lazy(() => TaskSummary().extend({
   description: z.string(),

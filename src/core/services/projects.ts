@@ -13,7 +13,7 @@ import { diff, record } from './activity.js';
 import { assertAliasesFree } from './alias-conflicts.js';
 import { resolveProject } from './resolve.js';
 import { moveTasksToWorkflow, planStatusOps } from './workflow-edits.js';
-import { storedRoot } from './default-project.js';
+import { projectAt, storedRoot, workspaceRepository } from './default-project.js';
 
 export const CreateProjectInput = lazy(() => z.object({
   key: ProjectKey,
@@ -51,7 +51,10 @@ export const UpdateProjectInput = lazy(() => z.object({
 }));
 
 export const ProjectRefInput = lazy(() => z.object({ key: z.string().min(1).describe('Project key or alias') }));
-export const ListProjectsInput = lazy(() => z.object({ includeArchived: z.boolean().default(false) }));
+export const ListProjectsInput = lazy(() => z.object({
+  includeArchived: z.boolean().default(false),
+  at: z.string().min(1).max(4096).optional().describe('Only the project this path is in'),
+}));
 export const ArchiveProjectInput = lazy(() => ProjectRefInput().extend({ restore: z.boolean().default(false).describe('true un-archives') }));
 
 async function present(tx: Tx, p: ProjectRow, counts?: Map<string, number>): Promise<Project> {
@@ -102,7 +105,11 @@ export async function createProject(ctx: Context, input: z.infer<ReturnType<type
 
 export async function listProjects(ctx: Context, input: z.infer<ReturnType<typeof ListProjectsInput>>): Promise<{ projects: Project[] }> {
   return ctx.store.read(async (tx) => {
-    const rows = await tx.listProjects(input.includeArchived);
+    let rows = await tx.listProjects(input.includeArchived);
+    if (input.at !== undefined) {
+      const key = projectAt(rows, [input.at], workspaceRepository(ctx.store));
+      rows = rows.filter((r) => r.key === key);
+    }
     const counts = await tx.taskCounts(rows.map((r) => r.uid));
     return { projects: await Promise.all(rows.map((r) => present(tx, r, counts))) };
   });

@@ -4,6 +4,7 @@ import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { Kind, Labels, type TaskSummary } from '../model/task.js';
+import { IncludeDetails } from './details.js';
 import { summarize } from './hydrate.js';
 import { activeProjectUids, resolveProject } from './resolve.js';
 
@@ -15,6 +16,7 @@ export const NextTasksInput = lazy(() => z.object({
   labels: Labels.optional().describe('Any of these labels'),
   includeBacklog: z.boolean().default(false),
   limit: z.number().int().min(1).max(100).default(10),
+  include: IncludeDetails(),
 }));
 
 export interface NextTasksResult {

@@ -5,6 +5,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { Category } from '../model/workflow.js';
 import { Kind, Labels, type TaskSummary } from '../model/task.js';
+import { IncludeDetails } from './details.js';
 import { decodeSearchCursor, encodeSearchCursor, SEARCH_SEEN_CAP } from './cursor.js';
 import type { SearchAfter } from '../ports.js';
 import { summarize } from './hydrate.js';
@@ -23,6 +24,7 @@ export const SearchTasksInput = lazy(() => z.object({
   includeArchived: z.boolean().default(false),
   limit: z.number().int().min(1).max(100).default(20),
   cursor: z.string().max(4000).optional(),
+  include: IncludeDetails(),
 }));
 
 export interface SearchResult {

@@ -15,6 +15,7 @@ import { TASK_SORTS } from '../ports.js';
 import { record } from './activity.js';
 import { decodeCursor, encodeCursor, sortKeyOf } from './cursor.js';
 import { linkBlocker, setParent } from './dependencies.js';
+import { IncludeDetails } from './details.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
 import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
@@ -126,6 +127,7 @@ export const ListTasksInput = lazy(() => z.object({
   sort: z.enum(TASK_SORTS).default('priority').describe('priority (ready order) | created | updated | position | id'),
   limit: z.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional().describe('nextCursor from the previous page'),
+  include: IncludeDetails(),
 }));
 export type ListTasksInput = z.infer<ReturnType<typeof ListTasksInput>>;
 

@@ -19,9 +19,9 @@ export const castleIdOf = (origin: string | null | undefined): string | undefine
 /** `CASTLE-3`, with Castle's own id beside it when the task is a Castle row (either works in castle_get_task). */
 const idText = (id: string, origin: string | null | undefined) => (castleIdOf(origin) ? `${id} (Castle ${castleIdOf(origin)})` : id);
 
-export function formatTaskList(
-  tasks: readonly TaskSummary[], total: number, heading = 'Castle Tasks',
-  prUrlOf: (t: TaskSummary) => string | undefined = () => undefined, originOf: (t: TaskSummary) => string | null | undefined = () => undefined,
+export function formatTaskList<T extends TaskSummary>(
+  tasks: readonly T[], total: number, heading = 'Castle Tasks',
+  prUrlOf: (t: T) => string | undefined = () => undefined, originOf: (t: T) => string | null | undefined = () => undefined,
 ): string {
   if (tasks.length === 0) return 'No tasks found.';
   const lines = tasks.map((t) => {

@@ -2,7 +2,6 @@
 import * as z from 'zod';
 import { CairnError } from '../../core/errors.js';
 import { KINDS } from '../../core/model/task.js';
-import { detailsOf } from '../../core/services/details.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { castleIdOf, formatTaskDetail, formatTaskList, researchOf, truncate } from './format.js';
 
@@ -11,6 +10,9 @@ const State = z.enum(STATES).describe('Filter by task state');
 const CastleKind = z.enum(['feature', 'bug', 'chore', 'spike']).describe('Filter by task kind');
 
 /** Castle shows a project's tasks; allProjects (or no project at all) shows every project's. */
+/** What a Castle list row shows beyond a summary: its description, its PR and its Castle id (origin). */
+const CASTLE_ROW = ['description', 'links', 'origin'] as const;
+
 async function scope(call: ProfileCall, allProjects: boolean): Promise<{ project?: string; allProjects?: true } | null> {
   if (allProjects) return { allProjects: true };
   const project = await call.project();
@@ -50,11 +52,11 @@ const listTasks: ProfileTool = {
       ...where, sort: 'updated', limit: input.limit ?? 50,
       includeDone: input.include_done === true || input.state === 'done',
       ...(input.state ? { status: input.state } : {}), ...(input.kind ? { kind: input.kind } : {}),
+      // Castle's list line shows the PR and its rows carry the description: the list brings them along.
+      include: [...CASTLE_ROW],
     });
-    // Castle's list line shows the PR, which lists do not carry: read the rows' links at once.
-    const details = await detailsOf(call.ctx, page.tasks.map((t) => t.uid), { description: true });
-    const text = formatTaskList(page.tasks, page.total, undefined, (t) => details.get(t.uid)?.links.prUrl, (t) => details.get(t.uid)?.origin);
-    return { content: [text], structured: { tasks: page.tasks.map((t) => withCastleId(summaryJson(t, details.get(t.uid)?.description), details.get(t.uid)?.origin)), total: page.total } };
+    const text = formatTaskList(page.tasks, page.total, undefined, (t) => t.links?.prUrl, (t) => t.origin);
+    return { content: [text], structured: { tasks: page.tasks.map((t) => withCastleId(summaryJson(t, t.description), t.origin)), total: page.total } };
   },
 };
 
@@ -104,11 +106,10 @@ const searchTasks: ProfileTool = {
   async run(call, input: { query: string }) {
     const where = await scope(call, false);
     if (!where) return { content: ['No tasks found.'], structured: { tasks: [], total: 0 } };
-    const { results, total } = await call.op('search_tasks', { query: input.query, limit: 20, ...where });
+    const { results, total } = await call.op('search_tasks', { query: input.query, limit: 20, ...where, include: [...CASTLE_ROW] });
     const tasks = results.map((r) => r.task);
-    const details = await detailsOf(call.ctx, tasks.map((t) => t.uid), { description: true });
-    const text = formatTaskList(tasks, total, `Tasks matching "${input.query}"`, (t) => details.get(t.uid)?.links.prUrl, (t) => details.get(t.uid)?.origin);
-    return { content: [text], structured: { tasks: tasks.map((t) => withCastleId(summaryJson(t, details.get(t.uid)?.description), details.get(t.uid)?.origin)), total } };
+    const text = formatTaskList(tasks, total, `Tasks matching "${input.query}"`, (t) => t.links?.prUrl, (t) => t.origin);
+    return { content: [text], structured: { tasks: tasks.map((t) => withCastleId(summaryJson(t, t.description), t.origin)), total } };
   },
 };
 

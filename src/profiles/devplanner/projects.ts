@@ -4,9 +4,10 @@
  * slug filter. Also the project views (lanes, card counts) and how a new project gets its key.
  */
 import { CairnError } from '../../core/errors.js';
-import { projectByRef, type ProjectRef } from '../../core/services/project-ref.js';
 import type { Task, TaskSummary } from '../../core/model/task.js';
-import type { ProfileCall } from '../profile.js';
+import type { OpOutput, ProfileCall } from '../profile.js';
+
+export type ProjectRef = OpOutput<'get_project'>['project'];
 import { cardSlugOf, slugify } from './cards.js';
 
 const SLUG_RE = /^[a-z0-9-]+$/;
@@ -17,8 +18,7 @@ export const projectSlugOf = (p: Pick<ProjectRef, 'aliases' | 'key'>): string =>
 /** The project a projectSlug names; PROJECT_NOT_FOUND (with the seed's wording) when none. */
 export async function resolveProject(call: ProfileCall, projectSlug: string): Promise<ProjectRef> {
   try {
-    // Not get_project: naming a card's project needs no count of its tasks (a count per call after every write).
-    return await projectByRef(call.ctx, projectSlug);
+    return (await call.op('get_project', { key: projectSlug })).project;
   } catch (err) {
     if (!(err instanceof CairnError) || err.code !== 'PROJECT_NOT_FOUND') throw err;
     const { projects } = await call.op('list_projects', { includeArchived: true });

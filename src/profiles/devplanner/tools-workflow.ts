@@ -1,11 +1,10 @@
 /** DevPlanner's smart/workflow tools (seed 004, tools 11–17): board overview, next tasks, batch updates, search, content, progress, archive. */
 import * as z from 'zod';
-import type { ProjectRef as Project } from '../../core/services/project-ref.js';
 import { PRIORITIES, type TaskSummary } from '../../core/model/task.js';
 import type { OpOutput, ProfileCall, ProfileTool } from '../profile.js';
 import { cairnPriorities, cardProgress, cardSlugOf, cardSummary, dpPriority, fullCard, json, rate, taskItem, type Lane } from './cards.js';
 import { editTasks, moveCard } from './tools-crud.js';
-import { allCards, getCardTask, projectSlugOf, resolveProject } from './projects.js';
+import { allCards, getCardTask, projectSlugOf, resolveProject, type ProjectRef as Project } from './projects.js';
 import { AssigneeArg, CardSlug, Content, LaneArg, ProjectSlug, TaskIndex } from './schemas.js';
 
 const projectArg = { projectSlug: ProjectSlug.describe('Project identifier') };

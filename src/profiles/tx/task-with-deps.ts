@@ -1,8 +1,6 @@
 /** tx's TaskWithDeps (seed 002): every task in every answer carries its dependencies and readiness. */
 import * as z from 'zod';
 import type { Task, TaskSummary } from '../../core/model/task.js';
-import { detailsOf } from '../../core/services/details.js';
-import type { ProfileCall } from '../profile.js';
 
 export const TaskWithDeps = z.object({
   id: z.string(),
@@ -21,19 +19,16 @@ export const TaskWithDeps = z.object({
 });
 export type TaskWithDeps = z.infer<typeof TaskWithDeps>;
 
-/** TaskWithDeps of a task; for a summary, the description and completion time come from `details`. */
-export function withDeps(t: TaskSummary & Partial<Pick<Task, 'description' | 'completedAt'>>, details?: Pick<Task, 'description' | 'completedAt'>): TaskWithDeps {
+/** The detail fields a list op must `include` for its rows to become TaskWithDeps. */
+export const WITH_DEPS = ['description', 'completedAt'] as const;
+
+/** TaskWithDeps of a task, or of a list row read with `include: WITH_DEPS`. */
+export function withDeps(t: TaskSummary & Partial<Pick<Task, 'description' | 'completedAt'>>): TaskWithDeps {
   return {
-    id: t.id, title: t.title, description: details?.description ?? t.description ?? '', status: t.status, score: t.score, parentId: t.parentId,
-    createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: details?.completedAt ?? t.completedAt ?? null,
+    id: t.id, title: t.title, description: t.description ?? '', status: t.status, score: t.score, parentId: t.parentId,
+    createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: t.completedAt ?? null,
     blockedBy: t.blockedBy, blocks: t.blocks, children: t.children, isReady: t.isReady,
   };
-}
-
-/** TaskWithDeps for the summaries of a list answer: their description and completion time read in one go. */
-export async function withDepsAll(call: ProfileCall, summaries: readonly TaskSummary[]): Promise<TaskWithDeps[]> {
-  const details = await detailsOf(call.ctx, summaries.map((t) => t.uid), { description: true });
-  return summaries.map((t) => withDeps(t, details.get(t.uid)));
 }
 
 /** tx's answer: the text, then the same data as JSON (two text blocks), and structuredContent. */

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { CairnError } from '../../core/errors.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
-import { answer, none, TaskWithDeps, withDeps, withDepsAll } from './task-with-deps.js';
+import { answer, none, TaskWithDeps, WITH_DEPS, withDeps } from './task-with-deps.js';
 
 export const TX_STATUSES = ['backlog', 'ready', 'planning', 'active', 'blocked', 'review', 'human_needs_to_review', 'done'] as const;
 const Status = z.enum(TX_STATUSES);
@@ -38,8 +38,7 @@ const txReady: ProfileTool = {
   readOnly: true,
   idempotent: true,
   async run(call, input: { limit: number }) {
-    const { tasks: queue } = await call.op('next_tasks', { ...(await where(call)), limit: input.limit });
-    const tasks = await withDepsAll(call, queue);
+    const tasks = (await call.op('next_tasks', { ...(await where(call)), limit: input.limit, include: [...WITH_DEPS] })).tasks.map(withDeps);
     const text = tasks.length === 0
       ? 'No ready tasks.'
       : `${tasks.length} ready task(s):\n${tasks.map((t) => `- ${t.id} [${t.score}]: ${t.title}\n  blocked by: ${none(t.blockedBy)}\n  blocks: ${none(t.blocks)}`).join('\n')}`;
@@ -77,10 +76,10 @@ const txList: ProfileTool = {
   idempotent: true,
   async run(call, input: { status?: string; parentId?: string; limit: number }) {
     const page = await call.op('list_tasks', {
-      ...(await where(call)), includeDone: true, sort: 'id', limit: input.limit,
+      ...(await where(call)), includeDone: true, sort: 'id', limit: input.limit, include: [...WITH_DEPS],
       ...(input.status ? { status: input.status } : {}), ...(input.parentId ? { parentId: input.parentId } : {}),
     });
-    const tasks = await withDepsAll(call, page.tasks);
+    const tasks = page.tasks.map(withDeps);
     const text = tasks.length === 0 ? 'No tasks found.' : `${page.total} task(s):\n${tasks.map((t) => `- ${t.id} [${t.status}] ${t.title} (score: ${t.score})`).join('\n')}`;
     return answer(text, { tasks, total: page.total });
   },
@@ -174,8 +173,8 @@ const txChildren: ProfileTool = {
   idempotent: true,
   async run(call, input: { id: string }) {
     const task = await liveTask(call, input.id);
-    const { tasks: kids } = task.children.length ? await call.op('list_tasks', { parentId: task.id, allProjects: true, includeDone: true, includeArchived: true, sort: 'id', limit: 200 }) : { tasks: [] };
-    const children = await withDepsAll(call, kids);
+    const { tasks: kids } = task.children.length ? await call.op('list_tasks', { parentId: task.id, allProjects: true, includeDone: true, includeArchived: true, sort: 'id', limit: 200, include: [...WITH_DEPS] }) : { tasks: [] };
+    const children = kids.map(withDeps);
     const text = children.length === 0 ? 'No children.' : `${children.length} child task(s):\n${children.map((c) => `- ${c.id} [${c.status}] ${c.title}`).join('\n')}`;
     return answer(text, { children });
   },
