@@ -8,6 +8,7 @@
  * stored relation columns and label_order are kept by triggers, as SQLite's are; the functions
  * below build each column exactly as SQLite's json_group_array writes it (compact JSON text).
  */
+import { gramsPostgres } from '../queries/substring.js';
 import { LINK_TABLES_SQL, type Migration } from './sqlite.js';
 
 const T = 'text COLLATE "C"';
@@ -401,6 +402,27 @@ UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('tasks.uid')}
   WHERE uid IN (SELECT d.task_uid FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid WHERE b.deleted_at IS NOT NULL);
 `,
   },
+  {
+    version: 6,
+    name: 'substring search',
+    // As SQLite's migration 23, with pg_trgm: a GIN index on the squashed title and labels answers
+    // LIKE '%…%'. pg_trgm is a trusted extension (a database owner may create it) offered by the
+    // managed services; it goes to public once per database, and the index names its operator class
+    // by the schema it is in, since each workspace's search_path holds only its own schema.
+    sql: `
+CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
+DO $$
+DECLARE s text;
+BEGIN
+  SELECT n.nspname INTO s FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm';
+  EXECUTE format('CREATE INDEX tasks_grams ON tasks USING gin ((%s) %I.gin_trgm_ops)', ${pgString(gramsPostgres(''))}, s);
+END $$;
+`,
+  },
 ];
+
+function pgString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
 
 export const LATEST_POSTGRES_VERSION = POSTGRES_MIGRATIONS[POSTGRES_MIGRATIONS.length - 1]!.version;

@@ -1,4 +1,5 @@
 /** SQLite schema history: forward-only migrations, each applied once in order (PRAGMA user_version). */
+import { gramsSqlite } from '../queries/substring.js';
 
 export interface Migration {
   version: number;
@@ -649,6 +650,28 @@ CREATE TRIGGER tasks_rel_deleted AFTER UPDATE OF deleted_at ON tasks WHEN (OLD.d
 END;
 UPDATE tasks SET rel_blocked_by = ${rel.blockedBy('tasks.uid')}
   WHERE uid IN (SELECT d.task_uid FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid WHERE b.deleted_at IS NOT NULL);
+`,
+  },
+  {
+    version: 23,
+    name: 'substring search',
+    // Word search misses "auth" in "OAuth" and "darkmode" for "dark mode". task_grams holds each
+    // task's title and labels squashed (queries/substring.ts) under FTS5's trigram tokenizer, whose
+    // index answers LIKE '%…%' (detail none: no positions, a third of the size). Triggers keep it,
+    // whichever path writes a task; rowid is the task number whatever its visibility (the search's
+    // filter reads that from the task row).
+    sql: `
+CREATE VIRTUAL TABLE task_grams USING fts5(grams, tokenize = 'trigram', detail = 'none');
+INSERT INTO task_grams (rowid, grams) SELECT num, ${gramsSqlite('tasks')} FROM tasks;
+CREATE TRIGGER tasks_grams_insert AFTER INSERT ON tasks BEGIN
+  INSERT INTO task_grams (rowid, grams) VALUES (NEW.num, ${gramsSqlite('NEW')});
+END;
+CREATE TRIGGER tasks_grams_update AFTER UPDATE OF title, rel_labels ON tasks BEGIN
+  UPDATE task_grams SET grams = ${gramsSqlite('NEW')} WHERE rowid = NEW.num;
+END;
+CREATE TRIGGER tasks_grams_delete AFTER DELETE ON tasks BEGIN
+  DELETE FROM task_grams WHERE rowid = OLD.num;
+END;
 `,
   },
 ];

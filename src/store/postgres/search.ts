@@ -14,6 +14,7 @@ import type { DB } from '../schema.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
 import { summariesByNums } from '../queries/summary-cache.js';
 import { prepared } from '../queries/prepared.js';
+import { gramsPostgres, likePattern, substringMarks, substringQuery, SUBSTRING_RANK } from '../queries/substring.js';
 import { fold, isPlainLatin, markHit, phrasesOf, type Phrase } from '../sqlite/excerpts.js';
 
 type Q = Kysely<DB>;
@@ -72,12 +73,76 @@ function matches(db: Q, tsq: RawBuilder<unknown>, filter: TaskFilter) {
   return applyFilter(db, q as never, filter) as unknown as typeof q;
 }
 
+/** The squashed title and labels, exactly as the tasks_grams index is built on them (migration 6). */
+const GRAMS = sql.raw(gramsPostgres('tasks'));
+
+/**
+ * Tasks whose squashed title or labels hold the squashed query (queries/substring.ts) and that no
+ * word of the query matched, in number order after the cursor: the hits ranked below every word match.
+ */
+async function substringHits(
+  db: Q, sq: string, tsq: RawBuilder<unknown> | null, wordKey: string, filter: TaskFilter, need: number, after: SearchAfter | undefined, counts: CountCache | undefined, wantTotal: boolean,
+): Promise<{ page: Ranked[]; total: number }> {
+  const base = () => {
+    let q = db.selectFrom('tasks').where(sql<boolean>`${GRAMS} LIKE ${likePattern(sq)}`);
+    q = applyFilter(db, q as never, filter) as unknown as typeof q;
+    if (tsq) q = q.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM task_search s WHERE s.num = tasks.num AND s.doc @@ ${tsq})`);
+    return q;
+  };
+  let q = base().select(['tasks.num as num', sql<number>`${SUBSTRING_RANK}::float8`.as('rank')]);
+  if (after && 'seen' in after && after.seen.length) q = q.where('tasks.num', 'not in', after.seen);
+  if (after && 'rank' in after && after.rank >= SUBSTRING_RANK) q = q.where('tasks.num', '>', after.num);
+  const page = need > 0 ? ((await q.orderBy('tasks.num').limit(need).execute()) as Ranked[]).map((r) => ({ num: Number(r.num), rank: Number(r.rank) })) : [];
+  let total = page.length;
+  if (wantTotal || page.length === need || after) {
+    total = await remembered(db, counts, `substring:${sq}:${JSON.stringify(filter)}:${wordKey}`, async () => {
+      const c = await base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(c.n);
+    });
+  }
+  return { page, total };
+}
+
 export async function search(
   db: Q, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: CountCache,
 ): Promise<{ hits: SearchHit[]; total: number; consumed: Array<{ num: number; rank: number }>; more: boolean }> {
   const phrases = phrasesOf(query).map((ph) => ({ ...ph, words: ph.words.map(fold) }));
   const tsq = tsQuery(phrases);
-  if (!tsq) return { hits: [], total: 0, consumed: [], more: false };
+  const sq = substringQuery(query);
+  if (!tsq && !sq) return { hits: [], total: 0, consumed: [], more: false };
+  const pastWords = after && 'rank' in after && after.rank >= SUBSTRING_RANK;
+  let { page, total, more } = tsq && !pastWords ? await wordHits(db, tsq, phrases, filter, limit, after, counts) : { page: [] as Ranked[], total: 0, more: false };
+  if (sq) {
+    // Past the word matches, the page fills with substring matches, ranked below them.
+    const subs = await substringHits(db, sq, tsq, JSON.stringify(phrases), filter, limit + 1 - page.length - (more ? 1 : 0), after, counts, more);
+    const all = [...page, ...(more ? [] : subs.page)];
+    more = more || all.length > limit;
+    page = all.slice(0, limit);
+    total = total + subs.total;
+  }
+  const consumed = page.map((r) => ({ num: r.num, rank: r.rank }));
+  if (page.length === 0) return { hits: [], total, consumed, more: false };
+  const nums = page.map((r) => r.num);
+  const rows = await summariesByNums(db, nums);
+  const texts = new Map(
+    ((await sql<Texts>`SELECT num, title, labels, description, comments, checklist FROM task_search WHERE num IN (${sql.join(nums)})`.execute(db)).rows).map((t) => [t.num, t]),
+  );
+  const byWords = [...texts.values()].filter((t) => page.some((r) => r.num === t.num && r.rank < SUBSTRING_RANK));
+  const marks: Marks = tsq && byWords.length ? await markPage(db, byWords, phrases, tsq, query) : new Map();
+  for (const t of texts.values()) if (sq && !marks.has(t.num)) marks.set(t.num, substringMarks(sq, t.title, t.labels));
+  const hits = page.flatMap((r) => {
+    const task = rows.get(r.num);
+    if (!task) return [];
+    const m = marks.get(r.num) ?? { matchedFields: [], excerpt: '' };
+    return [{ task, num: r.num, rank: r.rank, matchedFields: m.matchedFields, excerpt: m.excerpt.replace(/\s+/g, ' ').trim() }];
+  });
+  return { hits, total, consumed, more };
+}
+
+/** The page of word matches (one past it says whether more follow) and their exact total when it matters. */
+async function wordHits(
+  db: Q, tsq: RawBuilder<unknown>, phrases: Phrase[], filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts: CountCache | undefined,
+): Promise<{ page: Ranked[]; total: number; more: boolean }> {
   // Lower is better, as with bm25, so cursors compare ranks the same way on both engines.
   const rank = sql<number>`(-ts_rank(${WEIGHTS}, s.doc, ${tsq}))::float8`;
   // Every match is ranked inside the index's own table and sorted (its ORDER BY keeps the subquery
@@ -101,21 +166,7 @@ export async function search(
       return Number(c.n);
     });
   }
-  const consumed = page.map((r) => ({ num: r.num, rank: r.rank }));
-  if (page.length === 0) return { hits: [], total, consumed, more: false };
-  const nums = page.map((r) => r.num);
-  const rows = await summariesByNums(db, nums);
-  const texts = new Map(
-    ((await sql<Texts>`SELECT num, title, labels, description, comments, checklist FROM task_search WHERE num IN (${sql.join(nums)})`.execute(db)).rows).map((t) => [t.num, t]),
-  );
-  const marks = await markPage(db, [...texts.values()], phrases, tsq, query);
-  const hits = page.flatMap((r) => {
-    const task = rows.get(r.num);
-    if (!task) return [];
-    const m = marks.get(r.num) ?? { matchedFields: [], excerpt: '' };
-    return [{ task, num: r.num, rank: r.rank, matchedFields: m.matchedFields, excerpt: m.excerpt.replace(/\s+/g, ' ').trim() }];
-  });
-  return { hits, total, consumed, more };
+  return { page, total, more };
 }
 
 type Marks = Map<number, { matchedFields: string[]; excerpt: string }>;

@@ -10,6 +10,7 @@ import type { DB } from '../schema.js';
 import { prepared } from '../queries/prepared.js';
 import { applyFilter, type CountCache } from '../queries/task-list.js';
 import { summariesByNums } from '../queries/summary-cache.js';
+import { likePattern, substringMarks, substringQuery, SUBSTRING_RANK } from '../queries/substring.js';
 import { toFtsQuery } from './fts-query.js';
 import { isPlainLatin, markHit, phrasesOf } from './excerpts.js';
 
@@ -178,13 +179,52 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   return { page, total };
 }
 
+/**
+ * Tasks whose squashed title or labels hold the squashed query (substring.ts) and that no word of
+ * the query matched, in number order after the cursor: the hits ranked below every word match.
+ */
+async function substringHits(
+  db: Q, sq: string, match: string | null, filter: TaskFilter, need: number, after: SearchAfter | undefined, counts: CountCache | undefined, wantTotal: boolean,
+): Promise<{ page: Ranked[]; total: number }> {
+  const rowid = sql<number>`CASE WHEN tasks.archived_at IS NULL AND tasks.deleted_at IS NULL THEN tasks.num ELSE -tasks.num END`;
+  const base = () => {
+    const grams = sql<{ num: number }>`(SELECT rowid AS num FROM task_grams WHERE grams LIKE ${likePattern(sq)})`.as('g');
+    let q = db.selectFrom(grams).crossJoin('tasks').whereRef('tasks.num', '=', 'g.num');
+    q = applyFilter(db, q as never, filter) as unknown as typeof q;
+    // A word match already ranked it higher; the rowid equality lets FTS5 test just this row.
+    if (match) q = q.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM task_search WHERE task_search MATCH ${match} AND rowid = ${rowid})`);
+    return q;
+  };
+  let q = base().select(['tasks.num as num', rowid.as('rowid'), sql<number>`${SUBSTRING_RANK}`.as('rank')]);
+  if (after && 'seen' in after && after.seen.length) q = q.where('tasks.num', 'not in', after.seen);
+  if (after && 'rank' in after && after.rank >= SUBSTRING_RANK) q = q.where('tasks.num', '>', after.num);
+  const page = need > 0 ? await q.orderBy('tasks.num').limit(need).execute() : [];
+  let total = page.length;
+  if (wantTotal || page.length === need || after) {
+    total = await remembered(db, counts, `substring:${sq}:${match}:${JSON.stringify(filter)}`, async () => {
+      const c = await base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(c.n);
+    });
+  }
+  return { page, total };
+}
+
 export async function search(
   db: Q, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: CountCache,
 ): Promise<{ hits: SearchHit[]; total: number; consumed: Array<{ num: number; rank: number }>; more: boolean }> {
   const match = toFtsQuery(query);
-  if (!match) return { hits: [], total: 0, consumed: [], more: false };
-  // One match past the page says whether another follows.
-  const found = needsRows(filter) ? await searchFiltered(db, match, filter, limit + 1, after, counts) : await searchIndexOnly(db, match, limit + 1, after, counts);
+  const sq = substringQuery(query);
+  if (!match && !sq) return { hits: [], total: 0, consumed: [], more: false };
+  // One match past the page says whether another follows. Past the word matches (a cursor ranked
+  // beyond them skips them), the page fills with substring matches.
+  const pastWords = after && 'rank' in after && after.rank >= SUBSTRING_RANK;
+  let found: { page: Ranked[]; total: number } = !match || pastWords ? { page: [], total: 0 }
+    : needsRows(filter) ? await searchFiltered(db, match, filter, limit + 1, after, counts) : await searchIndexOnly(db, match, limit + 1, after, counts);
+  if (sq) {
+    const words = found.page.length > limit || after ? found.total : found.page.length;
+    const more = await substringHits(db, sq, match, filter, limit + 1 - found.page.length, after, counts, found.page.length > limit);
+    found = { page: [...found.page, ...more.page], total: words + more.total };
+  }
   const more = found.page.length > limit;
   const page = more ? found.page.slice(0, limit) : found.page;
   const total = more || after ? found.total : page.length;
@@ -197,9 +237,12 @@ export async function search(
   // The page's summary rows by number, in one query (a search page is rarely a page seen before).
   const rows = await summariesByNums(db, page.map((r) => r.num));
   const texts = await sql<PageText>`SELECT rowid, title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(page.map((r) => r.rowid))})`.execute(db);
-  const marks = texts.rows.every((t) => SEARCH_FIELDS.every((f) => isPlainLatin(t[f] ?? ''))) && isPlainLatin(query)
-    ? marksInJs(texts.rows, query)
-    : await marksByFts5(db, texts.rows, match);
+  const byWords = texts.rows.filter((t) => page.some((r) => r.rowid === Number(t.rowid) && r.rank < SUBSTRING_RANK));
+  const marks = !match || byWords.length === 0 ? new Map() as Marks
+    : byWords.every((t) => SEARCH_FIELDS.every((f) => isPlainLatin(t[f] ?? ''))) && isPlainLatin(query)
+      ? marksInJs(byWords, query)
+      : await marksByFts5(db, byWords, match);
+  for (const t of texts.rows) if (sq && !marks.has(Number(t.rowid))) marks.set(Number(t.rowid), substringMarks(sq, t.title, t.labels));
   const hits = page.flatMap((r) => {
     const task = rows.get(r.num);
     // An index row without its task (outside damage): skipped rather than failing the search.
