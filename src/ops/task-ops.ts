@@ -45,7 +45,7 @@ export const searchTasksOp = defineOp({
   toolset: 'tasks',
   title: 'Search tasks',
   description:
-    'Full-text search over title, labels, description, comments and checklist (ranked; "phrase", prefix*). Each result has matchedFields and a highlighted excerpt. Check here before creating a task that may exist.',
+    'Ranked search of title, labels, description, comments, checklist ("phrase", prefix*); 3+ chars also match inside titles and labels, ranked last. Results carry matchedFields and an excerpt. Search before creating a task.',
   input: SearchTasksInput,
   output: () => z.object({
     results: z.array(z.object({ task: ListedTask(), matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
