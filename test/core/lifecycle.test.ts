@@ -78,18 +78,20 @@ describe('archive_task', () => {
 });
 
 describe('delete / restore / purge (policy in lifecycle.ts)', () => {
-  it('a deleted blocker stops blocking; its edges are kept, so restore blocks again', async () => {
+  it('a deleted blocker stops blocking and leaves blockedBy; its edges are kept, so restore blocks again', async () => {
     const blocker = await create('blocker');
     const waiting = await create('waiting', { blockedBy: [blocker.id] });
     expect((await get(waiting.id)).isReady).toBe(false);
     const { task } = await c.call('delete_task', { id: blocker.id });
     expect(task.deletedAt).toBe('2026-03-01T10:00:00.000Z');
     expect((await get(waiting.id)).isReady).toBe(true);
-    expect((await get(waiting.id)).blockedBy).toEqual([blocker.id]);
+    // It leaves blockedBy too, so what the task lists agrees with its readiness.
+    expect((await get(waiting.id)).blockedBy).toEqual([]);
     expect((await c.call('list_tasks', {})).tasks.map((t) => t.id)).toEqual([waiting.id]);
     expect((await c.call('next_tasks', {})).tasks.map((t) => t.id)).toEqual([waiting.id]);
     await c.call('restore_task', { id: blocker.id });
     expect((await get(waiting.id)).isReady).toBe(false);
+    expect((await get(waiting.id)).blockedBy).toEqual([blocker.id]);
     expect((await get(blocker.id)).blocks).toEqual([waiting.id]);
   });
 

@@ -123,8 +123,9 @@ function reference(d: Dump): Map<string, Rel> {
   };
   const out = new Map<string, Rel>();
   for (const t of d.tasks) {
+    // A deleted blocker leaves blockedBy, as a deleted task leaves blocks and children.
     const blockedBy = d.deps
-      .filter((e) => e.task_uid === t.uid)
+      .filter((e) => e.task_uid === t.uid && byUid.get(e.blocker_uid)!.deleted_at === null)
       .sort((a, b) => bin(a.created_at, b.created_at) || byUid.get(a.blocker_uid)!.num - byUid.get(b.blocker_uid)!.num)
       .map((e) => id(e.blocker_uid));
     const blocks = d.deps
