@@ -110,13 +110,13 @@ export async function search(
   const tsq = tsQuery(phrases);
   const sq = substringQuery(query);
   if (!tsq && !sq) return { hits: [], total: 0, consumed: [], more: false };
-  const pastWords = after && 'rank' in after && after.rank >= SUBSTRING_RANK;
-  let { page, total, more } = tsq && !pastWords ? await wordHits(db, tsq, phrases, filter, limit, after, counts) : { page: [] as Ranked[], total: 0, more: false };
-  if (sq) {
-    // Past the word matches, the page fills with substring matches, ranked below them.
-    const subs = await substringHits(db, sq, tsq, JSON.stringify(phrases), filter, limit + 1 - page.length - (more ? 1 : 0), after, counts, more);
-    const all = [...page, ...(more ? [] : subs.page)];
-    more = more || all.length > limit;
+  let { page, total, more } = tsq ? await wordHits(db, tsq, phrases, filter, limit, after, counts) : { page: [] as Ranked[], total: 0, more: false };
+  if (sq && !more) {
+    // Once the word matches run out within a page, it fills with substring matches, ranked below
+    // them; a page the word matches fill costs no substring work (docs/decisions.md).
+    const subs = await substringHits(db, sq, tsq, JSON.stringify(phrases), filter, limit + 1 - page.length, after, counts, false);
+    const all = [...page, ...subs.page];
+    more = all.length > limit;
     page = all.slice(0, limit);
     total = total + subs.total;
   }

@@ -198,7 +198,7 @@ async function substringHits(
   let q = base().select(['tasks.num as num', rowid.as('rowid'), sql<number>`${SUBSTRING_RANK}`.as('rank')]);
   if (after && 'seen' in after && after.seen.length) q = q.where('tasks.num', 'not in', after.seen);
   if (after && 'rank' in after && after.rank >= SUBSTRING_RANK) q = q.where('tasks.num', '>', after.num);
-  const page = need > 0 ? await q.orderBy('tasks.num').limit(need).execute() : [];
+  const page = need > 0 ? await q.orderBy('g.num').limit(need).execute() : [];
   let total = page.length;
   if (wantTotal || page.length === need || after) {
     total = await remembered(db, counts, `substring:${sq}:${match}:${JSON.stringify(filter)}`, async () => {
@@ -215,14 +215,14 @@ export async function search(
   const match = toFtsQuery(query);
   const sq = substringQuery(query);
   if (!match && !sq) return { hits: [], total: 0, consumed: [], more: false };
-  // One match past the page says whether another follows. Past the word matches (a cursor ranked
-  // beyond them skips them), the page fills with substring matches.
-  const pastWords = after && 'rank' in after && after.rank >= SUBSTRING_RANK;
-  let found: { page: Ranked[]; total: number } = !match || pastWords ? { page: [], total: 0 }
+  // One match past the page says whether another follows. Once the word matches run out within a
+  // page, it fills with substring matches (substringHits): a page the word matches fill costs no
+  // substring work, so `total` counts the word matches until then (docs/decisions.md).
+  let found: { page: Ranked[]; total: number } = !match ? { page: [], total: 0 }
     : needsRows(filter) ? await searchFiltered(db, match, filter, limit + 1, after, counts) : await searchIndexOnly(db, match, limit + 1, after, counts);
-  if (sq) {
-    const words = found.page.length > limit || after ? found.total : found.page.length;
-    const more = await substringHits(db, sq, match, filter, limit + 1 - found.page.length, after, counts, found.page.length > limit);
+  if (sq && found.page.length <= limit) {
+    const words = after ? found.total : found.page.length;
+    const more = await substringHits(db, sq, match, filter, limit + 1 - found.page.length, after, counts, false);
     found = { page: [...found.page, ...more.page], total: words + more.total };
   }
   const more = found.page.length > limit;
