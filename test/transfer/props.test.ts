@@ -91,7 +91,11 @@ describe('transfer properties', () => {
           for (const content of files) {
             const parsed = parseMarkdownTask(content);
             const t = (await a.call('get_task', { id: parsed.fields.id })).task;
-            expect(parsed.fields).toMatchObject({ uid: t.uid, title: t.title, status: t.status, kind: t.kind, priority: t.priority, score: t.score, labels: t.labels, assignee: t.assignee, parent: t.parentId, blockedBy: t.blockedBy, version: t.version, createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: t.completedAt, archivedAt: t.archivedAt, deletedAt: t.deletedAt, links: t.links, anchors: t.anchors, closeReason: t.closeReason });
+            // The file keeps every edge (a deleted blocker can be restored); the task lists the live ones.
+            const live: string[] = [];
+            for (const b of parsed.fields.blockedBy) if (!(await a.call('get_task', { id: b })).task.deletedAt) live.push(b);
+            expect(live).toEqual(t.blockedBy);
+            expect(parsed.fields).toMatchObject({ uid: t.uid, title: t.title, status: t.status, kind: t.kind, priority: t.priority, score: t.score, labels: t.labels, assignee: t.assignee, parent: t.parentId, version: t.version, createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: t.completedAt, archivedAt: t.archivedAt, deletedAt: t.deletedAt, links: t.links, anchors: t.anchors, closeReason: t.closeReason });
             expect(parsed.description).toBe(t.description);
             expect(parsed.checklist).toEqual(t.checklist.map((i) => ({ text: i.text, checked: i.checked })));
           }
