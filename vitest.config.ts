@@ -8,6 +8,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Multi-process and browser tests spawn their own children; two cores are all the machine has.
     maxWorkers: 2,
+    // The per-user repository registry stays out of tests (they make hundreds of throwaway workspaces);
+    // the tests of the registry name their own file.
+    env: { CAIRN_REGISTRY: 'off' },
     // One suite, two engines: every file on SQLite, and the engine-neutral ones again on PostgreSQL.
     projects: [
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },

@@ -10,6 +10,7 @@
  * const { tasks } = await cairn.call('next_tasks', { project: 'API' });
  * await cairn.close();
  */
+import { userRegistry } from './registry/user-registry.js';
 import type * as z from 'zod';
 import { systemClock, type Clock, type Store } from './core/ports.js';
 import { CairnError } from './core/errors.js';
@@ -36,6 +37,12 @@ export interface OpenCairnOptions {
   cwd?: string;
 }
 
+/** This user's repository registry (read only: the library registers nothing), for targets named by package or repo slug. */
+function withRegistry(): Pick<OpContext, 'repositories'> {
+  const repositories = userRegistry(openStore);
+  return repositories ? { repositories } : {};
+}
+
 export function openCairn(opts: OpenCairnOptions = {}): Cairn {
   const store = opts.store ?? openStore(findWorkspace({ db: opts.db, ...(opts.cwd ? { cwd: opts.cwd } : {}) }).path);
   const ctx: OpContext = {
@@ -43,6 +50,7 @@ export function openCairn(opts: OpenCairnOptions = {}): Cairn {
     clock: opts.clock ?? systemClock,
     actor: opts.actor ?? 'library',
     openWorkspace: openStore,
+    ...withRegistry(),
     ...(opts.defaultProject ? { defaultProject: opts.defaultProject } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
   };

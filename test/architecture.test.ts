@@ -34,6 +34,8 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   http: (t) => !['cli', 'store'].includes(layer(t)),
   // The remote runner and outbox (a client of cairn serve): core and ops, used by the CLI and MCP entries.
   remote: (t) => !['cli', 'mcp', 'http', 'store', 'profiles'].includes(layer(t)),
+  // The repository registry (a file per user): core and workspace.ts, used by the entry points.
+  registry: (t) => !['cli', 'mcp', 'http', 'store', 'profiles', 'ops'].includes(layer(t)),
   // Linked sources wrap a store (links/linked-store.ts): core only; the entry points give them SQLite access.
   links: (t) => layer(t) === 'core' || t.startsWith('pkg:'),
 };

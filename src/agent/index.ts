@@ -22,7 +22,14 @@ import { systemClock, type Store } from '../core/ports.js';
 import { errorText } from '../ops/error-text.js';
 import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
 import { findProfile, runProfileTool, servedTools, type CallSources, type Profile, type ProfileTool, type ToolOutput } from '../profiles/index.js';
+import { userRegistry } from '../registry/user-registry.js';
 import { findWorkspace, openStore, type WorkspaceLocation } from '../workspace.js';
+
+/** The user's repository registry, for handoffs named by package or repo slug (read only: a library call registers nothing). */
+function registryOf(env: NodeJS.ProcessEnv): Pick<OpContext, 'repositories'> {
+  const repositories = userRegistry(openStore, env);
+  return repositories ? { repositories } : {};
+}
 
 /** An MCP-shaped tool result, as the Claude Agent SDK's tool handlers return. */
 export interface ToolCallResult {
@@ -128,7 +135,7 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
     ? { store: opts.store, release: async () => undefined }
     : acquire(findWorkspace({ db: opts.db, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) }));
   const ctx: OpContext = {
-    store: held.store, clock: systemClock, actor: opts.actor ?? 'agent', openWorkspace: openStore,
+    store: held.store, clock: systemClock, actor: opts.actor ?? 'agent', openWorkspace: openStore, ...registryOf(env),
     ...(opts.project ? { defaultProject: opts.project } : {}), ...(opts.readOnly ? { readOnly: true } : {}),
   };
   const context = async () => ctx;

@@ -34,6 +34,7 @@ export interface CliExtension {
 export const EXTENSIONS: readonly CliExtension[] = [
   { name: 'token', summary: 'Bearer tokens for cairn serve: create | list | revoke', module: '../http/token-cli.js', register: 'registerTokenCommands' },
   { name: 'sync', summary: 'Deliver the outbox to the remote cairn serve now (CAIRN_URL / --remote)', module: '../remote/outbox-cli.js', register: 'registerSyncCommand' },
+  { name: 'repos', summary: 'Repositories this machine knows, for targets named by package or repo slug: list | add | forget', module: '../registry/repos-cli.js', register: 'registerReposCommands' },
   { name: 'outbox', summary: 'Writes waiting for the remote server, and those it refused: list | retry', module: '../remote/outbox-cli.js', register: 'registerOutboxCommands' },
 ];
 

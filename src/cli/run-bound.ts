@@ -38,6 +38,7 @@ export async function runBound(b: BoundCommand, args: unknown[], opts: Record<st
     }
     input = await resolveTextInputs(b, input, opts, session.ctx);
     const out = await runOp(b.op, session.ctx, input);
+    if (!b.op.readOnly) await session.register?.();
     // A write kept in the outbox while the remote server is away (other than a handoff, whose view says so).
     if (isOfflineReceipt(out) && b.op.name !== 'submit_handoff') {
       writeOut(g.json ? `${JSON.stringify(out, null, 2)}\n` : `Recorded offline (outbox ${out.outboxId}): ${out.message}\n`);

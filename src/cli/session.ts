@@ -7,6 +7,7 @@ import { systemClock } from '../core/ports.js';
 import type { OpContext } from '../ops/op.js';
 import { loadOp } from '../ops/op-modules.js';
 import { runOp } from '../ops/run-op.js';
+import { registerWorkspace, userRegistry } from '../registry/user-registry.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
 import { findWorkspace, isPostgresUrl, openStore, type WorkspaceLocation } from '../workspace.js';
 
@@ -23,6 +24,8 @@ export interface Session {
   ctx: OpContext;
   workspace: WorkspaceLocation;
   close(): Promise<void>;
+  /** Registers a local workspace in this user's repository registry (after a write: it exists then). */
+  register?(): Promise<void>;
 }
 
 /** `--as`, then CAIRN_ACTOR, then the OS user name. */
@@ -65,8 +68,9 @@ export function openSession(g: GlobalOptions, opts: { write: boolean }): Session
   if (opts.write && workspace.source === 'default') throw noWorkspaceError(workspace);
   if (!opts.write && !isPostgresUrl(workspace.path) && !existsSync(workspace.path)) hintMissing(workspace);
   const store = openStore(workspace.path);
-  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore, cwd: process.cwd() };
-  return { ctx, workspace, close: () => store.close() };
+  const repositories = userRegistry(openStore);
+  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore, cwd: process.cwd(), ...(repositories ? { repositories } : {}) };
+  return { ctx, workspace, close: () => store.close(), register: () => registerWorkspace(store, openStore, { onWarning: (m) => process.stderr.write(`cairn: ${m}\n`) }) };
 }
 
 /** CAIRN_PROJECT, else the project whose root holds the working directory (core/services/default-project.ts decides, as for MCP), else none. */

@@ -1,5 +1,6 @@
 /** What every service call needs: the store, a clock, and who is acting (recorded in history). */
 import type { Clock, Store } from './ports.js';
+import type { RepositoryRegistry } from './registry-port.js';
 
 export interface Context {
   store: Store;
@@ -13,6 +14,8 @@ export interface Context {
    * same engine. Entry points that can reach other workspaces set it; the caller closes the store.
    */
   openWorkspace?: (dbPath: string) => Store;
+  /** The repositories this machine knows, for a target named by package or repo slug (used only with openWorkspace). */
+  repositories?: RepositoryRegistry;
   /** The caller's working directory, against which a relative path it gives (a project root) is read; the CLI sets it. */
   cwd?: string;
 }

@@ -9,6 +9,7 @@ import { truthy } from '../core/rules/flag-value.js';
 import type { Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
 import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
+import { registerWorkspace, userRegistry } from '../registry/user-registry.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
 import { failedStore, lazyStore } from './lazy-store.js';
 import type { EarlyStart } from './early-initialize.js';
@@ -102,6 +103,13 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const store: Store = choice.store;
   // Another repository's workspace, for handoffs to it; opened (and closed) per call.
   const openWorkspace = (db: string): Store => lazyStore(import('../workspace.js').then((m) => m.openStore(db)), db);
+  const repositories = runner ? undefined : userRegistry(openWorkspace, env);
+  // Registered once it is open, off the start-up path: a dependency id names this repository from any other.
+  if (repositories) {
+    void choice.ready.then((s) => {
+      if (s) setTimeout(() => void registerWorkspace(s, openWorkspace, { env, onWarning: (m) => log('warning', m) }), 250).unref();
+    }, () => undefined);
+  }
   const feed: Promise<ChangeFeed | undefined> = runner ? Promise.resolve(undefined) : choice.ready.then((s) => (s ? followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }) : undefined));
   feed.catch((err: unknown) => log('error', `cannot open the workspace: ${String(err)}`));
 
@@ -122,7 +130,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
-        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, feedReady: feed, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, onRoots: (paths) => choice.roots(paths), services: { openWorkspace, ...(runner ? { remote: runner } : {}) },
+        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, feedReady: feed, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, onRoots: (paths) => choice.roots(paths), services: { openWorkspace, ...(runner ? { remote: runner } : {}), ...(repositories ? { repositories } : {}) },
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
         ctx,

@@ -86,7 +86,7 @@ describe('submit_handoff', () => {
     const e = await expectCode(api.cairn.call('submit_handoff', { repository: core.dir, target: 'acme/core-lbi', title: 'x' }), 'PROJECT_NOT_FOUND');
     expect(e.message).toContain('acme/core-lib');
     const here = await expectCode(api.cairn.call('submit_handoff', { target: 'APII', title: 'x' }), 'PROJECT_NOT_FOUND');
-    expect(here.message).toMatch(/Unknown handoff target "APII".*API/);
+    expect(here.message).toMatch(/Unknown target "APII".*Known: API/);
     expect(here.suggestions.join(' ')).toContain('repository');
   });
 

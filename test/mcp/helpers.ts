@@ -23,7 +23,9 @@ export interface ServerArgs {
 
 /** `entry`: the script and leading arguments that start the server (default the standalone stdio entry). */
 function params(s: ServerArgs, entry: string[] = [ENTRY]) {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...(s.env ?? {}) };
+  // The repository registry stays the test run's (off unless a test names its own file).
+  const registry = process.env.CAIRN_REGISTRY ? { CAIRN_REGISTRY: process.env.CAIRN_REGISTRY } : {};
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...registry, ...(s.env ?? {}) };
   return { command: process.execPath, args: [...entry, ...(s.db ? ['--db', s.db] : []), ...(s.args ?? [])], env, stderr: 'pipe' as const, ...(s.cwd ? { cwd: s.cwd } : {}) };
 }
 

@@ -6,6 +6,7 @@ import { CairnError } from '../../core/errors.js';
 import type { Project } from '../../core/model/project.js';
 import { systemClock } from '../../core/ports.js';
 import { findOp, runOp, type OpContext } from '../../ops/index.js';
+import { registerWorkspace } from '../../registry/user-registry.js';
 import { DB_FILE, findWorkspace, openStore, WORKSPACE_DIR } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import { visibleStrings } from '../render/visible-text.js';
@@ -99,12 +100,17 @@ async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> 
   try {
     await store.write(async () => undefined); // an empty write creates and migrates the file
     const gitignore = writeGitignore(path);
-    if (!o.key) return { workspace: path, created, project: null, gitignore };
+    const register = () => registerWorkspace(store, openStore, { onWarning: (m) => process.stderr.write(`cairn: ${m}\n`) });
+    if (!o.key) {
+      await register();
+      return { workspace: path, created, project: null, gitignore };
+    }
     // Run again with the same key: the project is reported as it is, nothing changes.
     const existing = await runOp(findOp('get_project')!, ctx, { key: o.key }).then((r) => (r as { project: Project }).project, () => undefined);
     if (existing && existing.key === o.key.trim().toUpperCase()) return { workspace: path, created, project: existing, projectCreated: false, gitignore };
     const input = { key: o.key, name: o.name ?? o.key, root: process.cwd(), ...(o.template ? { template: o.template } : {}) };
     const { project } = (await runOp(findOp('create_project')!, ctx, input)) as { project: Project };
+    await register();
     return { workspace: path, created, project, projectCreated: true, gitignore };
   } finally {
     await store.close();

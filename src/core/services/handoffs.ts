@@ -4,18 +4,20 @@
  * the target with its origin (the submitting project and repository) and repo-relative anchors; an
  * idempotency key makes a repeat (an outbox redelivery, a retry) answer the task already made.
  */
-import { existsSync } from 'node:fs';
-import { join, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import * as z from 'zod';
 import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { CairnError } from '../errors.js';
 import { Description, Labels, Priority, Title } from '../model/task.js';
-import type { ProjectRow, Store } from '../ports.js';
+import type { ProjectRow } from '../ports.js';
 import { projectForPaths } from '../rules/project-root.js';
+import { nameMatch } from '../rules/repo-names.js';
 import { withIdempotency, isReplay } from './idempotency.js';
 import { displayIdOf } from './hydrate.js';
-import { isPathLike, normalizeAnchors, projectRootOf, realish, repositoryOfDb, WORKSPACE_DB, WORKSPACE_DIR, workspaceRootOf } from './repo-paths.js';
+import { locateProject, openRepositoryWorkspace, projectNamed, type LocatedProject, type OpenedWorkspace } from './locate-project.js';
+import { repoIdentity } from './repo-identity.js';
+import { isPathLike, normalizeAnchors, projectRootOf, realish, repositoryOfDb } from './repo-paths.js';
 import { resolveProject } from './resolve.js';
 import { createTask } from './tasks.js';
 
@@ -49,57 +51,35 @@ export const SubmitHandoffOutput = lazy(() => z.object({
 }));
 export type SubmitHandoffOutput = z.infer<ReturnType<typeof SubmitHandoffOutput>>;
 
-/** A workspace a call works on: this one, or another repository's (opened here, closed by `close`). */
-export interface OpenedWorkspace {
-  store: Store;
-  /** The repository folder holding `.cairn/` (undefined for a database elsewhere, e.g. --db /tmp/x.db). */
-  root: string | undefined;
-  local: boolean;
-  close(): Promise<void>;
-}
-
-const sameFile = (a: string, b: string): boolean => realish(a) === realish(b);
-
-/** The workspace of a repository path (its own `.cairn/`, or its nearest ancestor's), or this one when that is the same file. */
-export function openRepositoryWorkspace(ctx: Context, repository: string | undefined): OpenedWorkspace {
-  const here: OpenedWorkspace = { store: ctx.store, root: repositoryOfDb(ctx.store.location), local: true, close: async () => undefined };
-  if (!repository) return here;
-  const path = resolve(repository.replace(/^~(?=\/)/, process.env.HOME ?? '~'));
-  if (!ctx.openWorkspace) {
-    // A server confined to its own workspace says nothing about other paths on its machine.
-    const own = here.root ? realish(here.root) : undefined;
-    const real = realish(path);
-    if (own && (real === own || real.startsWith(own + sep))) return here;
-    throw new CairnError('FORBIDDEN', `This server hands off only within its own workspace${here.root ? ` (${here.root})` : ''}; ${path} is outside it. Nothing was changed.`, {
-      suggestions: ['Hand off from the CLI or `cairn mcp` on the machine that holds that repository', 'Name a project of this workspace'],
-    });
+/**
+ * The target project in a repository's workspace: the project `ref` names there (a key, an alias,
+ * the package or remote of a project's folder), else — when `ref` is the repository's own package
+ * name or remote slug, or absent — the project rooted at the path, else its only project. A name
+ * the repository does not answer to is refused: the path alone never decides for a wrong name.
+ */
+async function targetProject(ws: OpenedWorkspace, ref: string | undefined, path: string): Promise<ProjectRow> {
+  if (ref) {
+    const named = await projectNamed(ws, ref);
+    if (named) return named;
+    const identity = repoIdentity(path);
+    if (!nameMatch(ref, { keys: [], aliases: [], ...identity })) {
+      const all = await ws.store.read((tx) => tx.listProjects(false));
+      const names = [...new Set([...(identity.package ? [identity.package] : []), ...(identity.remote ? [identity.remote] : []), ...all.flatMap((p) => [p.key, ...p.aliases])])];
+      throw new CairnError('PROJECT_NOT_FOUND', `"${ref}" does not name the repository ${path}: it answers to ${names.length ? names.join(', ') : 'no name yet (no projects, no package.json name, no git remote)'}. Nothing was changed.`, {
+        suggestions: [...names.slice(0, 3).map((n) => `target: "${n}", repository: "${path}"`), `target: "${ref}" without repository finds it among the repositories this machine knows`],
+        details: { wanted: ref, repository: path, known: names },
+      });
+    }
   }
-  const root = existsSync(path) ? workspaceRootOf(path) : undefined;
-  if (!root) {
-    throw new CairnError('NO_WORKSPACE', `${path} has no Cairn workspace: no .cairn/ folder there or in a parent folder, so nothing can be handed to it. Nothing was changed.`, {
-      suggestions: [`cairn init  (run inside ${path}, once, to give that repository a workspace)`, 'Name a project key or alias of this workspace instead'],
-      details: { repository: path },
-    });
-  }
-  const db = join(root, WORKSPACE_DIR, WORKSPACE_DB);
-  if (sameFile(db, ctx.store.location)) return { ...here, root };
-  const store = ctx.openWorkspace(db);
-  return { store, root, local: false, close: () => store.close() };
-}
-
-/** Reads the target project in an opened workspace: by key/alias, else the project rooted at the path, else the only one. */
-async function targetProject(ws: OpenedWorkspace, ref: string | undefined, path: string | undefined): Promise<ProjectRow> {
   return ws.store.read(async (tx) => {
-    if (ref) return resolveProject(tx, ref);
     const all = await tx.listProjects(false);
-    const rooted = path ? projectForPaths(all.map((p) => ({ key: p.key, root: projectRootOf(p.root, ws.root) })), [path, realish(path)]) : undefined;
+    const rooted = projectForPaths(all.map((p) => ({ key: p.key, root: projectRootOf(p.root, ws.root) })), [path, realish(path)]);
     const found = rooted ? all.find((p) => p.key === rooted) : all.length === 1 ? all[0] : undefined;
     if (found) return found;
-    const where = path ?? ws.store.location;
     throw new CairnError('PROJECT_NOT_FOUND', all.length
-      ? `The workspace of ${where} has ${all.length} projects and none is rooted there, so the target is ambiguous: ${all.map((p) => p.key).join(', ')}. Nothing was changed.`
-      : `The workspace of ${where} has no projects yet. Nothing was changed.`, {
-      suggestions: all.length ? all.slice(0, 3).map((p) => `target: "${p.key}", repository: "${where}"`) : [`cairn project create KEY "Name" --root ${where}  (inside that repository)`],
+      ? `The workspace of ${path} has ${all.length} projects and none is rooted there, so the target is ambiguous: ${all.map((p) => p.key).join(', ')}. Nothing was changed.`
+      : `The workspace of ${path} has no projects yet. Nothing was changed.`, {
+      suggestions: all.length ? all.slice(0, 3).map((p) => `target: "${p.key}", repository: "${path}"`) : [`cairn project create KEY "Name" --root ${path}  (inside that repository)`],
       details: { candidates: all.map((p) => p.key) },
     });
   });
@@ -131,11 +111,8 @@ export async function submitHandoff(ctx: Context & { defaultProject?: string }, 
   const repository = input.repository ?? pathTarget;
   const ref = pathTarget ? undefined : input.target;
   const origin = await originOf(ctx, input.from ?? ctx.defaultProject);
-  const ws = openRepositoryWorkspace(ctx, repository);
+  const { ws, project } = await openTarget(ctx, ref, repository);
   try {
-    const project = await targetProject(ws, ref, repository ? resolve(repository) : undefined).catch((err: unknown) => {
-      throw ref && err instanceof CairnError && err.code === 'PROJECT_NOT_FOUND' && !repository ? unknownTarget(err, ref) : err;
-    });
     const root = projectRootOf(project.root, ws.root);
     const anchors = normalizeAnchors(input.anchors, root);
     const target = { project: project.key, repository: root, workspace: ws.store.location };
@@ -156,15 +133,14 @@ export async function submitHandoff(ctx: Context & { defaultProject?: string }, 
   }
 }
 
-/** PROJECT_NOT_FOUND restated for a handoff target: the closest keys and aliases, and how to name a repository. */
-function unknownTarget(err: CairnError, ref: string): CairnError {
-  const near = (err.details?.candidates as string[] | undefined) ?? [];
-  return new CairnError('PROJECT_NOT_FOUND', `Unknown handoff target "${ref}": no project of this workspace has that key or alias.${near.length ? ` Closest: ${near.join(', ')}.` : ''} Nothing was changed.`, {
-    suggestions: [
-      ...near.map((k) => `target: "${k}"`),
-      'repository: "/path/to/that/repo" to hand off to another repository\'s workspace',
-      'update_project {key, aliases: ["<package or repo slug>"]} so the name resolves next time',
-    ],
-    details: { wanted: ref, candidates: near },
-  });
+/** The workspace and project a handoff goes to: a repository path (and a name it must answer to), or a name alone. */
+async function openTarget(ctx: Context, ref: string | undefined, repository: string | undefined): Promise<LocatedProject> {
+  if (!repository) return locateProject(ctx, ref!);
+  const ws = openRepositoryWorkspace(ctx, repository);
+  try {
+    return { ws, project: await targetProject(ws, ref, resolve(repository.replace(/^~(?=\/)/, process.env.HOME ?? '~'))) };
+  } catch (err) {
+    await ws.close();
+    throw err;
+  }
 }

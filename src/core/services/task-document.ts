@@ -10,9 +10,9 @@ import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
-import { TaskRef } from '../model/ids.js';
+import { parseTaskRef, TaskRef } from '../model/ids.js';
 import type { Task } from '../model/task.js';
-import { openRepositoryWorkspace } from './handoffs.js';
+import { locateProject, openRepositoryWorkspace, type OpenedWorkspace } from './locate-project.js';
 import { hydrate } from './hydrate.js';
 import { normalizeAnchors, projectRootOf, WORKSPACE_DIR } from './repo-paths.js';
 import { resolveTask } from './resolve.js';
@@ -21,6 +21,7 @@ import { updateTask } from './tasks.js';
 export const GetTaskDocumentInput = lazy(() => z.object({
   id: TaskRef,
   repository: z.string().trim().min(1).max(1000).optional().describe("Repository whose .cairn/ workspace holds the task (default: this workspace's)"),
+  target: z.string().trim().min(1).max(200).optional().describe('Or name that repository: a project key, alias, package name or repo slug'),
   requireExisting: z.boolean().default(true).describe('false: create a shell document from the task when there is none'),
 }));
 
@@ -70,8 +71,23 @@ function insideRepository(abs: string, root: string, id: string): void {
   }
 }
 
+/**
+ * The workspace holding the task: the repository given, else the one `target` names, else this one —
+ * or, when the task's project key is not here, the registered repository that has that key.
+ */
+async function taskWorkspace(ctx: Context, input: { id: string; repository?: string | undefined; target?: string | undefined }): Promise<OpenedWorkspace> {
+  if (input.repository) return openRepositoryWorkspace(ctx, input.repository);
+  if (input.target) return (await locateProject(ctx, input.target)).ws;
+  const key = parseTaskRef(input.id);
+  if (key.type !== 'display' || !ctx.repositories || !ctx.openWorkspace) return openRepositoryWorkspace(ctx, undefined);
+  // Found here (by key, alias or a linked source's id), or its project is here: this workspace answers.
+  const here = await ctx.store.read(async (tx) => (await tx.getProjectByKey(key.projectKey)) ?? (await resolveTask(tx, input.id).catch(() => undefined)));
+  if (here) return openRepositoryWorkspace(ctx, undefined);
+  return (await locateProject(ctx, key.projectKey).catch(() => ({ ws: openRepositoryWorkspace(ctx, undefined) }))).ws;
+}
+
 export async function getTaskDocument(ctx: Context, input: z.infer<ReturnType<typeof GetTaskDocumentInput>>): Promise<TaskDocumentOutput> {
-  const ws = openRepositoryWorkspace(ctx, input.repository);
+  const ws = await taskWorkspace(ctx, input);
   try {
     const { task, root } = await ws.store.read(async (tx) => {
       const row = await resolveTask(tx, input.id);

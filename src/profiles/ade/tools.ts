@@ -35,7 +35,7 @@ const submitDependencyTask: ProfileTool = {
   name: 'submit_dependency_task',
   title: 'Submit a dependency task',
   description:
-    "Hand a task to a dependency's repository. dependencyId is its package name or repo slug (a project alias); repositoryRoot, when you know it, is the repository holding its .cairn/ workspace. Recorded even when the server is offline (persistedOffline: true), delivered later.",
+    "Hand a task to a dependency's repository. dependencyId (package name, repo slug or project key) finds it among the repositories this machine knows; repositoryRoot, when you know it, is that repository's folder. Recorded even when the server is offline (persistedOffline: true), delivered later.",
   input: z.object({
     dependencyId: z.string().trim().min(1).max(200).describe('Package name or repo slug'),
     repositoryRoot: z.string().trim().min(1).max(1000).optional().describe('Absolute path of the dependency repository, if already resolved'),
@@ -53,14 +53,9 @@ const submitDependencyTask: ProfileTool = {
       ...(input.tags ? { tags: input.tags } : {}), ...(input.anchors ? { anchors: input.anchors } : {}),
       ...(input.repositoryRoot ? { repository: input.repositoryRoot } : {}),
     };
-    let out;
-    try {
-      out = await call.op('submit_handoff', { ...base, target: input.dependencyId });
-    } catch (err) {
-      // With a repository root, the dependency id is a hint: the root decides (its rooted project).
-      if (!(input.repositoryRoot && err instanceof CairnError && err.code === 'PROJECT_NOT_FOUND')) throw err;
-      out = await call.op('submit_handoff', base);
-    }
+    // The dependency id must name the repository (a project key or alias, its package or remote slug);
+    // a repository root alone never stands in for a wrong name (seed step 2: fail when none resolves).
+    const out = await call.op('submit_handoff', { ...base, target: input.dependencyId });
     return json({
       success: true,
       // Queued in the outbox: the entry's id stands for the task until delivery (get_dependency_task_doc answers it pending).
@@ -79,16 +74,18 @@ const getDependencyTaskDoc: ProfileTool = {
     "Absolute path of a dependency task's planning document, to open or resume work. status: active (exists), pending (recorded, not written yet), missing. requireExistingDoc: false creates a shell document from the task.",
   input: z.object({
     taskId: z.string().trim().min(1).max(200),
-    dependencyId: z.string().trim().min(1).max(200).optional().describe('Hint only: the repository is found from repositoryRoot or this workspace'),
+    dependencyId: z.string().trim().min(1).max(200).optional().describe('Package name or repo slug of the repository holding the task (default: found from the task id)'),
     repositoryRoot: z.string().trim().min(1).max(1000).optional(),
     requireExistingDoc: z.boolean().optional().describe('Default true: fail if the document is missing'),
   }),
   output: DocOut,
   readOnly: false,
   idempotent: true,
-  async run(call, input: { taskId: string; repositoryRoot?: string; requireExistingDoc?: boolean }) {
+  async run(call, input: { taskId: string; dependencyId?: string; repositoryRoot?: string; requireExistingDoc?: boolean }) {
     const require = input.requireExistingDoc !== false;
-    const out = await call.op('get_task_document', { id: input.taskId, requireExisting: require, ...(input.repositoryRoot ? { repository: input.repositoryRoot } : {}) });
+    // repositoryRoot overrides (the seed's "absolute path override"); else the dependency id names the repository.
+    const where = input.repositoryRoot ? { repository: input.repositoryRoot } : input.dependencyId ? { target: input.dependencyId } : {};
+    const out = await call.op('get_task_document', { id: input.taskId, requireExisting: require, ...where });
     const shape = { taskId: out.taskId, ...(out.repository ? { repository: out.repository } : {}), documentPath: out.documentPath, status: out.status };
     if (out.status === 'missing') {
       return json({ success: false, ...shape, message: `No document at ${out.documentPath}: the task has none yet. Call again with requireExistingDoc: false to create a shell document from the task.` }, true);
@@ -106,7 +103,7 @@ export const adeTools: readonly ProfileTool[] = [submitDependencyTask, getDepend
 /** A refusal in the seed's response shape: success false, the code and message (and suggestions) as text. */
 export function adeError(err: CairnError): ToolOutput {
   // Suggestions name submit_handoff's fields; say them in the seed's words.
-  const words = (s: string) => s.replace(/\brepository: /g, 'repositoryRoot: ').replace(/\btarget: /g, 'dependencyId: ');
+  const words = (s: string) => s.replace(/\brepository: /g, 'repositoryRoot: ').replace(/\btarget: /g, 'dependencyId: ').replace(/\bwithout repository\b/g, 'without repositoryRoot');
   const restated = new CairnError(err.code, err.message, { suggestions: err.suggestions.map(words), ...(err.details ? { details: err.details } : {}) });
   return { content: [JSON.stringify({ success: false, error: err.code, message: errorText(restated) }, null, 2)], isError: true };
 }
