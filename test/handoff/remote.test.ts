@@ -5,7 +5,7 @@
  * server committed but before the entry was marked delivered.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -127,6 +127,34 @@ describe('remote workspace', () => {
       const local = openCairn({ db: serverDb });
       expect((await local.call('get_task', { id: 'CORE-1' })).task).toMatchObject({ title: 'Queued by ADE', priority: 'high' });
       await local.close();
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('the ade profile with a remote finds a dependency by its package name alone (no alias), online and offline', async () => {
+    const lib = join(base, 'lib');
+    mkdirSync(lib);
+    writeFileSync(join(lib, 'package.json'), JSON.stringify({ name: '@acme/lib' }));
+    const setup = openCairn({ db: serverDb });
+    await setup.call('create_project', { key: 'LIB', name: 'lib', root: lib });
+    await setup.close();
+    const mcp = await connectV1({ args: ['--profile', 'ade'], cwd: client, env: clientEnv(url) });
+    try {
+      const online = await ok(mcp, 'submit_dependency_task', { dependencyId: '@acme/lib', taskSummary: 'Online by package', taskDetails: '' });
+      expect(online.data).toMatchObject({ success: true, taskId: 'LIB-1', repository: lib, persistedOffline: false });
+      const doc = await ok(mcp, 'get_dependency_task_doc', { taskId: 'LIB-1', dependencyId: '@acme/lib', requireExistingDoc: false });
+      expect(doc.data).toMatchObject({ success: true, status: 'active', documentPath: join(lib, '.cairn', 'docs', 'LIB-1.md') });
+      const unknown = await call(mcp, 'submit_dependency_task', { dependencyId: '@acme/nothing', taskSummary: 'x', taskDetails: '' });
+      expect(JSON.parse(unknown.text)).toMatchObject({ success: false, error: 'PROJECT_NOT_FOUND' });
+      expect(JSON.parse(unknown.text).message).toContain('LIB');
+      await server!.stop();
+      server = undefined;
+      const offline = await ok(mcp, 'submit_dependency_task', { dependencyId: '@acme/lib', taskSummary: 'Offline by package', taskDetails: '' });
+      expect(offline.data).toMatchObject({ success: true, persistedOffline: true });
+      server = await startServe(serverDb, port);
+      await waitFor(() => pendingFiles().length === 0, 'outbox delivered');
+      expect((await serverTasks()).filter((t) => t.id.startsWith('LIB-')).map((t) => t.title).sort()).toEqual(['Offline by package', 'Online by package']);
     } finally {
       await mcp.close();
     }
