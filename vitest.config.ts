@@ -16,6 +16,8 @@ export default defineConfig({
       { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
       // The seeds' suites again with each profile server in remote mode (CAIRN_URL to a real cairn serve).
       { extends: true, test: { name: 'remote', include: REMOTE_SUITE, env: { CAIRN_TEST_REMOTE: '1' } } },
+      // And again over Streamable HTTP: the client on /mcp/{profile} of a real cairn serve.
+      { extends: true, test: { name: 'http', include: REMOTE_SUITE, env: { CAIRN_TEST_HTTP: '1' } } },
       {
         extends: true,
         test: {

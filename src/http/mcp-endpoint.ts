@@ -4,6 +4,8 @@
  * (resources/subscribe push, roots, log level) or, with `legacy: 'stateless'`, the SDK's stateless fallback.
  */
 import { randomUUID } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import { CairnError } from '../core/errors.js';
 import {
   createMcpHandler, isLegacyRequest, legacyStatelessFallback, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpRequestContext, type McpServer,
 } from '@modelcontextprotocol/server';
@@ -15,7 +17,7 @@ import { findOp, gateRefusal } from '../ops/index.js';
 import { errorText } from '../ops/error-text.js';
 import { protoArgumentRefusal } from '../mcp/proto-arguments.js';
 import { buildMcpServer, forwardChanges, parseToolsets, stdioSink, type BuildMcpServerOptions } from '../mcp/server.js';
-import { findProfile, parseProfileToolsets } from '../profiles/index.js';
+import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
 import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.js';
 import { errorResponse, json } from './http-errors.js';
 import { endBodyOn, type RevocationWatch } from './revocation-watch.js';
@@ -69,9 +71,25 @@ function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: s
     toolsets: profile ? [] : parseToolsets(q.get('toolsets') ?? undefined),
     readOnly: p.scope === 'read' || truthy(q.get('readOnly') ?? q.get('read_only') ?? undefined),
     ...(project ? { defaultProject: project } : {}),
-    // A profile's host variables (TX_DB, CASTLE_PROJECT_PATH) belong to a process it starts; over HTTP the workspace is the server's.
-    ...(profile ? { profile: { profile, toolsets: parseProfileToolsets(profile, q.get('toolsets') ?? undefined), env: {} } } : {}),
+    // A profile's workspace variable (TX_DB) belongs to a process its host starts; over HTTP the workspace
+    // is the server's. Its project directory (CASTLE_PROJECT_PATH) comes as ?projectPath=.
+    ...(profile ? { profile: { profile, toolsets: parseProfileToolsets(profile, q.get('toolsets') ?? undefined), env: profileEnv(profile, q.get('projectPath') ?? undefined) } } : {}),
   };
+}
+
+function profileEnv(profile: Profile, projectPath: string | undefined): Record<string, string> {
+  if (projectPath === undefined) return {};
+  if (!profile.projectPathEnv) {
+    throw new CairnError('VALIDATION_ERROR', `?projectPath= scopes a profile to a project directory, and the ${profile.name} profile has none (only castle's CASTLE_PROJECT_PATH). Nothing was served.`, {
+      suggestions: [`/mcp/${profile.name}?project=KEY  (a project by key)`],
+    });
+  }
+  if (!isAbsolute(projectPath)) {
+    throw new CairnError('VALIDATION_ERROR', `?projectPath= must be an absolute path on the server's machine, got "${projectPath}". Nothing was served.`, {
+      suggestions: [`/mcp/${profile.name}?projectPath=/home/me/src/app`],
+    });
+  }
+  return { [profile.projectPathEnv]: resolve(projectPath) };
 }
 
 const OPTIONS_KEY = 'cairn.serverOptions';

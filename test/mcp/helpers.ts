@@ -3,9 +3,11 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startServe } from '../handoff/remote-harness.js';
 import { EVENTUALLY_MS } from '../helpers/wait.js';
@@ -24,7 +26,7 @@ export interface ServerArgs {
 /** `entry`: the script and leading arguments that start the server (default the standalone stdio entry). */
 function params(s: ServerArgs, entry: string[] = [ENTRY]) {
   // The repository registry stays the test run's (off unless a test names its own file).
-  const registry = process.env.CAIRN_REGISTRY ? { CAIRN_REGISTRY: process.env.CAIRN_REGISTRY } : {};
+  const registry: Record<string, string> = process.env.CAIRN_REGISTRY ? { CAIRN_REGISTRY: process.env.CAIRN_REGISTRY } : {};
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...registry, ...(s.env ?? {}) };
   return { command: process.execPath, args: [...entry, ...(s.db ? ['--db', s.db] : []), ...(s.args ?? [])], env, stderr: 'pipe' as const, ...(s.cwd ? { cwd: s.cwd } : {}) };
 }
@@ -48,6 +50,35 @@ async function remoteLeg(s: ServerArgs): Promise<{ s: ServerArgs; stop?: () => P
   return { s: { ...s, db: undefined, env: { ...s.env, CAIRN_URL: `http://127.0.0.1:${port}` } }, stop: served.stop };
 }
 
+/**
+ * The HTTP leg (vitest project "http", CAIRN_TEST_HTTP=1): a profile server's workspace is served by a
+ * real `cairn serve`, and the client connects to /mcp/{profile} over Streamable HTTP, with the
+ * server's flags and variables as the query string a host would send (project, projectPath,
+ * toolsets, readOnly, as). Servers without a profile, or whose workspace the test does not name, stay on stdio.
+ */
+const HTTP_LEG = process.env.CAIRN_TEST_HTTP === '1';
+
+async function httpLeg(s: ServerArgs): Promise<{ url: URL; stop: () => Promise<void> } | undefined> {
+  const args = s.args ?? [];
+  const at = args.indexOf('--profile');
+  if (!HTTP_LEG || at < 0) return undefined;
+  const named = s.db ?? WORKSPACE_VARS.map((k) => s.env?.[k]).find(Boolean);
+  if (!named) return undefined;
+  const db = s.env?.DEVPLANNER_WORKSPACE === named && !named.endsWith('.db') ? join(named, '.cairn', 'cairn.db') : named;
+  const port = await freePort();
+  const served = await startServe(db, port);
+  const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+  const q = new URLSearchParams();
+  const project = flag('--project') ?? s.env?.CAIRN_PROJECT;
+  if (project) q.set('project', project);
+  if (s.env?.CASTLE_PROJECT_PATH) q.set('projectPath', resolve(s.cwd ?? process.cwd(), s.env.CASTLE_PROJECT_PATH));
+  if (flag('--toolsets')) q.set('toolsets', flag('--toolsets')!);
+  if (args.includes('--read-only') || s.env?.CAIRN_READ_ONLY) q.set('readOnly', '1');
+  if (s.env?.CAIRN_ACTOR) q.set('as', s.env.CAIRN_ACTOR);
+  const query = q.toString();
+  return { url: new URL(`http://127.0.0.1:${port}/mcp/${args[at + 1]}${query ? `?${query}` : ''}`), stop: served.stop };
+}
+
 function stopWithClient(client: { close(): Promise<void> }, stop?: () => Promise<void>): void {
   if (!stop) return;
   const close = client.close.bind(client);
@@ -64,6 +95,15 @@ export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, 
     const { ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots!.map((p) => ({ uri: `file://${p}`, name: p })) }));
   }
+  const http = await httpLeg(s);
+  if (http) {
+    await client.connect(new HttpV1(http.url)).catch(async (err: unknown) => {
+      await http.stop();
+      throw err;
+    });
+    stopWithClient(client, http.stop);
+    return client;
+  }
   const leg = await remoteLeg(s);
   await client.connect(new StdioV1(params(leg.s, entry)));
   stopWithClient(client, leg.stop);
@@ -73,6 +113,15 @@ export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, 
 /** The v2 client pinned to protocol 2026-07-28. */
 export async function connectV2(s: ServerArgs): Promise<ClientV2> {
   const client = new ClientV2({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const http = await httpLeg(s);
+  if (http) {
+    await client.connect(new HttpV2(http.url)).catch(async (err: unknown) => {
+      await http.stop();
+      throw err;
+    });
+    stopWithClient(client, http.stop);
+    return client;
+  }
   const leg = await remoteLeg(s);
   await client.connect(new StdioV2(params(leg.s)));
   stopWithClient(client, leg.stop);

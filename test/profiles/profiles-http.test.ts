@@ -53,6 +53,36 @@ describe('/mcp/{profile}', () => {
     expect(await res.text()).toContain('Valid profiles: native, castle, tx');
   });
 
+  it('?projectPath= scopes castle to a project directory; a relative path, or a profile without one, is a 400 saying why', async () => {
+    s = await serve({ rateLimit: false });
+    const init = (path: string) => fetch(`${s!.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+    });
+    const relative = await init('/mcp/castle?projectPath=src/app');
+    expect(relative.status).toBe(400);
+    expect(await relative.text()).toContain('must be an absolute path');
+    const tx = await init('/mcp/tx?projectPath=/srv/app');
+    expect(tx.status).toBe(400);
+    expect(await tx.text()).toContain('the tx profile has none');
+    const writer = await v2(`${s.url}/mcp/tx`);
+    await writer.callTool({ name: 'tx_add', arguments: { title: 'Elsewhere' } });
+    await writer.close();
+    const castle = async (query: string) => {
+      const c1 = new ClientV1({ name: 'v1', version: '1' });
+      await c1.connect(new TransportV1(new URL(`${s!.url}/mcp/castle${query}`)));
+      try {
+        return text(await c1.callTool({ name: 'castle_list_tasks', arguments: {} }));
+      } finally {
+        await c1.close();
+      }
+    };
+    expect(await castle('')).toContain('**Elsewhere**');
+    // No project is rooted there: that directory has no tasks (never another project's).
+    expect(await castle('?projectPath=/srv/nothing-here')).toBe('No tasks found.');
+  });
+
   it('a read token lists only read tools and gets 403 on a profile write; a write token writes', async () => {
     s = await serve({ rateLimit: false });
     const ctx = { store: s.store, clock: systemClock, actor: 'test' };
