@@ -69,7 +69,7 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
         const refusal = gateRefusal(op, ctx);
         if (refusal) throw refusal;
         // Idempotency-Key (an outbox delivery, a retry): the write happens once per key (runOp).
-        const key = c.req.header('idempotency-key')?.trim().slice(0, 200);
+        const key = idempotencyKeyOf(c.req.header('idempotency-key'));
         // If-Match on PATCH/DELETE: 412 when the task or project changed since the caller read it.
         const pre = await applyIfMatch(op, ctx, c.req.header('if-match'), pathValues, mergePathParams(op, base, pathValues));
         fromIfMatch = pre.fromIfMatch;
@@ -89,3 +89,21 @@ export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {
     });
   }
 }
+
+/**
+ * The Idempotency-Key header, checked: cutting a long key would let two different writes whose keys
+ * share a prefix pass for one (the second answered as a replay, never done), so it is refused.
+ */
+function idempotencyKeyOf(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = header.trim();
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY) {
+    throw new CairnError('VALIDATION_ERROR', `Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY} characters; this one has ${key.length}. Nothing was changed.`, {
+      suggestions: ['Send a shorter key, e.g. a UUID', 'Leave the header out for a write that need not be deduplicated'],
+      details: { length: key.length, max: MAX_IDEMPOTENCY_KEY },
+    });
+  }
+  return key;
+}
+
+const MAX_IDEMPOTENCY_KEY = 200;

@@ -232,4 +232,18 @@ describe('remote workspace', () => {
     expect(reused.status).toBe(409);
     expect(((await reused.json()) as { error: { code: string } }).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
   });
+
+  it('an Idempotency-Key over 200 characters is refused, never cut: two keys sharing 200 characters are two writes', async () => {
+    const post = (title: string, key: string) =>
+      fetch(`${url}/api/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify({ project: 'CORE', title }) });
+    const long = await post('Too long', `${'k'.repeat(200)}-first`);
+    expect(long.status).toBe(400);
+    const body = (await long.json()) as { error: { code: string; message: string } };
+    expect(body.error.code).toBe('VALIDATION_ERROR');
+    expect(body.error.message).toContain('Idempotency-Key must be 1–200 characters; this one has 206');
+    expect(await serverTasks()).toEqual([]);
+    expect((await post('At the limit', 'k'.repeat(200))).status).toBe(201);
+    expect((await post('Same prefix, other write', `${'k'.repeat(199)}x`)).status).toBe(201);
+    expect((await serverTasks()).map((t) => t.title).sort()).toEqual(['At the limit', 'Same prefix, other write']);
+  });
 });

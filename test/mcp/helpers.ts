@@ -105,7 +105,11 @@ export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, 
     return client;
   }
   const leg = await remoteLeg(s);
-  await client.connect(new StdioV1(params(leg.s, entry)));
+  // A server that fails to start (a bad profile) must not leave the leg's cairn serve running.
+  await client.connect(new StdioV1(params(leg.s, entry))).catch(async (err: unknown) => {
+    await leg.stop?.();
+    throw err;
+  });
   stopWithClient(client, leg.stop);
   return client;
 }
@@ -123,7 +127,10 @@ export async function connectV2(s: ServerArgs): Promise<ClientV2> {
     return client;
   }
   const leg = await remoteLeg(s);
-  await client.connect(new StdioV2(params(leg.s)));
+  await client.connect(new StdioV2(params(leg.s))).catch(async (err: unknown) => {
+    await leg.stop?.();
+    throw err;
+  });
   stopWithClient(client, leg.stop);
   return client;
 }

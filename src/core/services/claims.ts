@@ -12,7 +12,7 @@ import { TaskRef } from '../model/ids.js';
 import type { Task } from '../model/task.js';
 import { Kind } from '../model/task.js';
 import type { ListAfter, TaskFilter, TaskPatch, TaskRow, Tx } from '../ports.js';
-import { isClaimLive } from '../rules/readiness.js';
+import { isBlockerOpen, isClaimLive } from '../rules/readiness.js';
 import { sortKeyOf } from './cursor.js';
 import { displayIdOf, hydrate } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject } from './resolve.js';
@@ -120,8 +120,10 @@ export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof C
       for (const r of rows) {
         // Ready already means unclaimed (or the lease lapsed) with no open blockers; a task this
         // actor holds is in progress, so never "next".
+        // Read again (locked, on PostgreSQL): another writer may have finished, deleted or claimed it since
+        // the list; such a candidate is skipped, never answered as an error.
         const row = await tx.getTask(r.uid);
-        if (!row || row.claimedBy === ctx.actor) continue;
+        if (!row || row.claimedBy === ctx.actor || row.deletedAt !== null || !isBlockerOpen({ category: row.category, deleted: false })) continue;
         try {
           return { task: await hydrate(tx, await claimRow(tx, ctx, row, { leaseSeconds: input.leaseSeconds, force: false }), now, ctx.actor) };
         } catch (err) {

@@ -44,6 +44,12 @@ const detailedByKey = prepared((db, p) =>
     .where('tasks.seq', '=', p(1)),
 );
 const lockedByKey = prepared((db, p) => base(db).where('p.key', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
+// A lane's writers, one at a time: a place at the end (max + 1) or between two neighbours is read and
+// written under this lock, so two creates in one lane never take one position. One bigint key (its
+// own key space beside the two-int locks above): the schema, project and status hashed together.
+const laneLock = prepared((_db, p) => sql`SELECT pg_advisory_xact_lock(hashtextextended(current_schema() || ' ' || ${p(0)} || ' ' || ${p(1)}, 0))`);
+// The rows whose open_blockers a write recounts, locked in uid order (writers meeting on the same rows wait, never deadlock).
+const lockForRecount = prepared((db, p) => sql`SELECT uid, open_blockers FROM tasks WHERE uid IN (SELECT value FROM json_array_elements_text(${p(0)}::json)) ORDER BY uid FOR UPDATE`);
 
 /**
  * An event numbered by the feed counter (cairn_state.last_seq). The UPDATE locks the counter's row
@@ -109,6 +115,33 @@ export class PostgresTx extends KyselyTx {
         const statuses = (JSON.parse(statuses_json) as Array<[string, string, string, Category, number]>).map(([name, displayName, color, category, position]) => ({ name, displayName, color, category, position }));
         projects.rememberStatuses(project.uid, statuses);
         return project;
+      };
+      // Two writers finishing two blockers of one task: the second one's recount, as one UPDATE, would
+      // wait for the first's row lock and then count with the snapshot it took before that commit,
+      // leaving a done blocker counted. Locking first makes the recount a statement of its own, whose
+      // snapshot is taken once the lock is held: it sees every blocker change committed before it.
+      const recount = this.refreshOpenBlockers;
+      this.refreshOpenBlockers = async (uids) => {
+        if (uids.length === 0) return;
+        await lockForRecount.all(this.pg, [JSON.stringify(uids)]);
+        await recount(uids);
+      };
+      const lanes = new Set<string>();
+      const lockLane = async (projectUid: string, status: string) => {
+        const key = `${projectUid} ${status}`;
+        if (lanes.has(key)) return;
+        await laneLock.all(this.pg, [projectUid, status]);
+        lanes.add(key);
+      };
+      const lastPosition = this.maxLanePosition;
+      const positions = this.lanePositions;
+      this.maxLanePosition = async (projectUid, status) => {
+        await lockLane(projectUid, status);
+        return lastPosition(projectUid, status);
+      };
+      this.lanePositions = async (projectUid, status, excludeUid) => {
+        await lockLane(projectUid, status);
+        return positions(projectUid, status, excludeUid);
       };
       this.getTask = async (uid) => {
         const [r] = await lockedByUid.all(this.pg, [uid]);
