@@ -116,6 +116,10 @@ export async function runServe(opts: ServeOptions = {}): Promise<void> {
   const heap = tuneHeap();
   let running: RunningServer;
   try {
+    // Opened before listening: a workspace this Cairn cannot open (a newer schema, a server that refuses
+    // the connection) stops the start with its reason and a non-zero exit, instead of a server that
+    // neither listens nor leaves.
+    await store.read(async () => undefined);
     running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, onMcpSessionEnded: heap.sessionEnded, ...envOptions(env) });
   } catch (err) {
     await store.close();

@@ -151,5 +151,8 @@ export class PostgresStore implements Store {
     this.#closed = true;
     this.#ready = undefined;
     await this.#db.destroy();
+    // Kysely ends the pool only if it ran a query; a store that failed at its migration (a newer
+    // schema) used the pool alone, and its idle connection would hold the process for 30 s.
+    if (!this.#pool.ended) await this.#pool.end().catch(() => undefined);
   }
 }
