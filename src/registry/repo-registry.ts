@@ -4,6 +4,7 @@
  * the file atomically, so processes registering at once lose no entry; a lock left by a process
  * that died is taken over.
  */
+import { processAlive } from '../process-alive.js';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CairnError } from '../core/errors.js';
@@ -24,14 +25,6 @@ const RESEEN_MS = 24 * 3600_000;
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const same = (a: RegisteredRepository, b: RegisteredRepository): boolean => JSON.stringify({ ...a, seen: '' }) === JSON.stringify({ ...b, seen: '' });
 
@@ -159,7 +152,7 @@ export class FileRegistry implements RepositoryRegistry {
         } catch {
           continue; // released between our open and read
         }
-        if (Number.isInteger(holder) && holder !== process.pid && !alive(holder)) {
+        if (Number.isInteger(holder) && holder !== process.pid && !processAlive(holder)) {
           rmSync(file, { force: true });
           continue;
         }

@@ -6,6 +6,7 @@
  * changes nothing: delivered exactly once. Delivered entries move to `delivered/`; entries the
  * server refuses move to `refused/` with its error — never dropped.
  */
+import { processAlive } from '../process-alive.js';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { newUlid } from '../core/model/ids.js';
@@ -172,7 +173,7 @@ export class Outbox {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         const holder = Number(readFileSync(file, 'utf8').trim() || NaN);
-        if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) return undefined;
+        if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) return undefined;
         if (holder === process.pid) return undefined;
         this.#remove(file); // stale: its process is gone
       }
@@ -181,14 +182,6 @@ export class Outbox {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** `.cairn/outbox` of the nearest ancestor with `.cairn/`, else of the working directory; CAIRN_OUTBOX overrides. */
 export function outboxDir(cwd: string, env: NodeJS.ProcessEnv, workspaceRoot: string | undefined): string {
