@@ -3,7 +3,8 @@
  * PostgreSQL). Everything keeps its identity: ids, keys, task numbers, event numbers, versions,
  * tokens (their hashes). The relation columns and label_order are rebuilt by the target's own
  * triggers as rows arrive, and its search index once at the end. The source is read in one
- * snapshot and the target written in one transaction: a copy that fails leaves the target as it was.
+ * snapshot (REPEATABLE READ on PostgreSQL), so a server may keep writing while it runs, and the
+ * target is written in one transaction: a copy that fails leaves the target as it was.
  */
 import { Kysely, sql } from 'kysely';
 import { CairnError } from '../core/errors.js';
@@ -74,7 +75,11 @@ async function copy(from: string, to: string, onProgress?: (table: string, rows:
     const target = await open(to);
     try {
       const rows: Record<string, number> = {};
-      await source.db.transaction().setAccessMode('read only').execute(async (src) => {
+      // One snapshot of a live source: PostgreSQL's default (READ COMMITTED) sees each statement's own
+      // moment, so a task made between two tables' reads would arrive as an edge without its task.
+      // SQLite's read transaction is one snapshot already (WAL).
+      const read = source.db.transaction().setAccessMode('read only');
+      await (source.engine === 'postgres' ? read.setIsolationLevel('repeatable read') : read).execute(async (src) => {
         await target.db.transaction().execute(async (dst) => {
           await assertEmpty(dst, target.location);
           for (const t of TABLES) rows[t.name] = await copyTable(src, dst, t, target.engine, (n) => onProgress?.(t.name, n));

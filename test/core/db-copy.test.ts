@@ -117,6 +117,43 @@ describe('db copy', () => {
     expect((await returned.call('search_tasks', { query: 'after copy' })).results.map((r) => r.task.id)).toEqual(['API-9']);
   });
 
+  it('copies a live workspace: writers keep going, and the copy is one moment of it', async () => {
+    const source = tempCairn();
+    cleanups.push(() => source.done());
+    await source.call('create_project', { key: 'API', name: 'API' });
+    let last = (await source.call('create_task', { project: 'API', title: 'seed 0' })).task.id;
+    for (let i = 1; i < 700; i++) last = (await source.call('create_task', { project: 'API', title: `seed ${i}`, blockedBy: i % 3 ? [] : [last] } as never)).task.id;
+
+    // Writers add tasks that depend on the newest one, comment and complete, for as long as the copy runs.
+    let copying = true;
+    let wrote = 0;
+    const busy = ['one', 'two', 'three'].map(async (name) => {
+      const writer = openCairn({ db: source.ws.db, actor: `agent:${name}` });
+      cleanups.push(() => writer.close());
+      for (let n = 0; copying; n++) {
+        const t = (await writer.call('create_task', { project: 'API', title: `live ${name} ${n}`, blockedBy: [last] } as never)).task.id;
+        await writer.call('add_comment', { id: t, body: `note ${n}` });
+        await writer.call('complete_task', { id: last }).catch(() => undefined);
+        last = t;
+        wrote++;
+      }
+    });
+    const file = target();
+    const report = await copyWorkspace(source.ws.db, file).finally(() => (copying = false));
+    await Promise.all(busy);
+    expect(wrote).toBeGreaterThan(0);
+
+    // One moment: every task, edge and comment the copy holds has its event in the copy's feed, and none is missing.
+    const copy = opened(file);
+    const events = await allEvents(copy);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const created = new Set(events.filter((e) => e.type === 'task.created').map((e) => e.taskId));
+    const tasks = await allTasks(copy);
+    expect(tasks.length).toBe(report.rows.tasks);
+    expect(new Set(tasks.map((t) => t.id))).toEqual(created);
+    expect(report.rows.comments).toBe(events.filter((e) => e.type === 'comment.added').length);
+  }, 120_000);
+
   it('refuses a target that already holds a workspace, and changes neither', async () => {
     const source = tempCairn();
     cleanups.push(() => source.done());
