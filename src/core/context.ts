@@ -18,6 +18,10 @@ export interface Context {
   repositories?: RepositoryRegistry;
   /** The caller's working directory, against which a relative path it gives (a project root) is read; the CLI sets it. */
   cwd?: string;
+  /** Whose idempotency keys this call's are (the token that sent it): another scope's keys never match. */
+  keyScope?: string;
+  /** How long an idempotency key is remembered (default 7 days; handoff keys are kept for good). */
+  keyRetentionDays?: number;
 }
 
 export const nowIso = (ctx: Pick<Context, 'clock'>): string => ctx.clock.now().toISOString();

@@ -53,6 +53,8 @@ export interface AppOptions {
   /** Open SSE streams at most, in all and per token (defaults 256 and 32). */
   maxEventStreams?: number;
   maxEventStreamsPerToken?: number;
+  /** How long an Idempotency-Key is remembered, in days (CAIRN_IDEMPOTENCY_DAYS; default 7). Handoff keys are kept for good. */
+  keyRetentionDays?: number;
 }
 
 export interface CairnApp {
@@ -77,7 +79,7 @@ function remoteOf(c: HonoContext): string {
 }
 
 export async function createApp(opts: AppOptions): Promise<CairnApp> {
-  const core: CoreContext = { store: opts.store, clock: opts.clock ?? systemClock, actor: 'http' };
+  const core: CoreContext = { store: opts.store, clock: opts.clock ?? systemClock, actor: 'http', ...(opts.keyRetentionDays !== undefined ? { keyRetentionDays: opts.keyRetentionDays } : {}) };
   // A database that is down fails every poll until it is back: the same error at most every 10 s.
   let lastFeedError = { text: '', at: 0 };
   const feed = await followChanges(opts.store, {

@@ -93,7 +93,17 @@ export interface ServeOptions {
 
 const list = (v: string | undefined): string[] => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
 
-/** Options from the environment: CAIRN_RATE_LIMIT (req/s per token, 0 = off), CAIRN_MAX_BODY (bytes), CAIRN_ALLOWED_HOSTS, CAIRN_MCP_LEGACY. */
+function retentionDays(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 3650) {
+    throw new CairnError('VALIDATION_ERROR', `CAIRN_IDEMPOTENCY_DAYS must be a number of days above 0 (at most 3650), not "${text}". The server did not start.`, {
+      suggestions: ['CAIRN_IDEMPOTENCY_DAYS=7  (the default)', 'CAIRN_IDEMPOTENCY_DAYS=0.5  (twelve hours)'],
+    });
+  }
+  return n;
+}
+
+/** Options from the environment: CAIRN_RATE_LIMIT (req/s per token, 0 = off), CAIRN_MAX_BODY (bytes), CAIRN_ALLOWED_HOSTS, CAIRN_MCP_LEGACY, CAIRN_IDEMPOTENCY_DAYS. */
 export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
   const out: Partial<AppOptions> = {};
   if (env.CAIRN_RATE_LIMIT !== undefined) {
@@ -104,6 +114,7 @@ export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
   if (env.CAIRN_ALLOWED_HOSTS) out.allowedHosts = list(env.CAIRN_ALLOWED_HOSTS);
   if (env.CAIRN_MCP_LEGACY === 'stateless' || env.CAIRN_MCP_LEGACY === 'sessions') out.mcpLegacy = env.CAIRN_MCP_LEGACY;
   if (env.CAIRN_ACCESS_LOG === '0') out.accessLog = false;
+  if (env.CAIRN_IDEMPOTENCY_DAYS !== undefined) out.keyRetentionDays = retentionDays(env.CAIRN_IDEMPOTENCY_DAYS);
   return out;
 }
 

@@ -22,7 +22,7 @@ import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.
 import { errorResponse, json } from './http-errors.js';
 import { endBodyOn, type RevocationWatch } from './revocation-watch.js';
 import { SessionEventStore } from './session-event-store.js';
-import { identityFor } from './rest-routes.js';
+import { identityFor, keyRules } from './rest-routes.js';
 
 export interface McpEndpointOptions {
   feed: ChangeFeed;
@@ -68,6 +68,7 @@ function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: s
   return {
     store: core.store,
     ...identityFor(p, q.get('as') ?? actorHeader),
+    services: keyRules(core, p),
     toolsets: profile ? [] : parseToolsets(q.get('toolsets') ?? undefined),
     readOnly: p.scope === 'read' || truthy(q.get('readOnly') ?? q.get('read_only') ?? undefined),
     ...(project ? { defaultProject: project } : {}),

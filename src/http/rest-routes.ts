@@ -49,8 +49,16 @@ export function actorFor(p: Principal, requested: string | undefined): string {
   return identityFor(p, requested).actor;
 }
 
+/**
+ * Whose idempotency keys a caller's are: a token's own (another token's same key is another key),
+ * and the server's retention for them.
+ */
+export function keyRules(core: CoreContext, p: Principal): Pick<OpContext, 'keyScope' | 'keyRetentionDays'> {
+  return { ...(p.token ? { keyScope: `token:${p.token.id}` } : {}), ...(core.keyRetentionDays !== undefined ? { keyRetentionDays: core.keyRetentionDays } : {}) };
+}
+
 export function opContext(core: CoreContext, p: Principal, actorHeader: string | undefined): OpContext {
-  return { store: core.store, clock: core.clock, ...identityFor(p, actorHeader), ...(p.scope === 'read' ? { readOnly: true, readOnlyReason: 'token' as const } : {}) };
+  return { store: core.store, clock: core.clock, ...identityFor(p, actorHeader), ...keyRules(core, p), ...(p.scope === 'read' ? { readOnly: true, readOnlyReason: 'token' as const } : {}) };
 }
 
 export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {

@@ -60,7 +60,7 @@ export interface BuildMcpServerOptions {
    */
   onRoots?: (paths: string[] | undefined) => void;
   /** Other workspaces (handoffs to other repositories) and a remote server to run every op on (`--remote`). */
-  services?: Pick<OpContext, 'openWorkspace' | 'remote' | 'repositories'>;
+  services?: Pick<OpContext, 'openWorkspace' | 'remote' | 'repositories' | 'keyScope' | 'keyRetentionDays'>;
   /**
    * Settles once the change feed follows the workspace: a subscription is acknowledged only then, so
    * a change made after it (a file a linked source's owner edits, a commit elsewhere) is heard.

@@ -103,7 +103,7 @@ export async function runOp<O extends Op>(op: O, ctx: OpContext, raw: unknown): 
 async function runOnce(op: Op, ctx: OpContext, input: Record<string, unknown>, key: string): Promise<unknown> {
   const { idempotencyKey: _, ...rest } = ctx;
   if ('idempotencyKey' in op.input.shape) return op.run(rest, { ...input, idempotencyKey: input.idempotencyKey ?? key });
-  const out = await withIdempotency(rest, key, op.name, (c) => op.run({ ...rest, store: c.store }, input));
+  const out = await withIdempotency(rest, { key, op: op.name, request: input }, (c) => op.run({ ...rest, store: c.store }, input));
   if (!isReplay(out)) return out;
   const task = out.record.taskUid ? await getTask(rest, { id: out.record.taskUid }).catch(() => undefined) : undefined;
   const candidate = { ...(task ? { task } : {}), ...('nowReady' in ((op.output as Partial<z.ZodObject>).shape ?? {}) ? { nowReady: [] } : {}) };

@@ -137,6 +137,8 @@ export interface IdempotencyKeysTable {
   op: string;
   task_uid: string | null;
   created_at: string;
+  /** The request's fingerprint (migration 24 / 7): the same key with another body is refused. */
+  fingerprint: string | null;
 }
 
 /** A linked source (migration 21): a store another program owns, synced in place (docs/links.md). */

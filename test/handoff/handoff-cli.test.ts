@@ -31,8 +31,10 @@ describe('cairn handoff / cairn doc', () => {
     const api = join(base, 'api');
     const first = cairn(api, ['handoff', '../core', 'Fix the parser', '--details', 'It drops **bold**', '--anchors', 'src/parser.ts', '--idempotency-key', 'k-1', '--priority', 'high']);
     expect(first.stdout, first.stderr).toContain('Handed off: CORE-1 in CORE');
-    const again = cairn(api, ['handoff', '../core', 'Fix the parser', '--idempotency-key', 'k-1', '--json']).json();
+    const again = cairn(api, ['handoff', '../core', 'Fix the parser', '--details', 'It drops **bold**', '--anchors', 'src/parser.ts', '--idempotency-key', 'k-1', '--priority', 'high', '--json']).json();
     expect(again).toMatchObject({ taskId: 'CORE-1', replayed: true, persistedOffline: false });
+    // The key names that handoff: another title under it is refused, not answered as the first.
+    expect(cairn(api, ['handoff', '../core', 'Fix the lexer', '--idempotency-key', 'k-1', '--json']).json()).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED' } });
     const refused = cairn(api, ['handoff', '../core', 'Escape', '--anchors', '../api/secret.txt', '--json']);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error.code).toBe('ANCHOR_OUTSIDE_REPOSITORY');

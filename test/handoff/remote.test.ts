@@ -59,7 +59,7 @@ describe('remote workspace', () => {
     try {
       const sent = await ok(mcp, 'submit_handoff', { target: '@acme/core', title: 'Remote handoff', details: 'over HTTP', anchors: ['src/a.ts'], idempotencyKey: 'r-1' });
       expect(sent.data).toMatchObject({ taskId: 'CORE-1', persistedOffline: false, replayed: false, target: { project: 'CORE' } });
-      expect((await ok(mcp, 'submit_handoff', { target: '@acme/core', title: 'Remote handoff', idempotencyKey: 'r-1' })).data).toMatchObject({ taskId: 'CORE-1', replayed: true });
+      expect((await ok(mcp, 'submit_handoff', { target: '@acme/core', title: 'Remote handoff', details: 'over HTTP', anchors: ['src/a.ts'], idempotencyKey: 'r-1' })).data).toMatchObject({ taskId: 'CORE-1', replayed: true });
       const remote = (await ok(mcp, 'get_task', { id: 'CORE-1' })).data;
       const local = openCairn({ db: serverDb, actor: 'agent:client' });
       const here = await local.call('get_task', { id: 'CORE-1' });

@@ -214,7 +214,7 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       await setup('create_project', { key: 'WEB', name: 'Web app', root: ws.dir, aliases: ['web-app'] });
       const sent = await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', details: 'Needed by the web app', priority: 'high', idempotencyKey: 'k-1', from: 'API' });
       expect(sent.data).toMatchObject({ taskId: 'WEB-1', persistedOffline: false });
-      expect((await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', idempotencyKey: 'k-1', from: 'API' })).data).toMatchObject({ taskId: 'WEB-1' });
+      expect((await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', details: 'Needed by the web app', priority: 'high', idempotencyKey: 'k-1', from: 'API' })).data).toMatchObject({ taskId: 'WEB-1' });
       expect((await must('get_task', { id: 'WEB-1' })).data.task).toMatchObject({ title: 'Expose the login API', priority: 'high' });
       expect((await must('get_task_document', { id: 'WEB-1' })).data).toMatchObject({ status: 'missing' });
       const doc = await must('get_task_document', { id: 'WEB-1', requireExisting: false });

@@ -121,7 +121,7 @@ export async function submitHandoff(ctx: Context & { defaultProject?: string }, 
       project: project.key, title: input.title, description: input.details, priority: input.priority, labels: input.tags, anchors,
       origin, kind: 'task', score: 0, blockedBy: [], checklist: [], links: {},
     });
-    const made = input.idempotencyKey ? await withIdempotency(targetCtx, input.idempotencyKey, 'submit_handoff', create) : await create(targetCtx);
+    const made = input.idempotencyKey ? await withIdempotency(targetCtx, { key: input.idempotencyKey, op: 'submit_handoff', request: { ...input, idempotencyKey: undefined } }, create) : await create(targetCtx);
     if (isReplay(made)) {
       const task = made.record.taskUid ? await ws.store.read((tx) => tx.getTask(made.record.taskUid!)) : undefined;
       const taskId = task ? displayIdOf(task) : null;

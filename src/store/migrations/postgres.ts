@@ -419,6 +419,15 @@ BEGIN
 END $$;
 `,
   },
+  {
+    version: 7,
+    name: 'idempotency keys with rules',
+    // As SQLite's migration 24.
+    sql: `
+ALTER TABLE idempotency_keys ADD COLUMN fingerprint TEXT;
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+`,
+  },
 ];
 
 function pgString(s: string): string {

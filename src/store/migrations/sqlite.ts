@@ -674,6 +674,17 @@ CREATE TRIGGER tasks_grams_delete AFTER DELETE ON tasks BEGIN
 END;
 `,
   },
+  {
+    version: 24,
+    name: 'idempotency keys with rules',
+    // A key remembers what its first request asked (a fingerprint: the same key with another body is
+    // refused, not replayed) and expires after its retention (the index finds the expired ones). A key's
+    // scope (the token that sent it) is part of the stored key: queries/idempotency.ts.
+    sql: `
+ALTER TABLE idempotency_keys ADD COLUMN fingerprint TEXT;
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
