@@ -26,6 +26,7 @@ export const SQLITE_ONLY = [
   'test/core/workspace-files.test.ts',
   'test/core/limit-literals.test.ts',
   'test/props/search-excerpts.test.ts',
+  'test/handoff/remote-exactly-once.test.ts',
 ];
 
 /** Files in the folders above whose subject is the protocol, the SDK or schemas, not the store: once is enough. */

@@ -59,7 +59,7 @@ function hintMissing(ws: WorkspaceLocation): void {
 export function openSession(g: GlobalOptions, opts: { write: boolean }): Session {
   const workspace = locateWorkspace(g);
   // The actor goes along when named, or when there is no token (whose name would be the actor).
-  const remote = g.db ? undefined : remoteSettings(g.remote, process.env, g.as?.trim() || process.env.CAIRN_ACTOR?.trim() || (process.env.CAIRN_TOKEN ? undefined : resolveActor(g)));
+  const remote = remoteSettings(g.remote, process.env, g.as?.trim() || process.env.CAIRN_ACTOR?.trim() || (process.env.CAIRN_TOKEN ? undefined : resolveActor(g)), g.db);
   if (remote) {
     const runner = openRemote(remote, { cwd: process.cwd(), env: process.env });
     const ctx: OpContext = { store: remoteOnlyStore(remote.url), clock: systemClock, actor: resolveActor(g), remote: runner };
@@ -78,8 +78,17 @@ export async function defaultProject(ctx: OpContext): Promise<string | undefined
   const fromEnv = process.env.CAIRN_PROJECT?.trim();
   if (fromEnv) return fromEnv;
   if (ctx.remote) {
-    const { projects } = (await runOp((await loadOp('list_projects'))!, ctx, {})) as { projects: Array<{ key: string; root: string | null }> };
-    return projectAt(projects, [process.cwd()], undefined);
+    const remote = ctx.remote;
+    // While the server is away, the projects it listed last still say which one this folder is: an offline `cairn add` queues without --project.
+    const listed = await runOp((await loadOp('list_projects'))!, ctx, {}).then(
+      (r) => (r as { projects: Array<{ key: string; root: string | null }> }).projects,
+      (err: unknown) => {
+        const known = err instanceof CairnError && err.code === 'REMOTE_UNREACHABLE' ? remote.knownProjects() : undefined;
+        if (!known) throw err;
+        return known;
+      },
+    );
+    return projectAt(listed, [process.cwd()], undefined);
   }
   // The project rows alone, as MCP scoping reads them: list_projects also counts each project's
   // tasks, which took 90 ms of every command without --project in a workspace of 100k tasks.

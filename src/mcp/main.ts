@@ -72,7 +72,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   // The profile's host names the agent's project directory (CASTLE_PROJECT_PATH): it scopes like a working directory.
   const projectDir = profile?.projectPathEnv ? env[profile.projectPathEnv] : undefined;
   // --remote / CAIRN_URL: every op goes to that server; writes wait in the outbox while it is away.
-  const remote = opts.db ? undefined : remoteSettings(opts.remote, env, opts.actor ?? env.CAIRN_ACTOR ?? (env.CAIRN_TOKEN ? undefined : 'agent'));
+  const remote = remoteSettings(opts.remote, env, opts.actor ?? env.CAIRN_ACTOR ?? (env.CAIRN_TOKEN ? undefined : 'agent'), opts.db);
   const runner = remote ? openRemote(remote, { cwd, env, log: (m) => log('info', m) }) : undefined;
   if (runner) {
     log('info', `serving remote ${runner.url} (outbox ${runner.outbox.dir})`);

@@ -121,8 +121,8 @@ function remoteProjects(opts: BuildMcpServerOptions): ProjectSource {
   const ctx: OpContext = { store: opts.store, clock: systemClock, actor: opts.actor, ...opts.services };
   return {
     token: async () => String(Math.floor(Date.now() / 5000)),
-    // While the server is away there is no default project from the working directory; calls that name one still queue.
-    list: async () => (await runOp(listProjectsOp, ctx, {}).catch(() => ({ projects: [] }))).projects,
+    // While the server is away, the projects it listed last give the working directory's default project.
+    list: async () => (await runOp(listProjectsOp, ctx, {}).catch(() => ({ projects: ctx.remote?.knownProjects() ?? [] }))).projects,
   };
 }
 

@@ -29,6 +29,8 @@ export interface RemoteRunner {
   readonly url: string;
   /** `raw`: the arguments as the caller gave them (already checked by parseInput here). */
   run(op: Op, raw: Record<string, unknown>, ctx: OpContext): Promise<unknown>;
+  /** The server's projects as last listed, for a default project while it is away (undefined: never listed). */
+  knownProjects(): Array<{ key: string; root: string | null }> | undefined;
 }
 
 export interface Op<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {

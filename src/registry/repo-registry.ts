@@ -4,8 +4,8 @@
  * the file atomically, so processes registering at once lose no entry; a lock left by a process
  * that died is taken over.
  */
-import { processAlive } from '../process-alive.js';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { tryLock, type Unlock } from '../lock-file.js';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { CairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
@@ -135,34 +135,18 @@ export class FileRegistry implements RepositoryRegistry {
   }
 
   /** The writers' lock: waits up to 2 s for a live holder, takes over one whose process is gone. */
-  #lock(): () => void {
+  #lock(): Unlock {
     const file = `${this.location}.lock`;
     const deadline = Date.now() + 2000;
     for (;;) {
-      try {
-        const fd = openSync(file, 'wx');
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        return () => rmSync(file, { force: true });
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        let holder = NaN;
-        try {
-          holder = Number(readFileSync(file, 'utf8').trim() || NaN);
-        } catch {
-          continue; // released between our open and read
-        }
-        if (Number.isInteger(holder) && holder !== process.pid && !processAlive(holder)) {
-          rmSync(file, { force: true });
-          continue;
-        }
-        if (Date.now() > deadline) {
-          throw new CairnError('BUSY', `The repository registry ${this.location} stayed locked by process ${holder} for 2 s. Nothing was changed.`, {
-            suggestions: [`Retry; if process ${holder} is not cairn, remove ${file}`],
-          });
-        }
-        sleep(10);
+      const got = tryLock(file);
+      if ('unlock' in got) return got.unlock;
+      if (Date.now() > deadline) {
+        throw new CairnError('BUSY', `The repository registry ${this.location} stayed locked by process ${got.holder} for 2 s. Nothing was changed.`, {
+          suggestions: [`Retry; if process ${got.holder} is not cairn, remove ${file}`],
+        });
       }
+      sleep(10);
     }
   }
 }

@@ -6,8 +6,8 @@
  * changes nothing: delivered exactly once. Delivered entries move to `delivered/`; entries the
  * server refuses move to `refused/` with its error — never dropped.
  */
-import { processAlive } from '../process-alive.js';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { tryLock, type Unlock } from '../lock-file.js';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { newUlid } from '../core/model/ids.js';
 
@@ -77,18 +77,61 @@ export class Outbox {
     }
   }
 
-  /** Records a write durably and returns it (the caller answers persistedOffline: true). */
-  add(e: Omit<OutboxEntry, 'id' | 'createdAt' | 'attempts'>): OutboxEntry {
+  /**
+   * Records a write durably and returns it (the caller answers persistedOffline: true). `id` is the
+   * idempotency key the write was first sent with, if it was: the entry keeps it, so a first attempt
+   * the server did receive (a timeout, a gateway's 504) is answered as a replay on delivery.
+   */
+  add(e: Omit<OutboxEntry, 'id' | 'createdAt' | 'attempts'>, id: string = newUlid()): OutboxEntry {
     mkdirSync(this.dir, { recursive: true });
-    const entry: OutboxEntry = { id: newUlid(), createdAt: new Date().toISOString(), attempts: 0, ...e };
+    const entry: OutboxEntry = { id, createdAt: new Date().toISOString(), attempts: 0, ...e };
     writeDurably(join(this.dir, `${entry.id}.json`), entry);
     return entry;
   }
 
-  /** Entries waiting for delivery, oldest first. */
+  /** Entries waiting for delivery, oldest first (corrupt files are not entries: see corrupt()). */
   pending(): OutboxEntry[] {
     if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir).filter((f) => PENDING_RE.test(f)).sort().map((f) => this.#read<OutboxEntry>(join(this.dir, f))).filter((e): e is OutboxEntry => !!e);
+    return readdirSync(this.dir).filter((f) => PENDING_RE.test(f)).sort().map((f) => this.#read<OutboxEntry>(join(this.dir, f))).filter((e): e is OutboxEntry => !!e && !entryProblem(JSON.stringify(e), e.id));
+  }
+
+  /**
+   * Entry files that cannot be read as entries (cut short by a full disk, edited by hand): reported by
+   * `cairn outbox` and `cairn sync`, never skipped silently, and left in place for a person to fix.
+   */
+  corrupt(): Array<{ file: string; error: string }> {
+    if (!existsSync(this.dir)) return [];
+    const out: Array<{ file: string; error: string }> = [];
+    for (const f of readdirSync(this.dir).filter((f) => PENDING_RE.test(f)).sort()) {
+      const file = join(this.dir, f);
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        continue; // delivered (moved) meanwhile
+      }
+      const why = entryProblem(text, f.slice(0, -'.json'.length));
+      if (why) out.push({ file, error: why });
+    }
+    return out;
+  }
+
+  /** The server's projects (keys and roots) as last listed: how an offline command still finds the project of its folder. */
+  rememberProjects(url: string, projects: ReadonlyArray<{ key: string; root: string | null }>): void {
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const file = join(this.dir, 'projects.json');
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, `${JSON.stringify({ url, projects: projects.map((p) => ({ key: p.key, root: p.root })) })}\n`);
+      renameSync(tmp, file);
+    } catch {
+      // A cache: a folder it cannot write only means no default project while offline.
+    }
+  }
+
+  knownProjects(url: string): Array<{ key: string; root: string | null }> | undefined {
+    const known = this.#read<{ url?: string; projects?: Array<{ key: string; root: string | null }> }>(join(this.dir, 'projects.json'));
+    return known?.url === url && Array.isArray(known.projects) ? known.projects : undefined;
   }
 
   hasPending(): boolean {
@@ -161,27 +204,29 @@ export class Outbox {
    * Takes the delivery lock (one deliverer at a time per outbox, so entries go in order); a lock
    * left by a process that died (SIGKILL) is taken over. Undefined when another live process holds it.
    */
-  lock(): (() => void) | undefined {
+  lock(): Unlock | undefined {
     mkdirSync(this.dir, { recursive: true });
-    const file = join(this.dir, '.lock');
-    for (let tries = 0; tries < 3; tries++) {
-      try {
-        const fd = openSync(file, 'wx');
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        return () => this.#remove(file);
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        const holder = Number(readFileSync(file, 'utf8').trim() || NaN);
-        if (Number.isInteger(holder) && holder !== process.pid && processAlive(holder)) return undefined;
-        if (holder === process.pid) return undefined;
-        this.#remove(file); // stale: its process is gone
-      }
-    }
-    return undefined;
+    const got = tryLock(join(this.dir, '.lock'));
+    return 'unlock' in got ? got.unlock : undefined;
   }
 }
 
+
+/** What is wrong with an entry file's text, or undefined when it is a whole entry named `id`. */
+function entryProblem(text: string, id: string): string | undefined {
+  let e: Partial<OutboxEntry>;
+  try {
+    e = JSON.parse(text) as Partial<OutboxEntry>;
+  } catch (err) {
+    return `not JSON (${(err as Error).message})`;
+  }
+  if (typeof e !== 'object' || e === null) return 'not an entry object';
+  const missing = (['id', 'op', 'url'] as const).filter((k) => typeof e[k] !== 'string');
+  if (typeof e.args !== 'object' || e.args === null) missing.push('args' as never);
+  if (missing.length) return `missing ${missing.join(', ')}`;
+  if (e.id !== id) return `its id ${e.id} is not its file name`;
+  return undefined;
+}
 
 /** `.cairn/outbox` of the nearest ancestor with `.cairn/`, else of the working directory; CAIRN_OUTBOX overrides. */
 export function outboxDir(cwd: string, env: NodeJS.ProcessEnv, workspaceRoot: string | undefined): string {

@@ -12,6 +12,7 @@ import { loadOp } from '../ops/op-modules.js';
 import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
 import { join } from 'node:path';
 import { Outbox, type OutboxEntry } from './outbox.js';
+import { newUlid } from '../core/model/ids.js';
 
 /** Writes that can wait in the outbox while the server is away. */
 export const OUTBOX_OPS: ReadonlySet<string> = new Set(['submit_handoff', 'create_task', 'add_comment', 'update_task', 'complete_task']);
@@ -37,6 +38,10 @@ export interface OfflineReceipt {
 
 class Unreachable extends Error {}
 
+/** Answers that say nothing about one entry but about the client (a revoked token, too many requests): delivery stops, entries wait. */
+const STOPS_DELIVERY = new Set([401, 403, 429]);
+const statusOf = new WeakMap<CairnError, number>();
+
 export interface FlushReport {
   delivered: Array<{ id: string; op: string; result: unknown }>;
   refused: Array<{ id: string; op: string; error: { code: string; message: string } }>;
@@ -44,7 +49,20 @@ export interface FlushReport {
   remaining: number;
   /** Why delivery stopped early, if it did. */
   stopped?: string;
+  /** The server refused this client (401, 403, 429), not an entry: what stopped delivery. */
+  halted?: { status: number; code: string };
+  /** Entries recorded for another server: delivered only when asked (`cairn sync --to URL`). */
+  elsewhere: Array<{ id: string; op: string; url: string }>;
+  /** Entry files that cannot be read (left in place; fix or remove them). */
+  corrupt: Array<{ file: string; error: string }>;
 }
+
+export interface FlushOptions {
+  /** Deliver entries recorded for another server to this one too (`cairn sync --to URL`). */
+  retarget?: boolean;
+}
+
+const sameServer = (a: string, b: string): boolean => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 
 export class HttpRemoteRunner implements RemoteRunner {
   readonly url: string;
@@ -60,6 +78,10 @@ export class HttpRemoteRunner implements RemoteRunner {
     return this.opts.outbox;
   }
 
+  knownProjects(): Array<{ key: string; root: string | null }> | undefined {
+    return this.outbox.knownProjects(this.url);
+  }
+
   async run(op: Op, raw: Record<string, unknown>, ctx: OpContext): Promise<unknown> {
     const args = withSessionDefaults(op, raw, ctx);
     if (op.name === 'get_task_document' && typeof args.id === 'string') {
@@ -68,14 +90,19 @@ export class HttpRemoteRunner implements RemoteRunner {
       const delivered = this.outbox.find(args.id);
       if (delivered?.state === 'delivered') args.id = (delivered.entry.result as { taskId?: string } | undefined)?.taskId ?? args.id;
     }
+    // A write's key is minted before its first send and kept for every later one (the outbox entry's
+    // id): a first attempt that reached the server but whose answer did not come back (a timeout, a
+    // proxy's 504) is then answered as a replay on delivery, never made twice.
+    const key = op.readOnly ? undefined : newUlid();
     try {
-      const out = await this.send(op, args);
+      const out = await this.send(op, args, key);
+      if (op.name === 'list_projects') this.outbox.rememberProjects(this.url, (out as { projects: Array<{ key: string; root: string | null }> }).projects);
       if (this.outbox.hasPending()) void this.flush().catch(() => undefined);
       return out;
     } catch (err) {
       if (!(err instanceof Unreachable)) throw err;
       if (op.readOnly || !OUTBOX_OPS.has(op.name)) throw this.unreachable(err.message, op);
-      const entry = this.outbox.add({ op: op.name, args, url: this.url, ...(this.opts.actor ? { actor: this.opts.actor } : {}) });
+      const entry = this.outbox.add({ op: op.name, args, url: this.url, ...(this.opts.actor ? { actor: this.opts.actor } : {}) }, key);
       this.opts.log?.(`server unreachable; ${op.name} recorded in the outbox as ${entry.id}`);
       this.#schedule();
       return receipt(op, entry, this.url, err.message);
@@ -127,7 +154,9 @@ export class HttpRemoteRunner implements RemoteRunner {
     if (res.ok && body !== undefined) return body;
     // A proxy or something else answering: treat a gateway error as "not there", anything else as a refusal.
     if (res.status === 502 || res.status === 503 && !isCairnError(body) || res.status === 504) throw new Unreachable(`HTTP ${res.status}`);
-    throw fromServer(res.status, body, this.url);
+    const refusal = fromServer(res.status, body, this.url);
+    statusOf.set(refusal, res.status);
+    throw refusal;
   }
 
   unreachable(why: string, op?: Op): CairnError {
@@ -142,17 +171,30 @@ export class HttpRemoteRunner implements RemoteRunner {
    * server records in the same transaction as the write, so a delivery repeated after a crash (or
    * raced by another process) is answered without a second write. Stops at the first unreachable.
    */
-  flush(): Promise<FlushReport> {
-    this.#flushing ??= this.#flushOnce().finally(() => (this.#flushing = undefined));
+  flush(opts: FlushOptions = {}): Promise<FlushReport> {
+    this.#flushing ??= this.#flushOnce(opts).finally(() => (this.#flushing = undefined));
     return this.#flushing;
   }
 
-  async #flushOnce(): Promise<FlushReport> {
-    const report: FlushReport = { delivered: [], refused: [], remaining: 0 };
+  /** Pending entries for this server (all of them when retargeting), and those recorded for another. */
+  #queue(retarget: boolean): { mine: OutboxEntry[]; elsewhere: OutboxEntry[] } {
+    const all = this.outbox.pending();
+    if (retarget) return { mine: all, elsewhere: [] };
+    return { mine: all.filter((e) => sameServer(e.url, this.url)), elsewhere: all.filter((e) => !sameServer(e.url, this.url)) };
+  }
+
+  async #flushOnce(opts: FlushOptions): Promise<FlushReport> {
+    const retarget = opts.retarget === true;
+    const first = this.#queue(retarget);
+    const report: FlushReport = {
+      delivered: [], refused: [], remaining: 0, corrupt: this.outbox.corrupt(),
+      elsewhere: first.elsewhere.map((e) => ({ id: e.id, op: e.op, url: e.url })),
+    };
+    if (report.elsewhere.length) this.opts.log?.(`${report.elsewhere.length} outbox entries were recorded for another server (${report.elsewhere[0]!.url}); cairn sync --to ${this.url} delivers them here`);
     const unlock = this.outbox.lock();
-    if (!unlock) return { ...report, remaining: this.outbox.pending().length, stopped: 'another process is delivering this outbox' };
+    if (!unlock) return { ...report, remaining: first.mine.length, stopped: 'another process is delivering this outbox' };
     try {
-      for (const e of this.outbox.pending()) {
+      for (const e of this.#queue(retarget).mine) {
         const op = await opFor(e);
         try {
           const result = await this.send(op, e.args, e.id);
@@ -167,6 +209,14 @@ export class HttpRemoteRunner implements RemoteRunner {
             break;
           }
           const c = err instanceof CairnError ? err : new CairnError('INTERNAL', String(err));
+          const status = statusOf.get(c);
+          if (status !== undefined && STOPS_DELIVERY.has(status)) {
+            // Not about this entry: every entry would meet it. They wait until the token or the rate is right.
+            this.outbox.noteAttempt(e, `HTTP ${status} ${c.code}: ${c.message}`);
+            report.halted = { status, code: c.code };
+            report.stopped = `${this.url} answered HTTP ${status} (${c.code}: ${c.message}); nothing more was sent. ${status === 429 ? 'Wait, then run cairn sync again.' : 'Fix CAIRN_TOKEN, then run cairn sync.'}`;
+            break;
+          }
           if (c.code === 'BUSY' || c.kind === 'internal') {
             this.outbox.noteAttempt(e, `${c.code}: ${c.message}`);
             report.stopped = `${c.code}: ${c.message}`;
@@ -180,7 +230,7 @@ export class HttpRemoteRunner implements RemoteRunner {
     } finally {
       unlock();
     }
-    report.remaining = this.outbox.pending().length;
+    report.remaining = this.#queue(retarget).mine.length;
     return report;
   }
 

@@ -15,8 +15,17 @@ export interface RemoteSettings {
   actor?: string | undefined;
 }
 
-/** The remote named by the flag, else CAIRN_URL; undefined for local work. */
-export function remoteSettings(flag: string | undefined, env: NodeJS.ProcessEnv, actor: string | undefined): RemoteSettings | undefined {
+/**
+ * The remote named by the flag, else CAIRN_URL; undefined for local work. An explicit --db means a
+ * local workspace and wins over CAIRN_URL; beside an explicit --remote it is a conflict, refused.
+ */
+export function remoteSettings(flag: string | undefined, env: NodeJS.ProcessEnv, actor: string | undefined, db?: string): RemoteSettings | undefined {
+  if (db !== undefined && flag?.trim()) {
+    throw new CairnError('VALIDATION_ERROR', `--remote ${flag.trim()} and --db ${db} name two different workspaces (a server and a local database); give one. Nothing was done.`, {
+      suggestions: [`Drop --db to work on ${flag.trim()}`, 'Drop --remote to work on the local database'],
+    });
+  }
+  if (db !== undefined) return undefined;
   const url = (flag ?? env.CAIRN_URL)?.trim();
   if (!url) return undefined;
   if (!/^https?:\/\//i.test(url)) {
