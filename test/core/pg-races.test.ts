@@ -146,4 +146,37 @@ describe.skipIf(!onPostgres)('PostgreSQL: writers at once', () => {
       await raw.end();
     }
   });
+
+  it('a reader on an older snapshot never leaves its count under a newer state (CountCache)', async () => {
+    ws = tempWorkspace();
+    const one = writer('agent:one');
+    await one.call('create_project', { key: 'CNT', name: 'counts' });
+    for (let i = 0; i < 3; i++) await one.call('create_task', { project: 'CNT', title: `t${i}` });
+
+    const { parsePostgresUrl, openPool } = await import('../../src/store/postgres/connection.js');
+    const { cairnPostgresDialect } = await import('../../src/store/postgres/engine-sql.js');
+    const { CountCache } = await import('../../src/store/queries/task-list.js');
+    const { Kysely, sql } = await import('kysely');
+    const pool = openPool(parsePostgresUrl(ws.db), 4);
+    const db = new Kysely<any>({ dialect: cairnPostgresDialect(pool) });
+    try {
+      const cache = new CountCache();
+      const snapshot = <T>(fn: (trx: Kysely<any>) => Promise<T>) => db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(fn);
+      const countIn = async (trx: Kysely<any>) => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM tasks`.execute(trx)).rows[0]!.n);
+
+      // Reader A takes its snapshot (3 tasks) and, before it counts, a fourth task commits and reader B counts it.
+      const a = snapshot((trx) =>
+        cache.get(trx, 'all', async () => {
+          await one.call('create_task', { project: 'CNT', title: 't3' });
+          expect(await snapshot((b) => cache.get(b, 'all', () => countIn(b)))).toBe(4);
+          return countIn(trx);
+        }),
+      );
+      expect(await a).toBe(3); // right for A's own snapshot
+      // A later reader at the newer state must get 4, not A's 3.
+      expect(await snapshot((c) => cache.get(c, 'all', () => countIn(c)))).toBe(4);
+    } finally {
+      await db.destroy();
+    }
+  });
 });

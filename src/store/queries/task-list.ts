@@ -162,6 +162,9 @@ export class CountCache {
     let n = this.#counts.get(key);
     if (n === undefined) {
       n = await count();
+      // Readers overlap (PostgreSQL): one on a newer snapshot may have moved the cache on while this
+      // one counted; its count belongs to its own state only, so it is kept only if that is still current.
+      if (this.#seq !== seq) return n;
       if (this.#counts.size >= 512) this.#counts.clear();
       this.#counts.set(key, n);
     }
