@@ -75,6 +75,23 @@ describe('import from Beads', () => {
     expect((await importInto(c, { path: dir })).tasks).toEqual({ created: 0, updated: 0, unchanged: 5 });
   });
 
+  it('two issues that block each other: the edge that closes the cycle is left out with a warning, and the graph stays acyclic', async () => {
+    const c = fresh();
+    const file = join(c.ws.dir, 'issues.jsonl');
+    const issue = (id: string, blocks: string[]) => JSON.stringify({
+      id, title: `Issue ${id}`, status: 'open', priority: 2, issue_type: 'task', created_at: '2025-10-01T10:00:00Z', updated_at: '2025-10-01T10:00:00Z',
+      dependencies: blocks.map((on) => ({ issue_id: id, depends_on_id: on, type: 'blocks', created_at: '2025-10-01T10:00:00Z' })),
+    });
+    writeFileSync(file, [issue('bd-1', ['bd-2']), issue('bd-2', ['bd-1']), issue('bd-3', ['bd-1'])].join('\n'));
+    const report = await importInto(c, { path: file });
+    expect(report.warnings).toEqual([`${file}:2: BD-1 blocking BD-2 left out: it would close the cycle BD-2 → BD-1 → BD-2`]);
+    const get = async (n: number) => (await c.call('get_task', { id: `BD-${n}` })).task;
+    expect((await get(1)).blockedBy).toEqual(['BD-2']);
+    expect((await get(2)).blockedBy).toEqual([]);
+    expect((await get(3)).blockedBy).toEqual(['BD-1']);
+    expect((await c.call('next_tasks', { project: 'BD' } as never)).tasks.map((t: { id: string }) => t.id)).toEqual(['BD-2']);
+  });
+
   it('names the line and field of a bad issue, and imports nothing', async () => {
     const c = fresh();
     const file = join(c.ws.dir, 'issues.jsonl');

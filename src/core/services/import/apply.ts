@@ -13,6 +13,7 @@ import { templateStatuses, type Status } from '../../model/workflow.js';
 import type { NewEvent, ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
 import type { StoredEvent } from '../../transfer-port.js';
 import { record } from '../activity.js';
+import { withoutCycles } from './acyclic.js';
 import { TaskBatch } from './batch.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceName } from './model.js';
 
@@ -334,13 +335,28 @@ export class Importer {
     else for (const e of placed) await this.tx.appendEvent({ at: e.at, actor: e.actor, via: e.via, projectUid: e.projectUid, taskUid: e.taskUid, type: e.type, changes: JSON.parse(e.changes) as NewEvent['changes'] });
   }
 
+  #cycleWarnings: Array<{ cycle: string[]; at: string }> = [];
+
+  /** Edges left out because they closed a cycle, named by display id. */
+  async #warnCycles(): Promise<void> {
+    if (!this.#cycleWarnings.length) return;
+    const rows = await this.tx.getTasks([...new Set(this.#cycleWarnings.flatMap((w) => w.cycle))]);
+    const id = new Map(rows.map((r) => [r.uid, `${r.projectKey}-${r.seq}`]));
+    for (const { cycle, at } of this.#cycleWarnings) {
+      const path = cycle.map((u) => id.get(u) ?? u);
+      this.report.warnings.push(`${at}: ${path[1]} blocking ${path[0]} left out: it would close the cycle ${path.join(' → ')}`);
+    }
+  }
+
   /** Links parents and blockers now that every task exists, refreshes blocker counts and project numbers. */
   async finish(): Promise<ImportReport> {
     const { tx } = this;
     if (this.#write) await this.#batch.flush();
     const touched: string[] = [];
-    /** New tasks' edges, added together after the loop. */
-    const edges: Array<{ taskUid: string; blockerUid: string; at: string }> = [];
+    /** Edges to add, in input order, once they are known not to close a cycle; new tasks' are added together. */
+    const edges: Array<{ taskUid: string; blockerUid: string; at: string; existing: boolean }> = [];
+    const fresh = new Set(this.#pending.filter((p) => !p.replace).map((p) => p.uid));
+    const where = new Map<string, string>();
     for (const pend of this.#pending) {
       const p = this.#projects.get(pend.projectRef)!;
       const resolve = async (ref: string, field: string): Promise<string | undefined> => {
@@ -355,9 +371,10 @@ export class Importer {
         if (uid && uid !== pend.uid && !blockers.some((x) => x.uid === uid)) blockers.push({ uid, ...(b.at ? { at: b.at } : {}) });
       }
       if (!this.#write) continue;
+      where.set(pend.uid, `${pend.at.file}${pend.at.line ? `:${pend.at.line}` : ''}`);
       if (!pend.replace) {
         if (parent) await tx.updateTask(pend.uid, { parentUid: parent });
-        for (const b of blockers) edges.push({ taskUid: pend.uid, blockerUid: b.uid, at: b.at ?? this.#now });
+        for (const b of blockers) edges.push({ taskUid: pend.uid, blockerUid: b.uid, at: b.at ?? this.#now, existing: false });
         if (blockers.length) touched.push(pend.uid);
         continue;
       }
@@ -366,12 +383,19 @@ export class Importer {
       if (!this.#held('blockedBy')) continue;
       const have = await tx.blockerUids(pend.uid);
       let changed = false;
-      for (const b of blockers) if (!have.includes(b.uid)) changed = (await tx.addDependency(pend.uid, b.uid, b.at ?? this.#now)) || changed;
       for (const h of have) if (!blockers.some((b) => b.uid === h)) changed = (await tx.removeDependency(pend.uid, h)) || changed;
-      if (changed) touched.push(pend.uid);
+      for (const b of blockers) if (!have.includes(b.uid)) edges.push({ taskUid: pend.uid, blockerUid: b.uid, at: b.at ?? this.#now, existing: true });
+      if (changed || blockers.some((b) => !have.includes(b.uid))) touched.push(pend.uid);
     }
     if (this.#write) {
-      await tx.transfer.addDependencies(edges);
+      if (edges.length) {
+        // As add_dependency does: the graph's writers go one at a time, so no cycle closes through another's edges meanwhile.
+        await tx.exclusive('graph');
+        const safe = await withoutCycles(edges, fresh, (uid) => tx.blockerUids(uid), (cycle, e) => this.#cycleWarnings.push({ cycle, at: where.get(e.taskUid) ?? '' }));
+        for (const e of safe) if (e.existing) await tx.addDependency(e.taskUid, e.blockerUid, e.at);
+        await tx.transfer.addDependencies(safe.filter((e) => !e.existing));
+        await this.#warnCycles();
+      }
       await this.#batch.finish();
       for (const e of this.#renumbers) await record(tx, this.ctx, e);
       for (const uid of this.#updated) touched.push(...(await tx.dependentUids(uid)));
