@@ -3,6 +3,7 @@
  * exact point that broke, each step waited for as an event (a backend waiting on a row lock, a
  * commit), never on the clock. The SQLite leg skips them: its writers go one at a time.
  */
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCairn, type Cairn, type Store } from '../../src/index.js';
@@ -156,7 +157,6 @@ describe.skipIf(!onPostgres)('PostgreSQL: writers at once', () => {
     const { parsePostgresUrl, openPool } = await import('../../src/store/postgres/connection.js');
     const { cairnPostgresDialect } = await import('../../src/store/postgres/engine-sql.js');
     const { CountCache } = await import('../../src/store/queries/task-list.js');
-    const { Kysely, sql } = await import('kysely');
     const pool = openPool(parsePostgresUrl(ws.db), 4);
     const db = new Kysely<any>({ dialect: cairnPostgresDialect(pool) });
     try {
