@@ -10,4 +10,5 @@ export const SECTIONS = {
   transfer: () => import('./transfer.js'),
   postgres: () => import('./postgres.js'),
   links: () => import('./links.js'),
+  invariants: () => import('./invariants.js'),
 };
