@@ -38,9 +38,13 @@ export interface OfflineReceipt {
 
 class Unreachable extends Error {}
 
-/** Answers that say nothing about one entry but about the client (a revoked token, too many requests): delivery stops, entries wait. */
-const STOPS_DELIVERY = new Set([401, 403, 429]);
-const statusOf = new WeakMap<CairnError, number>();
+/**
+ * Answers about the client, not one entry: a token refused (401) or short of a scope (403 with a
+ * WWW-Authenticate challenge), too many requests (429). Delivery stops and the entries wait. A 403
+ * without a challenge is about the entry (a handoff outside the server's workspace): refused, kept.
+ */
+const stopsDelivery = (status: number, challenged: boolean): boolean => status === 401 || status === 429 || (status === 403 && challenged);
+const statusOf = new WeakMap<CairnError, { status: number; challenged: boolean }>();
 
 export interface FlushReport {
   delivered: Array<{ id: string; op: string; result: unknown }>;
@@ -155,7 +159,7 @@ export class HttpRemoteRunner implements RemoteRunner {
     // A proxy or something else answering: treat a gateway error as "not there", anything else as a refusal.
     if (res.status === 502 || res.status === 503 && !isCairnError(body) || res.status === 504) throw new Unreachable(`HTTP ${res.status}`);
     const refusal = fromServer(res.status, body, this.url);
-    statusOf.set(refusal, res.status);
+    statusOf.set(refusal, { status: res.status, challenged: res.headers.has('www-authenticate') });
     throw refusal;
   }
 
@@ -209,8 +213,9 @@ export class HttpRemoteRunner implements RemoteRunner {
             break;
           }
           const c = err instanceof CairnError ? err : new CairnError('INTERNAL', String(err));
-          const status = statusOf.get(c);
-          if (status !== undefined && STOPS_DELIVERY.has(status)) {
+          const answer = statusOf.get(c);
+          if (answer && stopsDelivery(answer.status, answer.challenged)) {
+            const { status } = answer;
             // Not about this entry: every entry would meet it. They wait until the token or the rate is right.
             this.outbox.noteAttempt(e, `HTTP ${status} ${c.code}: ${c.message}`);
             report.halted = { status, code: c.code };

@@ -122,6 +122,18 @@ describe('remote writes happen exactly once', () => {
     expect((await serverTasks()).map((t) => t.title).sort()).toEqual(['first', 'second']);
   });
 
+  it('a 403 about one entry (a handoff outside the server\'s workspace) refuses that entry only; the rest are delivered', async () => {
+    await server!.stop();
+    const other = join(base, 'other');
+    mkdirSync(other);
+    expect((await cli(client, url, ['handoff', other, 'Outside the server', '--json'])).json()).toMatchObject({ persistedOffline: true });
+    expect((await cli(client, url, ['add', 'Inside', '--project', 'CORE', '--json'])).json()).toMatchObject({ persistedOffline: true });
+    server = await startServe(serverDb, port);
+    const sync = await cli(client, url, ['sync', '--json']);
+    expect(sync.json(), sync.stderr).toMatchObject({ refused: [{ op: 'submit_handoff', error: { code: 'FORBIDDEN' } }], delivered: [{ op: 'create_task' }], remaining: 0 });
+    expect((await serverTasks()).map((t) => t.title)).toEqual(['Inside']);
+  });
+
   it('an entry file that cannot be read is reported by cairn outbox and cairn sync, and left in place; the others are delivered', async () => {
     await server!.stop();
     expect((await cli(client, url, ['add', 'Fine', '--project', 'CORE', '--json'])).json()).toMatchObject({ persistedOffline: true });
