@@ -56,7 +56,8 @@ async function reader(db: string): Promise<(sql: string) => Promise<Array<Record
     closers.push(() => client.end());
     return async (sql) => (await client.query(sql)).rows;
   }
-  const { default: Database } = await import('better-sqlite3');
+  // The binding Cairn picks for this Node: better-sqlite3 12 aborts on Node 24 when a statement is collected at exit.
+  const { Database } = await import('../../src/store/sqlite/native.js');
   const file = new Database(db, { readonly: true });
   closers.push(async () => file.close());
   return async (sql) => file.prepare(sql).all() as Array<Record<string, any>>;

@@ -7,7 +7,7 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import Database from 'better-sqlite3';
+import { Database } from '../../src/store/sqlite/native.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
 import { onPostgres } from '../helpers/engine.js';
