@@ -1,6 +1,6 @@
 /**
  * Imports larger than one write batch (the importer writes new tasks many rows per statement and
- * indexes them for search at the end): relations across batches, a task the input names twice,
+ * indexes them for search at the end): relations across batches, a task the input names twice (refused),
  * a slugged task written on its own, and lane positions for sources that give none.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -63,21 +63,19 @@ describe('imports larger than one write batch', () => {
     expect(await exportText(b)).toBe(text);
   });
 
-  it('a task the input names twice: the later line updates the one written earlier in the same import, and search finds its final text', async () => {
+  it('a task the input names twice is refused with both lines named, even when the first is still in the write batch', async () => {
     const a = fresh();
     const ids = await bigWorkspace(a);
     const lines = (await exportText(a)).trimEnd().split('\n');
     // Near the end of the input, so still in the importer's batch when named again.
-    const first = lines.find((l) => l.includes(`"id":"${ids[598]}"`))!;
-    const again = JSON.parse(first) as { title: string; version: number };
+    const at = lines.findIndex((l) => l.includes(`"id":"${ids[598]}"`));
+    const again = JSON.parse(lines[at]!) as { title: string; version: number };
     lines.push(JSON.stringify({ ...again, title: 'Renamed zeta', version: again.version + 1 }));
     const file = join(a.ws.dir, 'twice.jsonl');
     writeFileSync(file, lines.join('\n') + '\n');
     const b = fresh();
-    expect((await importInto(b, { path: file })).tasks).toEqual({ created: N, updated: 1, unchanged: 0 });
-    expect((await b.call('get_task', { id: ids[598]! })).task.title).toBe('Renamed zeta');
-    expect(await searchIds(b, 'zeta')).toEqual([ids[598]]);
-    expect(await searchIds(b, '"Task 598 beta"')).toEqual([]);
+    await expect(importInto(b, { path: file })).rejects.toThrow(`twice.jsonl:${lines.length}: field "id": "${JSON.parse(lines[at]!).uid}" is also the id of the task at ${file}:${at + 1}; each task may appear once. Nothing was imported.`);
+    expect((await b.call('list_projects', {})).projects).toEqual([]);
   });
 });
 

@@ -1,11 +1,12 @@
 /** `cairn export`: the workspace as JSONL (lossless, the default) or as markdown files, to a file, a folder or stdout. */
 import type { Command } from 'commander';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { createWriteStream } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { CairnError } from '../../core/errors.js';
+import { isMarkdownTaskFile } from '../../core/services/export-markdown.js';
 import { exportJsonl, exportMarkdown, type ExportCounts, type ExportOptions } from '../../core/services/export.js';
+import { ExportFolder, prepareOutFile } from './export-files.js';
 import { openSession, type GlobalOptions } from '../session.js';
 import { stdout, writeOut } from '../stdout.js';
 
@@ -28,7 +29,7 @@ async function toJsonl(o: ExportFlags, options: ExportOptions): Promise<ExportCo
   const session = openSession(o, { write: false });
   try {
     if (!o.out || o.out === '-') return await exportJsonl(session.ctx, options, streamWriter(stdout()));
-    mkdirSync(dirname(o.out), { recursive: true });
+    prepareOutFile(o.out);
     const file = createWriteStream(o.out);
     try {
       return await exportJsonl(session.ctx, options, streamWriter(file));
@@ -41,32 +42,16 @@ async function toJsonl(o: ExportFlags, options: ExportOptions): Promise<ExportCo
   }
 }
 
-const TASK_FILE = /^[A-Z]{2,10}-\d+\.md$/;
-
 /** One folder per project; a task file is rewritten only when it changed, and files of tasks no longer exported are removed. */
 async function toMarkdown(o: ExportFlags, options: ExportOptions): Promise<ExportCounts> {
   if (!o.out || o.out === '-') {
     throw new CairnError('VALIDATION_ERROR', '--format markdown writes a folder of files: name it with --out DIR. Nothing was written.', { suggestions: ['cairn export --format markdown --out tasks-md'] });
   }
-  const root = o.out;
-  const written = new Map<string, Set<string>>();
+  const folder = new ExportFolder(o.out);
   const session = openSession(o, { write: false });
   try {
-    const counts = await exportMarkdown(session.ctx, options, (path, content) => {
-      const [dir, name] = path.split('/') as [string, string];
-      const folder = join(root, dir);
-      if (!written.has(dir)) {
-        written.set(dir, new Set());
-        mkdirSync(folder, { recursive: true });
-      }
-      written.get(dir)!.add(name);
-      const file = join(folder, name);
-      if (existsSync(file) && readFileSync(file, 'utf8') === content) return;
-      writeFileSync(file, content);
-    });
-    for (const [dir, names] of written) {
-      for (const f of readdirSync(join(root, dir))) if (TASK_FILE.test(f) && !names.has(f) && !options.since) rmSync(join(root, dir, f));
-    }
+    const counts = await exportMarkdown(session.ctx, options, (path, content) => folder.write(path, content));
+    if (!options.since) folder.prune(isMarkdownTaskFile);
     return counts;
   } finally {
     await session.close();

@@ -4,7 +4,10 @@ import { lazy } from './lazy.js';
 import { Status } from './workflow.js';
 
 export const ProjectName = z.string().trim().min(1, 'project name must not be empty').max(100, 'project name must be at most 100 characters');
-export const Alias = z.string().trim().min(1).max(200);
+export const Alias = z.string().trim().min(1, 'an alias must not be empty').max(200, 'an alias must be at most 200 characters');
+export const Aliases = z.array(Alias).max(20, 'at most 20 aliases per project');
+export const ProjectDescription = z.string().max(10_000, 'project description must be at most 10,000 characters');
+export const ProjectRoot = z.string().trim().min(1, 'root must not be empty').max(1000, 'root must be at most 1,000 characters');
 
 export const Project = lazy(() => z.object({
   key: z.string(),

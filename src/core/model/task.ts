@@ -75,6 +75,11 @@ export const Anchors = z.array(Anchor).max(100);
 
 export const ChecklistItem = lazy(() => z.object({ index: z.number().int(), text: z.string(), checked: z.boolean() }));
 export type ChecklistItem = z.infer<ReturnType<typeof ChecklistItem>>;
+export const CommentBody = z.string().trim().min(1, 'comment body must not be empty').max(100_000, 'comment body must be at most 100,000 characters');
+export const CloseReason = z.string().max(500, 'close reason must be at most 500 characters');
+export const Origin = z.string().max(500, 'origin must be at most 500 characters');
+export const DocumentPath = z.string().max(2000, 'document path must be at most 2,000 characters');
+
 export const ChecklistText = z.string().trim().min(1, 'checklist text must not be empty').max(500, 'checklist text must be at most 500 characters');
 
 export const Progress = lazy(() => z.object({ done: z.number().int(), total: z.number().int() }));

@@ -5,14 +5,14 @@ import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { TaskRef } from '../model/ids.js';
-import { CommentKind, type Task } from '../model/task.js';
+import { CommentBody, CommentKind, type Task } from '../model/task.js';
 import { hydrate } from './hydrate.js';
 import { resolveLiveTask, resolveProject } from './resolve.js';
 import { commitTaskChange } from './task-write.js';
 
 export const AddCommentInput = lazy(() => z.object({
   id: TaskRef,
-  body: z.string().trim().min(1, 'comment body must not be empty').max(100_000).describe('Markdown'),
+  body: CommentBody.describe('Markdown'),
   kind: CommentKind.default('comment'),
 }));
 

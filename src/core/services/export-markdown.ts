@@ -3,6 +3,7 @@
  * reads as it is), the description as the body, the checklist as `- [ ]` lines, then comments and
  * history. `parseMarkdownTask` reads the fields back (the round trip the property test checks).
  */
+import { PROJECT_KEY_RE } from '../model/ids.js';
 import type { Status } from '../model/workflow.js';
 import type { ProjectRow } from '../ports.js';
 import type { TaskDump } from '../transfer-port.js';
@@ -105,6 +106,21 @@ export function markdownFile(d: TaskDump): string {
   }
   return out.join('\n') + '\n';
 }
+
+/**
+ * A project's folder name: its key, which create and import allow only as 2–10 letters. A key that
+ * is not (a workspace written before keys were checked on import) is never used raw: its letters and
+ * digits are kept and the project's uid tail added, so it cannot name a path or clash with a real key.
+ */
+export function markdownFolderOf(p: Pick<ProjectRow, 'key' | 'uid'>): string {
+  if (PROJECT_KEY_RE.test(p.key)) return p.key;
+  const kept = p.key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  return `${kept || 'project'}_${p.uid.slice(-8).toLowerCase()}`;
+}
+
+/** Whether `name` is a task file the markdown export writes into `folder`. */
+export const isMarkdownTaskFile = (folder: string, name: string): boolean =>
+  name.startsWith(`${folder}-`) && /^\d+\.md$/.test(name.slice(folder.length + 1));
 
 export function projectReadme(p: ProjectRow, statuses: Status[]): string {
   const lines = [

@@ -9,7 +9,7 @@ import type { Context } from '../context.js';
 import type { ProjectRow, Tx } from '../ports.js';
 import type { TaskDump } from '../transfer-port.js';
 import { commentLines, eventLine, headerLine, projectLine, taskLine } from './export-lines.js';
-import { markdownFile, projectReadme } from './export-markdown.js';
+import { markdownFile, markdownFolderOf, projectReadme } from './export-markdown.js';
 import { resolveProject } from './resolve.js';
 
 export interface ExportOptions {
@@ -91,10 +91,11 @@ export async function exportMarkdown(ctx: Context, opts: ExportOptions, file: Ex
     const counts: ExportCounts = { projects: 0, tasks: 0, comments: 0, events: 0 };
     for (const p of await projectsOf(tx, opts)) {
       counts.projects++;
-      await file(`${p.key}/README.md`, projectReadme(p, await tx.getStatuses(p.uid)));
+      const folder = markdownFolderOf(p);
+      await file(`${folder}/README.md`, projectReadme(p, await tx.getStatuses(p.uid)));
       for await (const page of pages(tx, p, opts)) {
         for (const d of page) {
-          await file(`${p.key}/${p.key}-${d.row.seq}.md`, markdownFile(d));
+          await file(`${folder}/${folder}-${d.row.seq}.md`, markdownFile(d));
           counts.tasks++;
           counts.comments += d.comments.length;
           counts.events += d.events.length;

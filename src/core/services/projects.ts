@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
 import { ProjectKey } from '../model/ids.js';
-import { Alias, ProjectName, type Project } from '../model/project.js';
+import { Aliases, ProjectDescription, ProjectName, ProjectRoot, type Project } from '../model/project.js';
 import { Category, Color, StatusName, TemplateName, templateStatuses } from '../model/workflow.js';
 import type { ProjectRow, Tx } from '../ports.js';
 import { diff, record } from './activity.js';
@@ -18,9 +18,9 @@ import { projectAt, storedRoot, workspaceRepository } from './default-project.js
 export const CreateProjectInput = lazy(() => z.object({
   key: ProjectKey,
   name: ProjectName,
-  description: z.string().max(10_000).default(''),
-  root: z.string().trim().min(1).max(1000).optional().describe('Repository path; agents started inside it default to this project'),
-  aliases: z.array(Alias).max(20).default([]).describe('Other names (package names, repo slugs) that resolve to this project'),
+  description: ProjectDescription.default(''),
+  root: ProjectRoot.optional().describe('Repository path; agents started inside it default to this project'),
+  aliases: Aliases.default([]).describe('Other names (package names, repo slugs) that resolve to this project'),
   template: TemplateName.default('default'),
 }));
 
@@ -44,9 +44,9 @@ export type StatusOp = z.infer<ReturnType<typeof StatusOp>>;
 export const UpdateProjectInput = lazy(() => z.object({
   key: z.string().min(1).describe('Project key or alias'),
   name: ProjectName.optional(),
-  description: z.string().max(10_000).optional(),
-  root: z.string().trim().min(1).max(1000).nullable().optional(),
-  aliases: z.array(Alias).max(20).optional(),
+  description: ProjectDescription.optional(),
+  root: ProjectRoot.nullable().optional(),
+  aliases: Aliases.optional(),
   statuses: z.array(StatusOp()).max(50).optional().describe('Workflow edits applied in order: add, rename, move, recolor, recategorize, remove'),
 }));
 

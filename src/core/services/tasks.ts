@@ -6,7 +6,7 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { TaskRef } from '../model/ids.js';
 import {
-  Anchors, Assignee, ChecklistText, Description, Kind, Labels, Links, Priority, Score, Slug, Substatus, Title,
+  Anchors, Assignee, ChecklistText, CloseReason, Description, DocumentPath, Kind, Labels, Links, Origin, Priority, Score, Slug, Substatus, Title,
   type Task, type TaskSummary,
 } from '../model/task.js';
 import { Category } from '../model/workflow.js';
@@ -42,8 +42,8 @@ export const CreateTaskInput = lazy(() => z.object({
   checklist: z.array(ChecklistText).max(200).default([]),
   anchors: Anchors.default([]),
   links: Links().default({}),
-  origin: z.string().max(500).optional().describe('Where the task came from (handoffs: submitting project or repository)'),
-  documentPath: z.string().max(2000).optional(),
+  origin: Origin.optional().describe('Where the task came from (handoffs: submitting project or repository)'),
+  documentPath: DocumentPath.optional(),
 }));
 
 export async function createTask(ctx: Context, input: z.infer<ReturnType<typeof CreateTaskInput>>): Promise<Task> {
@@ -203,8 +203,8 @@ export const UpdateTaskInput = lazy(() => z.object({
   parentId: TaskRef.nullable().optional().describe('null detaches from the parent'),
   links: Links().optional().describe('Merged into existing links'),
   anchors: Anchors.optional(),
-  closeReason: z.string().max(500).nullable().optional(),
-  documentPath: z.string().max(2000).nullable().optional(),
+  closeReason: CloseReason.nullable().optional(),
+  documentPath: DocumentPath.nullable().optional(),
 }));
 export type UpdateTaskInput = z.infer<ReturnType<typeof UpdateTaskInput>>;
 

@@ -15,7 +15,8 @@ import type { StoredEvent } from '../../transfer-port.js';
 import { record } from '../activity.js';
 import { withoutCycles } from './acyclic.js';
 import { TaskBatch } from './batch.js';
-import { importError, type IncomingProject, type IncomingTask, type SourceName } from './model.js';
+import { importError, type IncomingProject, type IncomingTask, type SourceAt, type SourceName } from './model.js';
+import { checkProject, checkTask } from './validate.js';
 
 export const IMPORTED_EVENT = 'task.imported';
 
@@ -114,7 +115,9 @@ export class Importer {
 
   async project(p: IncomingProject): Promise<void> {
     const { tx } = this;
-    const key = this.opts.project ?? p.key;
+    if (this.opts.project) p.key = this.opts.project;
+    checkProject(p);
+    const key = p.key;
     let row = this.opts.project ? await tx.getProjectByKey(key) : ((p.uid ? await tx.getProjectByUid(p.uid) : undefined) ?? (await tx.getProjectByKey(key)));
     row ??= this.#projects.get(p.ref)?.row;
     if (row) {
@@ -158,15 +161,30 @@ export class Importer {
     const p = this.#target(t);
     // Other tools' tasks say where they came from, as handed-off tasks do.
     if (this.opts.source !== 'cairn' && t.origin === null) t.origin = `${this.opts.source}:${t.sourceId}`.slice(0, 500);
+    checkTask(t);
+    this.#once(t);
     const found = await this.#existing(p, t);
     if (found && !found.row) {
-      // The task may be one this import has batched (the input names it twice): written first, so it is read.
+      // A task an earlier import made, found by its source id: anything batched is written first, so it is read.
       await this.#batch.flush();
       found.row = await this.tx.getTask(found.uid);
     }
     if (found?.row) await this.#update(p, t, found.row);
     else if (found && this.opts.dryRun) this.report.tasks.unchanged++;
     else await this.#create(p, t);
+  }
+
+  /** Where each task of the input was, by project and source id: a task named twice is an error naming both places. */
+  readonly #places = new Map<string, SourceAt>();
+
+  #once(t: IncomingTask): void {
+    const key = `${t.projectRef}\u0000${t.sourceId}`;
+    const first = this.#places.get(key);
+    if (first) {
+      const where = `${first.file}${first.line !== undefined ? `:${first.line}` : ''}`;
+      throw importError(t.at, 'id', `"${t.sourceId}" is also the id of the task at ${where}; each task may appear once`);
+    }
+    this.#places.set(key, t.at.line !== undefined ? t.at : { file: t.at.file });
   }
 
   /** The task the target has for `t`: its uid, and its row when finding it read that. */

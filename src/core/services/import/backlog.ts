@@ -5,13 +5,14 @@
  * Acceptance criteria and Definition of Done become checklist items, dependencies blockedBy,
  * parent_task_id the parent, ordinal the lane position, a milestone a label.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Priority } from '../../model/task.js';
 import type { Category, Status } from '../../model/workflow.js';
 import { keyFrom } from './castle.js';
 import { parseFrontMatter } from './front-matter.js';
 import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
+import { readBounded } from './read-bounded.js';
 
 export const statusName = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'status';
 
@@ -56,7 +57,7 @@ export const TASK_DIRS = [['tasks', 'task'], ['completed', 'completed'], ['archi
 /** config.yml's project and workflow, and the milestones' titles by id. */
 export function backlogConfig(root: string, project: string | undefined): { project: IncomingProject; ctx: BacklogCtx } {
   const configFile = join(root, 'config.yml');
-  const config = existsSync(configFile) ? parseFrontMatter(`---\n${readFileSync(configFile, 'utf8')}\n---\n`) : { data: {} as Record<string, unknown> };
+  const config = existsSync(configFile) ? parseFrontMatter(`---\n${readBounded(configFile)}\n---\n`) : { data: {} as Record<string, unknown> };
   if ('error' in config && config.error) throw importError({ file: configFile, line: config.error.line - 1 }, config.error.field, config.error.problem);
   const cfg = reader({ file: configFile }, config.data);
   const names = cfg.strs('statuses').length ? cfg.strs('statuses') : ['To Do', 'In Progress', 'Done'];
@@ -64,7 +65,7 @@ export function backlogConfig(root: string, project: string | undefined): { proj
   const projectName = cfg.strOr('project_name', basename(join(root, '..'))) ?? 'Backlog';
   const milestones = new Map<string, string>();
   for (const f of mdFiles(join(root, 'milestones'))) {
-    const { data } = parseFrontMatter(readFileSync(join(root, 'milestones', f), 'utf8'));
+    const { data } = parseFrontMatter(readBounded(join(root, 'milestones', f)));
     if (typeof data.id === 'string') milestones.set(data.id.toLowerCase(), typeof data.title === 'string' ? data.title : data.id);
   }
   return {
@@ -88,7 +89,7 @@ export type BacklogCtx = { statuses: Status[]; milestones: Map<string, string> }
 type Ctx = BacklogCtx;
 
 function read(at: SourceAt, text?: string) {
-  const { data, content, error } = parseFrontMatter(text ?? readFileSync(at.file, 'utf8'));
+  const { data, content, error } = parseFrontMatter(text ?? readBounded(at.file));
   if (error) throw importError({ file: at.file, line: error.line }, error.field, error.problem);
   return { fm: reader(at, data), body: content };
 }

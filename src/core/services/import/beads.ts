@@ -3,12 +3,12 @@
  * its labels, typed dependencies and comments. blocks → blockedBy, parent-child → parent; related
  * and discovered-from have no Cairn edge and are kept as a "Beads links" section of the description.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Kind, Priority } from '../../model/task.js';
 import { fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingTask, type ProgressFn } from './model.js';
 import { keyFrom } from './castle.js';
+import { boundedLines } from './read-bounded.js';
 
 const KIND: Record<string, Kind> = { bug: 'bug', feature: 'feature', task: 'task', epic: 'epic', chore: 'chore' };
 /** Beads 0 is critical, 4 is backlog. */
@@ -19,35 +19,25 @@ export async function* readBeads(path: string, project: string | undefined, prog
   const file = statSync(path).isDirectory() ? (basename(path) === '.beads' ? resolve(path, 'issues.jsonl') : resolve(path, '.beads', 'issues.jsonl')) : path;
   const repo = basename(dirname(resolve(dirname(file))));
   const size = statSync(file).size || 1;
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let n = 0;
-  let bytes = 0;
   let started = false;
-  try {
-    for await (const text of lines) {
-      n++;
-      bytes += Buffer.byteLength(text) + 1;
-      if (n % 5000 === 0) progress?.(bytes / size);
-      if (!text.trim()) continue;
-      const at = { file, line: n };
-      let o: unknown;
-      try {
-        o = JSON.parse(text);
-      } catch (err) {
-        throw importError(at, null, `not valid JSON (${(err as Error).message})`);
-      }
-      const r = reader(at, o);
-      const id = r.str('id');
-      if (!started) {
-        started = true;
-        const prefix = id.includes('-') ? id.slice(0, id.lastIndexOf('-')) : repo;
-        yield { type: 'project', at, ref: 'beads', key: project ?? keyFrom(prefix, keyFrom(repo, 'BEADS')), name: repo || 'Beads', description: `Imported from Beads (${file})`, root: null, aliases: [prefix], template: 'default', archivedAt: null };
-      }
-      yield beadsIssue(at, r, id);
+  for await (const { text, line: n, bytes } of boundedLines(file)) {
+    if (n % 5000 === 0) progress?.(bytes / size);
+    if (!text.trim()) continue;
+    const at = { file, line: n };
+    let o: unknown;
+    try {
+      o = JSON.parse(text);
+    } catch (err) {
+      throw importError(at, null, `not valid JSON (${(err as Error).message})`);
     }
-  } finally {
-    input.destroy();
+    const r = reader(at, o);
+    const id = r.str('id');
+    if (!started) {
+      started = true;
+      const prefix = id.includes('-') ? id.slice(0, id.lastIndexOf('-')) : repo;
+      yield { type: 'project', at, ref: 'beads', key: project ?? keyFrom(prefix, keyFrom(repo, 'BEADS')), name: repo || 'Beads', description: `Imported from Beads (${file})`, root: null, aliases: [prefix], template: 'default', archivedAt: null };
+    }
+    yield beadsIssue(at, r, id);
   }
   progress?.(1);
 }

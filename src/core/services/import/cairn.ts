@@ -3,11 +3,11 @@
  * task line followed by its comments and events. A task is handed on when the next entity starts,
  * so memory holds one task at a time however long the file.
  */
-import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
+import { statSync } from 'node:fs';
 import { CATEGORIES, type Status } from '../../model/workflow.js';
 import { COMMENT_KINDS, KINDS, PRIORITIES, PrState } from '../../model/task.js';
 import type { StoredEvent } from '../../transfer-port.js';
+import { boundedLines } from './read-bounded.js';
 import { importError, reader, type ImportItem, type IncomingProject, type IncomingTask, type ProgressFn, type SourceAt } from './model.js';
 
 function project(at: SourceAt, o: unknown): IncomingProject {
@@ -70,66 +70,54 @@ function event(at: SourceAt, o: unknown): StoredEvent {
 /** The items of a Cairn export, in file order. */
 export async function* readCairnExport(file: string, progress?: ProgressFn): AsyncGenerator<ImportItem> {
   const size = statSync(file).size || 1;
-  // Chunks small enough that their decoded text is an ordinary young object: megabyte chunks were
-  // allocated as large objects, which only a full collection frees, and piled up in a fast import.
-  const input = createReadStream(file, { encoding: 'utf8', highWaterMark: 1 << 16 });
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  let n = 0;
-  let bytes = 0;
   let currentProject: IncomingProject | undefined;
   let currentTask: IncomingTask | undefined;
   let projectYielded = true;
-  try {
-    for await (const text of lines) {
-      n++;
-      bytes += Buffer.byteLength(text) + 1;
-      if (n % 5000 === 0) progress?.(Math.min(1, bytes / size));
-      if (text.trim() === '') continue;
-      const at = { file, line: n };
-      let o: unknown;
-      try {
-        o = JSON.parse(text);
-      } catch (err) {
-        throw importError(at, null, `not valid JSON (${(err as Error).message})`);
-      }
-      const entity = (o as { entity?: unknown } | null)?.entity;
-      if (n === 1 || entity === 'cairn-export') {
-        if (entity !== 'cairn-export') throw importError(at, 'entity', 'the first line of a Cairn export is {"entity":"cairn-export",…}');
-        const format = reader(at, o).num('format');
-        if (format !== 1) throw importError(at, 'format', `format ${format} is newer than this Cairn reads (1)`);
-        continue;
-      }
-      if (entity === 'project' || entity === 'task') {
-        if (currentTask) yield currentTask;
-        currentTask = undefined;
-      }
-      if (entity === 'project') {
-        if (currentProject && !projectYielded) yield currentProject;
-        currentProject = project(at, o);
-        projectYielded = false;
-      } else if (entity === 'task') {
-        if (!currentProject) throw importError(at, 'entity', 'a task line comes before any project line');
-        if (!projectYielded) {
-          yield currentProject;
-          projectYielded = true;
-        }
-        currentTask = task(at, o, currentProject.ref);
-      } else if (entity === 'comment') {
-        if (!currentTask) throw importError(at, 'entity', 'a comment line must follow its task line');
-        const r = reader(at, o);
-        if (r.str('taskUid') !== currentTask.uid) throw importError(at, 'taskUid', `belongs to task ${r.str('taskUid')}, not to the task line before it`);
-        currentTask.comments.push({ id: r.str('id'), author: r.str('author'), kind: r.oneOf('kind', COMMENT_KINDS), body: r.str('body'), createdAt: r.str('createdAt') });
-      } else if (entity === 'event') {
-        const e = event(at, o);
-        if (currentTask) currentTask.events!.push(e);
-        else if (currentProject) currentProject.events!.push(e);
-        else throw importError(at, 'entity', 'an event line comes before any project line');
-      } else {
-        throw importError(at, 'entity', `unknown entity ${JSON.stringify(entity)} (expected project, task, comment or event)`);
-      }
+  for await (const { text, line: n, bytes } of boundedLines(file)) {
+    if (n % 5000 === 0) progress?.(Math.min(1, bytes / size));
+    if (text.trim() === '') continue;
+    const at = { file, line: n };
+    let o: unknown;
+    try {
+      o = JSON.parse(text);
+    } catch (err) {
+      throw importError(at, null, `not valid JSON (${(err as Error).message})`);
     }
-  } finally {
-    input.destroy();
+    const entity = (o as { entity?: unknown } | null)?.entity;
+    if (n === 1 || entity === 'cairn-export') {
+      if (entity !== 'cairn-export') throw importError(at, 'entity', 'the first line of a Cairn export is {"entity":"cairn-export",…}');
+      const format = reader(at, o).num('format');
+      if (format !== 1) throw importError(at, 'format', `format ${format} is newer than this Cairn reads (1)`);
+      continue;
+    }
+    if (entity === 'project' || entity === 'task') {
+      if (currentTask) yield currentTask;
+      currentTask = undefined;
+    }
+    if (entity === 'project') {
+      if (currentProject && !projectYielded) yield currentProject;
+      currentProject = project(at, o);
+      projectYielded = false;
+    } else if (entity === 'task') {
+      if (!currentProject) throw importError(at, 'entity', 'a task line comes before any project line');
+      if (!projectYielded) {
+        yield currentProject;
+        projectYielded = true;
+      }
+      currentTask = task(at, o, currentProject.ref);
+    } else if (entity === 'comment') {
+      if (!currentTask) throw importError(at, 'entity', 'a comment line must follow its task line');
+      const r = reader(at, o);
+      if (r.str('taskUid') !== currentTask.uid) throw importError(at, 'taskUid', `belongs to task ${r.str('taskUid')}, not to the task line before it`);
+      currentTask.comments.push({ id: r.str('id'), author: r.str('author'), kind: r.oneOf('kind', COMMENT_KINDS), body: r.str('body'), createdAt: r.str('createdAt') });
+    } else if (entity === 'event') {
+      const e = event(at, o);
+      if (currentTask) currentTask.events!.push(e);
+      else if (currentProject) currentProject.events!.push(e);
+      else throw importError(at, 'entity', 'an event line comes before any project line');
+    } else {
+      throw importError(at, 'entity', `unknown entity ${JSON.stringify(entity)} (expected project, task, comment or event)`);
+    }
   }
   if (currentTask) yield currentTask;
   if (currentProject && !projectYielded) yield currentProject;

@@ -5,12 +5,13 @@
  * devplanner-template project (alias = its slug) whose cards the devplanner profile shows as before:
  * slug = task slug, lane = status, front matter status = substatus, tasks = checklist, lane order = position.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { templateStatuses, type Category, type Status } from '../../model/workflow.js';
 import { parseFrontMatter } from './front-matter.js';
 import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 import { keyFrom } from './castle.js';
+import { readBounded } from './read-bounded.js';
 
 export const CATEGORY: Record<string, Category> = { '01-upcoming': 'todo', '02-in-progress': 'in_progress', '03-complete': 'done', '04-archive': 'canceled' };
 export const TASK_LINE = /^\s*-\s+\[([ xX])\]\s+(.+)$/;
@@ -19,7 +20,7 @@ export const slugOf = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-')
 
 function readJson(file: string): unknown {
   try {
-    return JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readBounded(file));
   } catch (err) {
     throw importError({ file }, null, `not valid JSON (${(err as Error).message})`);
   }
@@ -105,7 +106,7 @@ export async function* readDevPlanner(root: string, project: string | undefined)
 
 /** One card file as an incoming task: slug from the file name, lane as status, tasks as checklist. */
 export function readCard(at: SourceAt, projectSlug: string, lane: string, filename: string, position: number, text?: string): IncomingTask {
-  const raw = text ?? readFileSync(at.file, 'utf8');
+  const raw = text ?? readBounded(at.file);
   const { data, content, error } = parseFrontMatter(raw);
   if (error) throw importError({ file: at.file, line: error.line }, error.field, error.problem);
   const fm = reader(at, data);

@@ -7,6 +7,7 @@ import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from
 import { basename, join } from 'node:path';
 import type { Context } from '../../context.js';
 import { CairnError } from '../../errors.js';
+import { ProjectKey } from '../../model/ids.js';
 import { Importer, type ImportReport } from './apply.js';
 import { readCairnExport } from './cairn.js';
 import { SOURCES, type ImportItem, type ProgressFn, type SourceName } from './model.js';
@@ -81,6 +82,14 @@ export function items(source: SourceName, opts: ImportOptions): AsyncIterable<Im
 export async function runImport(ctx: Context, opts: ImportOptions): Promise<ImportReport> {
   if (!existsSync(opts.path)) {
     throw new CairnError('VALIDATION_ERROR', `${opts.path}: no such file or folder. Nothing was imported.`, { suggestions: ['Check the path; cairn import takes a Cairn export, a castle.db, a DevPlanner workspace, a repository with .taskmaster/, backlog/ or .beads/'] });
+  }
+  // The flag names the project as `project create` would: `--project ../x` is refused here, before anything is read.
+  if (opts.project !== undefined) {
+    const key = ProjectKey.safeParse(opts.project);
+    if (!key.success) {
+      throw new CairnError('VALIDATION_ERROR', `--project ${JSON.stringify(opts.project)}: ${key.error.issues[0]!.message}. Nothing was imported.`, { suggestions: ['Name the target project by its key, e.g. --project API'] });
+    }
+    opts = { ...opts, project: key.data };
   }
   const source = opts.from ?? detectSource(opts.path);
   if (!source) {

@@ -4,10 +4,11 @@
  * untagged `{"tasks": […]}`), each task with details, testStrategy, priority, dependencies and
  * subtasks. Subtasks become child tasks; a tag other than master becomes a label on its tasks.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Priority } from '../../model/task.js';
 import { keyFrom } from './castle.js';
+import { readBounded } from './read-bounded.js';
 import { fitLabels, fitTitle, importError, reader, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 
 const STATUS: Record<string, string> = { pending: 'todo', 'in-progress': 'in_progress', review: 'review', done: 'done', deferred: 'backlog', cancelled: 'canceled', canceled: 'canceled', blocked: 'blocked' };
@@ -44,7 +45,7 @@ function describe(r: ReturnType<typeof reader>): string {
 
 export async function* readTaskMaster(path: string, project: string | undefined): AsyncGenerator<ImportItem> {
   const file = tasksFile(path);
-  const text = readFileSync(file, 'utf8');
+  const text = readBounded(file);
   let doc: unknown;
   try {
     doc = JSON.parse(text);
