@@ -100,6 +100,17 @@ describe('import validates like create', () => {
     }
   });
 
+  it('leaves out an alias another project holds, as create refuses it, and says so', async () => {
+    const target = fresh();
+    await target.call('create_project', { key: 'OWN', name: 'Own', aliases: ['bd'] });
+    const file = join(target.ws.dir, 'issues.jsonl');
+    writeFileSync(file, '{"id":"bd-1","title":"One","status":"open"}\n');
+    const report = await importInto(target, { path: file, from: 'beads', project: 'BEADS' });
+    expect(report.warnings).toEqual([`${file}:1: alias "bd" of project BEADS left out: it already names project OWN`]);
+    expect((await target.call('get_project', { key: 'BEADS' })).project.aliases).toEqual([]);
+    expect((await target.call('get_project', { key: 'bd' })).project.key).toBe('OWN');
+  });
+
   it('still reads CRLF lines and a last line without a newline', async () => {
     const target = fresh();
     const file = join(target.ws.dir, 'issues.jsonl');

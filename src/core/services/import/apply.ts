@@ -13,6 +13,7 @@ import { templateStatuses, type Status } from '../../model/workflow.js';
 import type { NewEvent, ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
 import type { StoredEvent } from '../../transfer-port.js';
 import { record } from '../activity.js';
+import { freeAliases } from '../alias-conflicts.js';
 import { withoutCycles } from './acyclic.js';
 import { TaskBatch } from './batch.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceAt, type SourceName } from './model.js';
@@ -131,6 +132,11 @@ export class Importer {
       return;
     }
     const statuses = p.statuses ?? templateStatuses(p.template);
+    // As create would refuse them, aliases another project holds are left out, and the report says so.
+    if (this.#write) await tx.exclusive('projects');
+    const { free, taken } = await freeAliases(tx, p.aliases, null);
+    for (const t of taken) this.report.warnings.push(`${p.at.file}${p.at.line !== undefined ? `:${p.at.line}` : ''}: alias "${t.alias}" of project ${key} left out: it already names project ${t.holder}`);
+    p.aliases = free;
     row = {
       uid: (!this.opts.project && p.uid) || ulid(),
       key,
