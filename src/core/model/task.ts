@@ -70,7 +70,14 @@ export const Links = lazy(() => z
   .strict());
 export type Links = z.infer<ReturnType<typeof Links>>;
 
-export const Anchor = z.string().trim().min(1).max(1000).describe('Repository-relative file path');
+export const Anchor = z
+  .string()
+  .trim()
+  .min(1, 'anchors must not be empty')
+  .max(1000, 'anchors must be at most 1,000 characters')
+  // A NUL or line break cannot be in a path a person means, and a NUL was silently cut by path handling.
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'anchors must not contain control characters (NUL, line breaks)')
+  .describe('Repository-relative file path');
 export const Anchors = z.array(Anchor).max(100);
 
 export const ChecklistItem = lazy(() => z.object({ index: z.number().int(), text: z.string(), checked: z.boolean() }));

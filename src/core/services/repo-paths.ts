@@ -67,6 +67,15 @@ export function normalizeAnchors(anchors: readonly string[], root: string | null
   return out;
 }
 
+/**
+ * A task's anchors as create, update and import store them: repo-relative, inside the project's
+ * repository when its root is known (an absolute path inside it is made relative), else relative
+ * paths that do not climb out. The rule `submit_handoff` applies, on every surface.
+ */
+export function taskAnchors(anchors: readonly string[], projectRoot: string | null): string[] {
+  return normalizeAnchors(anchors, projectRoot && isAbsolute(projectRoot) ? projectRoot : null);
+}
+
 /** The repository root whose `.cairn/` folder holds `path` (the path itself or its nearest ancestor), if any. */
 export function workspaceRootOf(path: string): string | undefined {
   for (let dir = resolve(path); ; dir = dirname(dir)) {

@@ -18,6 +18,7 @@ import { linkBlocker, setParent } from './dependencies.js';
 import { IncludeDetails } from './details.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
+import { taskAnchors } from './repo-paths.js';
 import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
 // UTF-8 byte order, as the store sorts them (SQLite's BINARY collation), so the labels written
@@ -68,7 +69,7 @@ export async function createTask(ctx: Context, input: z.infer<ReturnType<typeof 
       position: await positionAt(tx, { uid, projectUid: project.uid }, status.name, undefined),
       assignee: input.assignee ?? null, substatus: input.substatus ?? null, slug: input.slug ?? null, claimedBy: null, claimExpiresAt: null,
       parentUid: parent?.uid ?? null, parentId: parent ? displayIdOf(parent) : null,
-      links: input.links, anchors: input.anchors,
+      links: input.links, anchors: taskAnchors(input.anchors, project.root),
       closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
       version: 1, createdAt: now, updatedAt: now,
       completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
@@ -215,9 +216,10 @@ export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<
     const now = nowIso(ctx);
     const patch: Parameters<typeof commitTaskChange>[3] = {};
     const extra: Parameters<typeof commitTaskChange>[5] = {};
-    for (const k of ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'substatus', 'slug', 'anchors', 'closeReason', 'documentPath'] as const) {
+    for (const k of ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'substatus', 'slug', 'closeReason', 'documentPath'] as const) {
       if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
     }
+    if (input.anchors !== undefined) patch.anchors = taskAnchors(input.anchors, (await tx.getProjectByUid(row.projectUid))?.root ?? null);
     if (input.appendDescription) {
       const base = patch.description ?? row.description;
       patch.description = `${base}${base ? '\n\n' : ''}${input.appendDescription}`;

@@ -11,6 +11,7 @@ import {
   Anchors, Assignee, ChecklistText, CloseReason, CommentBody, Description, DocumentPath, Labels, Links, Origin, Score, Slug, Substatus, Title,
 } from '../../model/task.js';
 import { Color, StatusName } from '../../model/workflow.js';
+import { taskAnchors } from '../repo-paths.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 
 const preview = (v: unknown): string => {
@@ -55,6 +56,12 @@ export function checkTask(t: IncomingTask): void {
   t.score = check(at, 'score', Score, t.score);
   t.links = check(at, 'links', Links(), t.links);
   t.anchors = check(at, 'anchors', Anchors, t.anchors);
+  try {
+    // No repository is known for an import's anchors: relative paths that stay inside.
+    t.anchors = taskAnchors(t.anchors, null);
+  } catch (err) {
+    throw importError(at, 'anchors', (err as Error).message.replace(/ Nothing was changed\.$/, ''));
+  }
   t.closeReason = orNull(at, 'closeReason', CloseReason, t.closeReason);
   t.origin = orNull(at, 'origin', Origin, t.origin);
   t.documentPath = orNull(at, 'documentPath', DocumentPath, t.documentPath);
