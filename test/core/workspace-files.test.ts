@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CairnError, openCairn } from '../../src/index.js';
 import { SqliteStore } from '../../src/store/sqlite/store.js';
-import { CAIRN_APPLICATION_ID, openSqliteFile } from '../../src/store/sqlite/open.js';
+import { CAIRN_APPLICATION_ID, isCairnFile, openSqliteFile } from '../../src/store/sqlite/open.js';
 import { expectCode } from '../helpers/core.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
 
@@ -90,6 +90,36 @@ describe("a file that isn't Cairn's is never touched", () => {
     });
   }
 
+  it("another application's database with tables named projects, tasks and events and user_version 1–3: refused untouched, never switched to WAL", async () => {
+    for (const version of [1, 2, 3]) {
+      ws = tempWorkspace();
+      mkdirSync(dirname(ws.db), { recursive: true });
+      const db = new Database(ws.db);
+      db.exec('CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE tasks (id INTEGER PRIMARY KEY, project INTEGER, what TEXT); CREATE TABLE events (id INTEGER PRIMARY KEY, at TEXT)');
+      db.exec("INSERT INTO tasks (what) VALUES ('water plants')");
+      db.pragma(`user_version = ${version}`);
+      db.close();
+      const before = digest(ws.db);
+      const header = readFileSync(ws.db).subarray(18, 20);
+      const files = siblings(ws.db);
+      expect(openFails(ws.db, 'NOT_A_WORKSPACE').message).toContain(`user_version ${version}, tables events, projects, tasks`);
+      // Through the whole stack too.
+      await expectCode((async () => {
+        const c = openCairn({ db: ws.db });
+        try {
+          await c.call('list_tasks', {});
+        } finally {
+          await c.close();
+        }
+      })(), 'NOT_A_WORKSPACE');
+      expect(isCairnFile(ws.db)).toBe(false);
+      expect(digest(ws.db)).toBe(before);
+      expect(readFileSync(ws.db).subarray(18, 20)).toEqual(header);
+      expect(siblings(ws.db)).toEqual(files);
+      ws.cleanup();
+    }
+  });
+
   it('a file that is not SQLite at all: NOT_A_WORKSPACE, unchanged', () => {
     ws = tempWorkspace();
     mkdirSync(dirname(ws.db), { recursive: true });
@@ -118,12 +148,14 @@ describe("a file that isn't Cairn's is never touched", () => {
   });
 
   it('a workspace made before the mark (no application_id) is recognised by its schema and marked', async () => {
-    for (const version of [5, 0]) {
+    // 15 is the last version Cairn wrote unmarked.
+    for (const version of [5, 15]) {
       ws = tempWorkspace();
-      const old = openSqliteFile(ws.db, version ? { targetVersion: version } : {});
+      const old = openSqliteFile(ws.db, { targetVersion: version });
       old.pragma('application_id = 0');
       old.close();
       expect(appIdOf(ws.db)).toBe(0);
+      expect(isCairnFile(ws.db)).toBe(true);
       const c = openCairn({ db: ws.db });
       await c.call('create_project', { key: 'OLD', name: 'old' });
       await c.close();

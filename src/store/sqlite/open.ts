@@ -155,7 +155,41 @@ function markWorkspace(db: SqliteDatabase): void {
   }
 }
 
-const CAIRN_TABLES = ['projects', 'tasks', 'events'];
+/** The last schema version Cairn wrote without its mark: every later Cairn marks the files it makes. */
+const LAST_UNMARKED_VERSION = 15;
+
+/** Each table and its columns, as `table(col,col,…)` lines: a schema compared exactly, not by table names. */
+function schemaShape(db: SqliteDatabase): string {
+  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  return tables.map((t) => `${t}(${(db.prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').pluck().all(t) as string[]).join(',')})`).join('\n');
+}
+
+const shapes = new Map<number, string>();
+
+/** The schema Cairn's migrations make at `version`, built once in memory. */
+function cairnShape(version: number): string {
+  let shape = shapes.get(version);
+  if (shape === undefined) {
+    const mem = new Database(':memory:');
+    try {
+      migrate(mem, null, version);
+      shapes.set(version, (shape = schemaShape(mem)));
+    } finally {
+      mem.close();
+    }
+  }
+  return shape;
+}
+
+/**
+ * A workspace an older Cairn made before it marked its files: a schema version Cairn wrote unmarked,
+ * and exactly the tables and columns that version has. Table names alone (another app's `tasks`,
+ * `projects` and `events`) are not enough: such a file would be migrated and switched to WAL.
+ */
+function isUnmarkedWorkspace(db: SqliteDatabase): boolean {
+  const version = schemaVersion(db);
+  return version >= 1 && version <= LAST_UNMARKED_VERSION && schemaShape(db) === cairnShape(version);
+}
 const SQLITE_HEADER = 'SQLite format 3\0';
 
 /** A missing or 0-byte file is no workspace yet: reads answer from an empty schema and leave it as it is. */
@@ -201,8 +235,7 @@ export function isCairnFile(file: string): boolean {
   try {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
-      return schemaVersion(db) > 0 && CAIRN_TABLES.every((t) => tables.includes(t));
+      return isUnmarkedWorkspace(db);
     } finally {
       db.close();
     }
@@ -227,8 +260,9 @@ export function assertSqliteHeader(file: string): void {
 
 /**
  * Cairn's files carry PRAGMA application_id = CAIRN_APPLICATION_ID. A file without it is accepted
- * only when it is empty (a new file) or has Cairn's schema (a workspace made before the mark, which
- * migrate() then marks); anything else is another application's and is refused before any write.
+ * only when it is empty (a new file) or has exactly the schema of a Cairn version from before the
+ * mark (which migrate() then marks); anything else is another application's and is refused before
+ * any write, the journal mode included.
  */
 export function assertCairnFile(db: SqliteDatabase, file: string): void {
   const id = applicationId(db);
@@ -237,7 +271,7 @@ export function assertCairnFile(db: SqliteDatabase, file: string): void {
   const version = schemaVersion(db);
   if (id === 0) {
     if (tables.length === 0 && version === 0) return;
-    if (version > 0 && CAIRN_TABLES.every((t) => tables.includes(t))) return;
+    if (isUnmarkedWorkspace(db)) return;
   }
   const shown = tables.length > 6 ? `${tables.slice(0, 6).join(', ')}, …` : tables.join(', ');
   throw notAWorkspace(file, `it is a SQLite database of another application (application_id ${id}, user_version ${version}${tables.length ? `, tables ${shown}` : ''})`);
