@@ -71,6 +71,7 @@ describe('import validates like create', () => {
       [(o) => void (o.slug = 'Not A Slug'), 'field "slug": slug must be lower-case letters'],
       [(o) => void (o.checklist = [{ text: 'c'.repeat(501), checked: false }]), 'field "checklist[0].text": checklist text must be at most 500 characters'],
       [(o) => void (o.links = { prUrl: 'u'.repeat(1001) }), 'field "links.prUrl"'],
+      [(o) => void (o.links = { prUrl: '\u0001javascript:alert(1)' }), 'field "links.prUrl": prUrl must be an http or https URL'],
       [(o) => void (o.anchors = ['/etc/shadow']), 'field "anchors": Anchor "/etc/shadow" is outside'],
       [(o) => void (o.anchors = ['../../etc/passwd']), 'field "anchors": Anchor "../../etc/passwd" is outside'],
       [(o) => void (o.anchors = ['src/x.ts\u0000../../etc/passwd']), 'field "anchors[0]": anchors must not contain control characters'],

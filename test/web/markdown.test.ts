@@ -24,7 +24,10 @@ describe('board markdown', () => {
   it('keeps only http(s), mailto and relative link targets', () => {
     expect(renderMarkdown('[ok](https://example.com/a?b=1&c=2)')).toContain('<a href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">ok</a>');
     expect(renderMarkdown('[rel](docs/x.md)')).toContain('href="docs/x.md"');
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x']) {
+    expect(renderMarkdown('[abs](/board#x)')).toContain('href="/board#x"');
+    expect(renderMarkdown('[mail](mailto:a@b.example)')).toContain('href="mailto:a@b.example"');
+    // Browsers strip leading control characters and drop tabs: these are javascript: links to them.
+    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x', '\x01javascript:alert(1)', '\x1fjavascript:alert(1)', '\x0ejavascript:alert(1)', 'java\tscript:alert(1)', 'java\x0dscript:x', 'file:///etc/passwd']) {
       expect(renderMarkdown(`[x](${bad})`)).not.toContain('<a ');
     }
     expect(renderMarkdown('[x](https://a.example/"onmouseover="alert(1))')).not.toMatch(/href="[^"]*"onmouseover/);

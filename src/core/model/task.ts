@@ -1,5 +1,6 @@
 /** The task: its field schemas, the full shape `get` returns and the compact summary lists return. */
 import * as z from 'zod';
+import { isSafeUrl } from '../rules/safe-url.js';
 import { lazy } from './lazy.js';
 import { Category } from './workflow.js';
 
@@ -57,15 +58,32 @@ export const Slug = ruled('slug', 100, /^[a-z0-9-]+$/, 'lower-case letters, digi
 export const Assignee = z.string().trim().min(1).max(100).describe('Free text, e.g. "user" or "agent:claude-1"');
 export const Score = z.number().finite().min(-1e9).max(1e9).describe('Finer ranking within a priority; higher first');
 
+const WEB = ['http:', 'https:'];
+
+/**
+ * An issue is a reference ("acme/api#42", "JIRA:ABC-1") or a URL: what reads as a URL (`scheme://`,
+ * or a scheme a browser runs, as the URL parser reads it) must be http, https or mailto.
+ */
+function isSafeIssue(s: string): boolean {
+  if (/[\u0000-\u001f\u007f]/.test(s)) return false;
+  let scheme: string;
+  try {
+    scheme = new URL(s).protocol;
+  } catch {
+    return true;
+  }
+  return !s.includes('://') && !['javascript:', 'vbscript:', 'data:', 'file:', 'blob:'].includes(scheme) ? true : isSafeUrl(s);
+}
+
 export const PrState = z.enum(['open', 'draft', 'merged', 'closed']);
 export const Links = lazy(() => z
   .object({
     branch: z.string().max(300).optional(),
     worktree: z.string().max(1000).optional(),
-    prUrl: z.string().max(1000).optional(),
+    prUrl: z.string().max(1000).refine((s) => isSafeUrl(s, { schemes: WEB }), 'prUrl must be an http or https URL, e.g. "https://github.com/acme/api/pull/12"').optional(),
     prNumber: z.number().int().positive().optional(),
     prState: PrState.optional(),
-    issue: z.string().max(1000).optional().describe('External issue reference or URL'),
+    issue: z.string().max(1000).refine(isSafeIssue, 'issue must be a reference such as "acme/api#42" or an http, https or mailto URL').optional().describe('External issue reference or URL'),
   })
   .strict());
 export type Links = z.infer<ReturnType<typeof Links>>;

@@ -1,16 +1,19 @@
 /**
  * A small markdown renderer for descriptions and comments. Every piece of text is HTML-escaped
- * before any markup is added, and links keep only http(s), mailto and relative targets, so what an
+ * before any markup is added, and links keep only http(s), mailto and relative targets (read by the
+ * URL parser, as the browser reads them: core/rules/safe-url.ts), so what an
  * agent writes can never inject markup or script into the page.
  */
+
+import { isSafeUrl } from '../../core/rules/safe-url.js';
 
 const ESC: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESC[c]!);
 
+/** The link target as written when the URL parser (as the browser will) finds http, https, mailto or a relative link. */
 function safeUrl(url: string): string | null {
   const u = url.trim();
-  if (/^(https?:|mailto:)/i.test(u) || /^[/#.]/.test(u) || !/^[a-z][a-z0-9+.-]*:/i.test(u)) return u;
-  return null;
+  return isSafeUrl(u, { relative: true }) ? u : null;
 }
 
 /** Inline markup over already-escaped text: `code`, **bold**, *em*, [text](url). */

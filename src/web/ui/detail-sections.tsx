@@ -1,5 +1,6 @@
 /** Sections of the card panel: checklist, dependencies, parent and children, links, comments, history. */
 import { useEffect, useState } from 'preact/hooks';
+import { isSafeUrl } from '../../core/rules/safe-url.js';
 import { renderExcerpt, renderMarkdown } from '../lib/markdown.js';
 import type { ActivityEvent, SearchResult, Task, TaskSummary } from '../lib/types.js';
 import type { PanelApi } from './detail.js';
@@ -195,7 +196,7 @@ export function LinksSection({ task, patch }: { task: Task; patch(what: string, 
       {task.origin && <p class="origin">Origin: <code>{task.origin}</code></p>}
       {l.prUrl && (
         <p>
-          <a href={/^https?:/i.test(l.prUrl) ? l.prUrl : undefined} target="_blank" rel="noopener noreferrer">
+          <a href={isSafeUrl(l.prUrl, { schemes: ['http:', 'https:'] }) ? l.prUrl : undefined} target="_blank" rel="noopener noreferrer">
             Pull request{l.prNumber ? ` #${l.prNumber}` : ''}
           </a>
           {l.prState ? ` (${l.prState})` : ''}

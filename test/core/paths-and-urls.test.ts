@@ -1,4 +1,4 @@
-/** Anchors are checked on every surface as `submit_handoff` checks them: create, update and import (issue 32 item 6). */
+/** Anchors (issue 32 item 6) and link URLs (item 4) are checked on every surface: create, update and import. */
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,5 +42,25 @@ describe('anchors on create_task and update_task', () => {
     expect(e.message).toContain('"/etc/shadow"');
     expect((await c.call('get_task', { id: t.id })).task).toMatchObject({ anchors: ['src/index.ts', 'src/a.ts'], version: 1 });
     expect((await c.call('update_task', { id: t.id, anchors: ['lib/b.ts'] })).task.anchors).toEqual(['lib/b.ts']);
+  });
+});
+
+describe('link fields hold only safe URLs (issue 32 item 4)', () => {
+  it('prUrl is an http(s) URL as the URL parser reads it; issue is a reference or a safe URL', async () => {
+    for (const prUrl of ['javascript:alert(1)', '\u0001javascript:alert(1)', ' javascript:x', 'data:text/html,x', 'ftp://x.example/p', 'not a url']) {
+      const e = await expectCode(c.call('create_task', { project: 'API', title: 'T', links: { prUrl } }), 'VALIDATION_ERROR');
+      expect(e.message).toContain('prUrl must be an http or https URL');
+    }
+    for (const issue of ['javascript:alert(1)', '\u000ejavascript:x', 'data:text/html,x', 'ftp://x.example/1']) {
+      const e = await expectCode(c.call('create_task', { project: 'API', title: 'T', links: { issue } }), 'VALIDATION_ERROR');
+      expect(e.message).toContain('issue must be a reference');
+    }
+    expect((await c.call('list_tasks', {})).tasks).toEqual([]);
+    const t = (await c.call('create_task', { project: 'API', title: 'T', links: { prUrl: 'https://github.com/acme/api/pull/12', issue: 'acme/api#42' } })).task;
+    for (const issue of ['JIRA:ABC-1', 'https://tracker.example/1', 'mailto:bugs@acme.example']) {
+      expect((await c.call('update_task', { id: t.id, links: { issue } })).task.links.issue).toBe(issue);
+    }
+    await expectCode(c.call('update_task', { id: t.id, links: { prUrl: 'javascript:alert(1)' } }), 'VALIDATION_ERROR');
+    expect((await c.call('get_task', { id: t.id })).task.links.prUrl).toBe('https://github.com/acme/api/pull/12');
   });
 });
