@@ -14,6 +14,7 @@ export const POSTGRES_SUITE = [
   'test/agent/**/*.test.ts',
   'test/cli/cli-workflow.test.ts',
   'test/cli/cli-claims.test.ts',
+  'test/cli/cli-secrets.test.ts',
   'test/multiprocess/replicas.test.ts',
 ];
 

@@ -9,7 +9,7 @@ import { loadOp } from '../ops/op-modules.js';
 import { runOp } from '../ops/run-op.js';
 import { registerWorkspace, userRegistry } from '../registry/user-registry.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
-import { findWorkspace, isPostgresUrl, openStore, type WorkspaceLocation } from '../workspace.js';
+import { findWorkspace, isPostgresUrl, openStore, redact, type WorkspaceLocation } from '../workspace.js';
 
 /** Options every command accepts (declared on the program). */
 export interface GlobalOptions {
@@ -46,13 +46,13 @@ export function locateWorkspace(g: GlobalOptions): WorkspaceLocation {
 export function noWorkspaceError(ws: WorkspaceLocation): CairnError {
   return new CairnError('NO_WORKSPACE', `No Cairn workspace here: no .cairn/ folder in ${process.cwd()} or any parent. Nothing was changed.`, {
     suggestions: ['cairn init  (creates .cairn/ in this folder)', '--db PATH or CAIRN_DB=PATH to use a workspace file elsewhere'],
-    details: { wouldCreate: ws.path },
+    details: { wouldCreate: redact(ws.path) },
   });
 }
 
 /** Reads against a missing workspace answer empty; say so on stderr so an empty list is not mistaken for "no tasks". */
 function hintMissing(ws: WorkspaceLocation): void {
-  const why = ws.source === 'default' ? 'no workspace found (no .cairn/ here or in a parent folder); run `cairn init` to create one' : `workspace ${ws.path} does not exist yet; the first write creates it`;
+  const why = ws.source === 'default' ? 'no workspace found (no .cairn/ here or in a parent folder); run `cairn init` to create one' : `workspace ${redact(ws.path)} does not exist yet; the first write creates it`;
   process.stderr.write(`cairn: ${why}. Showing empty results.\n`);
 }
 

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { CairnError } from '../../core/errors.js';
 import { PROFILE_NAMES, PROFILE_SERVER_NAMES, type ProfileName } from '../../profiles/profile.js';
 import { packageInfo } from '../../package-info.js';
+import { hasPassword, withoutPassword } from '../../store/postgres/url.js';
 import { DB_FILE, WORKSPACE_DIR } from '../../workspace.js';
 
 export const CLIENTS = ['claude-code', 'claude-desktop', 'vscode', 'cursor', 'acp'] as const;
@@ -32,7 +33,13 @@ export interface ServerEntry {
   command: string;
   args: string[];
   env: EnvVar[];
+  /** The database URL's password was left out: the server reads it from PGPASSWORD or the password file. */
+  passwordLeftOut?: boolean;
 }
+
+/** Said wherever a configuration had a PostgreSQL password left out of it. */
+export const PASSWORD_NOTE =
+  "The database password is not written into this configuration (it is often shared): the server reads it from PGPASSWORD in the host's environment, or from the password file ~/.pgpass (or the one PGPASSFILE names), as psql does.";
 
 export interface EntryOptions {
   profile?: Profile | undefined;
@@ -97,6 +104,9 @@ export function binPath(): string {
 
 /** The one definition of how a host starts the server; every client format below is built from it. */
 export function serverEntry(o: EntryOptions): ServerEntry {
+  // A configuration file is read, copied and committed: it names the secret's place, never the secret.
+  const passwordLeftOut = o.db !== undefined && hasPassword(o.db);
+  if (passwordLeftOut) o = { ...o, db: withoutPassword(o.db!) };
   const args = [binPath(), 'mcp'];
   if (o.profile) args.push('--profile', o.profile);
   const env: EnvVar[] = [];
@@ -106,7 +116,7 @@ export function serverEntry(o: EntryOptions): ServerEntry {
     if (o.db) env.push({ name: DB_ENV[o.profile ?? 'native'], value: o.db });
     if (o.profile === 'castle' && o.projectPath) env.push({ name: 'CASTLE_PROJECT_PATH', value: o.projectPath });
   }
-  return { name: o.profile ? PROFILE_SERVER_NAMES[o.profile] : 'cairn', command: process.execPath, args, env };
+  return { name: o.profile ? PROFILE_SERVER_NAMES[o.profile] : 'cairn', command: process.execPath, args, env, ...(passwordLeftOut ? { passwordLeftOut } : {}) };
 }
 
 /** The entry as a host's config file spells it (env as an object, only when there is one). */

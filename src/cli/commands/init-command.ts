@@ -7,11 +7,12 @@ import type { Project } from '../../core/model/project.js';
 import { systemClock } from '../../core/ports.js';
 import { findOp, runOp, type OpContext } from '../../ops/index.js';
 import { registerWorkspace } from '../../registry/user-registry.js';
-import { DB_FILE, findWorkspace, openStore, WORKSPACE_DIR } from '../../workspace.js';
+import { DB_FILE, findWorkspace, isPostgresUrl, openStore, WORKSPACE_DIR } from '../../workspace.js';
+import { redact } from '../../store/postgres/url.js';
 import { colorEnabled, painter } from '../render/color.js';
 import { visibleStrings } from '../render/visible-text.js';
 import { resolveActor, type GlobalOptions } from '../session.js';
-import { AGENT_HOSTS, clientConfig, parseClient, parseProfile, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
+import { AGENT_HOSTS, clientConfig, parseClient, parseProfile, PASSWORD_NOTE, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 /** `--json` output of init (no op behind it): where the workspace is, whether it was new, the project created. */
@@ -65,10 +66,12 @@ async function init(o: InitOptions): Promise<InitResult> {
   const prepared = host ? prepareProjectConfig(host, process.cwd(), () => clientConfig(host, agentEntry(o, path))) : undefined;
   const result = await initWorkspace(o, path);
   if (host && prepared) {
-    const entry = agentEntry(o, realpathSync(path));
+    const entry = agentEntry(o, isPostgresUrl(path) ? path : realpathSync(path));
     result.agent = { host, file: prepared.file, status: writeProjectConfig(host, prepared, entry) };
+    if (entry.passwordLeftOut) process.stderr.write(`cairn: ${PASSWORD_NOTE}\n`);
   }
-  return result;
+  // A PostgreSQL URL is shown without its password, on the terminal and in --json.
+  return { ...result, workspace: redact(result.workspace) };
 }
 
 /**

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { isPostgresUrl } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import type { GlobalOptions } from '../session.js';
-import { claudeAddCommand, CLIENTS, clientConfig, parseClient, parseProfile, projectDb, serverEntry, whereToPaste, type Client } from './host-config.js';
+import { claudeAddCommand, CLIENTS, clientConfig, parseClient, parseProfile, PASSWORD_NOTE, projectDb, serverEntry, whereToPaste, type Client } from './host-config.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 interface McpConfigOptions extends GlobalOptions {
@@ -33,6 +33,7 @@ export function mcpConfig(o: McpConfigOptions): McpConfigResult {
   const entry = serverEntry({ profile, db, projectPath: fromProject?.projectPath, dbVia: client === 'acp' ? 'env' : 'args' });
   // claude-code's human output has its own headings.
   const notes = client === 'claude-code' ? [] : [`Goes in ${whereToPaste(client)}.`];
+  if (entry.passwordLeftOut) notes.push(PASSWORD_NOTE);
   if (db && !isPostgresUrl(db) && !existsSync(db)) notes.push(`There is no workspace at ${db} yet: run \`cairn init\` in that folder.`);
   if (!db && client !== 'claude-code') {
     notes.push("No --project given: the server looks for .cairn/ from the folder the host starts it in, then in and above the client's MCP roots (the folders open in the host); with neither it answers NO_WORKSPACE and creates nothing. Add --project PATH to pin it.");
@@ -77,11 +78,8 @@ export function addMcpConfigCommand(program: Command): void {
     .action((_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<McpConfigOptions>();
       const r = mcpConfig(o);
-      if (o.json) {
-        writeOut(`${JSON.stringify(r.config, null, 2)}\n`);
-        return;
-      }
-      writeOut(`${human(r)}\n`);
+      // --json prints the configuration alone (to pipe into a file); the notes still reach stderr.
+      writeOut(`${o.json ? JSON.stringify(r.config, null, 2) : human(r)}\n`);
       const paint = painter(colorEnabled(process.stderr));
       for (const note of r.notes) process.stderr.write(`${paint('dim', `# ${note}`)}\n`);
     });
