@@ -8,6 +8,7 @@ import { linkStore } from './links/index.js';
 import { isCairnFile } from './store/sqlite/open.js';
 import { SqliteStore } from './store/sqlite/store.js';
 import { isPostgresUrl, redact } from './store/postgres/url.js';
+import { diagnoseWorkspace as diagnoseFile, type DoctorReport } from './store/sqlite/doctor.js';
 
 export const WORKSPACE_DIR = '.cairn';
 export const DB_FILE = 'cairn.db';
@@ -154,11 +155,17 @@ function postgresStore(url: string): Store {
   };
 }
 
-export { isPostgresUrl, redact };
+export { hasPassword, isPostgresUrl, redact, withoutPassword } from './store/postgres/url.js';
 
 /** `cairn db copy`: the workspace at `from` into the empty one at `to` (store/copy.ts, loaded only for it). */
 export async function copyWorkspace(from: string, to: string, onProgress?: (table: string, rows: number) => void) {
   return (await import('./store/copy.js')).copyWorkspace(from, to, onProgress);
 }
 
-export { diagnoseWorkspace, type DoctorReport } from './store/sqlite/doctor.js';
+export type { DoctorReport } from './store/sqlite/doctor.js';
+
+/** `cairn doctor`: a workspace file (store/sqlite/doctor.ts) or a PostgreSQL workspace (store/postgres/doctor.ts, loaded only for it). */
+export async function diagnoseWorkspace(location: string): Promise<DoctorReport> {
+  if (isPostgresUrl(location)) return (await import('./store/postgres/doctor.js')).diagnosePostgres(location);
+  return diagnoseFile(location);
+}

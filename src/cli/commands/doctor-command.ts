@@ -26,7 +26,7 @@ export function addDoctorCommand(program: Command): void {
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<GlobalOptions>();
       const { path } = locateWorkspace(o);
-      const report = isPostgresUrl(path) ? await (await import('../../store/postgres/doctor.js')).diagnosePostgres(path) : diagnoseWorkspace(path);
+      const report = await diagnoseWorkspace(path);
       // --json: the report itself when healthy, else the problem as the usual error JSON with the report in details.
       if (!o.json) writeOut(`${human(visibleStrings(report))}\n`);
       else if (report.ok) writeOut(`${JSON.stringify(report, null, 2)}\n`);

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { CairnError } from '../../core/errors.js';
 import { PROFILE_NAMES, PROFILE_SERVER_NAMES, type ProfileName } from '../../profiles/profile.js';
 import { packageInfo } from '../../package-info.js';
-import { hasPassword, withoutPassword } from '../../store/postgres/url.js';
+import { hasPassword, withoutPassword } from '../../workspace.js';
 import { DB_FILE, WORKSPACE_DIR } from '../../workspace.js';
 
 export const CLIENTS = ['claude-code', 'claude-desktop', 'vscode', 'cursor', 'acp'] as const;
