@@ -1,6 +1,7 @@
 /**
  * DNS-rebinding protection: the Host header must name this server, and a browser's Origin (when
- * sent) must be one of the same hostnames. A page on evil.example resolving to 127.0.0.1 is refused.
+ * sent) must be this server's own origin (scheme, host and port). A page on evil.example resolving
+ * to 127.0.0.1 is refused, and so is one on another port of this host.
  */
 import { hostname as osHostname, networkInterfaces } from 'node:os';
 import type { MiddlewareHandler } from 'hono';
@@ -38,6 +39,25 @@ function hostnameOf(value: string, isOrigin: boolean): string | undefined {
   }
 }
 
+/**
+ * Whether a browser's Origin is this server's own: the same host and port as the Host header (itself
+ * checked above), and the scheme the request came by (or, behind a TLS proxy, X-Forwarded-Proto's).
+ * Comparing host names alone let a page on the same host but another port or scheme call in.
+ */
+function sameOrigin(origin: string, host: string, requestUrl: string, forwardedProto: string | undefined): boolean {
+  let o: URL;
+  let own: URL;
+  try {
+    o = new URL(origin);
+    own = new URL(`${new URL(requestUrl).protocol}//${host}`);
+  } catch {
+    return false;
+  }
+  const schemes = [own.protocol, ...(forwardedProto ? [`${forwardedProto.split(',')[0]!.trim().toLowerCase()}:`] : [])];
+  // `host` is hostname and port, a default port left out by the parser on both sides.
+  return schemes.includes(o.protocol) && o.host === own.host;
+}
+
 export function hostGuard(allowed: Set<string>): MiddlewareHandler {
   return async (c, next) => {
     const host = c.req.header('host');
@@ -50,15 +70,12 @@ export function hostGuard(allowed: Set<string>): MiddlewareHandler {
       );
     }
     const origin = c.req.header('origin');
-    if (origin !== undefined) {
-      const o = hostnameOf(origin, true);
-      if (!o || !allowed.has(o)) {
-        return errorResponse(
-          new CairnError('FORBIDDEN', `Origin "${origin}" may not call this server (cross-site requests are refused).`, {
-            suggestions: ['Serve the page from this server, or add its hostname with CAIRN_ALLOWED_HOSTS'],
-          }),
-        );
-      }
+    if (origin !== undefined && !sameOrigin(origin, host!, c.req.url, c.req.header('x-forwarded-proto'))) {
+      return errorResponse(
+        new CairnError('FORBIDDEN', `Origin "${origin}" may not call this server: only pages it serves itself (same scheme, host and port) may (cross-site requests are refused).`, {
+          suggestions: ['Open the board from this server\'s own address; behind a TLS proxy, have it send X-Forwarded-Proto'],
+        }),
+      );
     }
     return next();
   };

@@ -1,6 +1,7 @@
 /** Per-token rate limiting with token buckets: a steady rate plus a burst; callers without a token are keyed by address. */
 import type { MiddlewareHandler } from 'hono';
 import type { AuthEnv } from './auth.js';
+import { addressKey, BucketMap } from './address-buckets.js';
 import { httpError } from './http-errors.js';
 
 export interface RateLimitOptions {
@@ -12,23 +13,14 @@ export interface RateLimitOptions {
   anonymous?: boolean;
 }
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 export function rateLimit(opts: RateLimitOptions, remote: (c: Parameters<MiddlewareHandler>[0]) => string): MiddlewareHandler<AuthEnv> {
   const burst = opts.burst ?? Math.max(1, opts.perSecond * 2);
-  const buckets = new Map<string, Bucket>();
+  const buckets = new BucketMap(burst, opts.perSecond);
   return async (c, next) => {
     const p = c.get('principal');
     if (!p.token && !opts.anonymous) return next();
-    const key = p.token ? `t:${p.token.id}` : `a:${remote(c)}`;
-    const now = Date.now();
-    const b = buckets.get(key) ?? { tokens: burst, at: now };
-    b.tokens = Math.min(burst, b.tokens + ((now - b.at) / 1000) * opts.perSecond);
-    b.at = now;
-    buckets.set(key, b);
+    const key = p.token ? `t:${p.token.id}` : `a:${addressKey(remote(c))}`;
+    const b = buckets.take(key, Date.now());
     if (b.tokens < 1) {
       const wait = Math.max(1, Math.ceil((1 - b.tokens) / opts.perSecond));
       return httpError('RATE_LIMITED', `Too many requests for this token (limit ${opts.perSecond}/s, burst ${burst}). Retry in ${wait} s.`, ['Slow down or spread the work over several tokens'], {
@@ -36,7 +28,6 @@ export function rateLimit(opts: RateLimitOptions, remote: (c: Parameters<Middlew
       });
     }
     b.tokens -= 1;
-    if (buckets.size > 10_000) buckets.clear(); // bounded memory under address churn; worst case a brief reprieve
     return next();
   };
 }

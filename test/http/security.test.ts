@@ -120,6 +120,13 @@ describe('request guards', () => {
     }
     const port = new URL(s.url).port;
     expect((await raw(s.url, '/api/v1/projects', { host: `localhost:${port}`, origin: `http://localhost:${port}` })).status).toBe(200);
+    // The whole origin: another port or scheme of this very host is another site.
+    for (const origin of [`http://127.0.0.1:9999`, `https://127.0.0.1:${port}`, `http://localhost:${port}`, 'null']) {
+      expect([origin, (await raw(s.url, '/api/v1/projects', { host: `127.0.0.1:${port}`, origin })).status]).toEqual([origin, 403]);
+    }
+    expect((await raw(s.url, '/api/v1/projects', { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` })).status).toBe(200);
+    // Behind a TLS proxy that says so.
+    expect((await raw(s.url, '/api/v1/projects', { host: 'localhost', origin: 'https://localhost', 'x-forwarded-proto': 'https' })).status).toBe(200);
   });
 
   it('answers an oversized body with 413 on REST and MCP, streamed or not', async () => {

@@ -4,6 +4,8 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/ports.js';
 import { createToken } from '../../src/core/services/tokens.js';
+import { addressKey } from '../../src/http/address-buckets.js';
+import { AuthFailureLimiter } from '../../src/http/auth-failures.js';
 import { EVENTUALLY_MS } from '../helpers/wait.js';
 import { sqliteOf } from '../helpers/workspace.js';
 import { serve, type Served } from './http-harness.js';
@@ -105,6 +107,31 @@ describe('failed token attempts are limited per client address', () => {
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(blocked.body.error.code).toBe('RATE_LIMITED');
+  });
+
+  it('cycling through more addresses than the limiter keeps does not free an address that keeps failing', () => {
+    const limiter = new AuthFailureLimiter();
+    const t = 1_000_000;
+    for (let i = 0; i < 10; i++) limiter.fail('203.0.113.7', t);
+    // More than the 10,000 addresses it keeps.
+    for (let i = 0; i < 12_000; i++) {
+      limiter.fail(`198.51.${(i >> 8) & 255}.${i & 255}`, t);
+      // The attacker's own address keeps knocking meanwhile: it stays limited.
+      if (i % 100 === 0) expect(limiter.retryAfter('203.0.113.7', t)).toBeGreaterThan(0);
+    }
+    expect(limiter.retryAfter('203.0.113.7', t)).toBeGreaterThan(0);
+  });
+
+  it('IPv6 addresses count as their /64, so cycling inside one block buys nothing', () => {
+    const limiter = new AuthFailureLimiter();
+    const t = 1_000_000;
+    for (let i = 0; i < 10; i++) limiter.fail(`2001:db8:aa:bb::${(i + 1).toString(16)}`, t);
+    expect(limiter.retryAfter('2001:db8:aa:bb:ffff:1:2:3', t)).toBeGreaterThan(0);
+    expect(limiter.retryAfter('2001:0db8:00aa:00bb:0:0:0:99', t)).toBeGreaterThan(0);
+    expect(limiter.retryAfter('2001:db8:aa:bc::1', t)).toBe(0);
+    expect(addressKey('::ffff:192.0.2.1')).toBe('192.0.2.1');
+    expect(addressKey('::1')).toBe('0:0:0:0::/64');
+    expect(addressKey('fe80::1')).toBe('fe80:0:0:0::/64');
   });
 
   it('good tokens alone are never slowed by the failure limit', async () => {
