@@ -3,7 +3,7 @@
 // with a V8 code cache: compiling the CLI's code, and compiling each function as a command first calls
 // it, was most of a read command's time. The cache is made after the first command has run, so it holds
 // what commands compile, not only the top level, which is all that Node's own compile cache keeps of a
-// script. It lives per user under ~/.cache/cairn/code-cache, one file per command word, bundle and Node;
+// script. It lives per user under ~/.cache/cairn/code-cache, one file per command word, bundle, install and Node;
 // V8 rejects a cache another Node or other flags made, and then it is made again. CAIRN_CODE_CACHE=0
 // turns it off.
 // Without the bundle (dist/ built without esbuild), and for `cairn mcp`, the unbundled CLI runs.
@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const bundle = path.join(__dirname, '..', 'dist', 'cli', 'cairn.cjs');
-/** Another bundle's caches (an older Cairn, or another install) go once they are a day old; a live one is made again on its next run. */
+/** Another bundle's or install's caches go once they are a day old; a live one is made again on its next run. */
 const STALE_MS = 24 * 3600 * 1000;
 /** At most this many files, the oldest going first. */
 const KEEP = 64;
@@ -38,10 +38,14 @@ function commandWord(args) {
  */
 function flagsKey() {
   const flags = `${process.execArgv.join(' ')}|${process.env.NODE_OPTIONS ?? ''}`;
-  if (flags === '|') return '';
+  return flags === '|' ? '' : `-f${fnv(flags)}`;
+}
+
+/** FNV-1a of a string, in hex. */
+function fnv(s) {
   let h = 0x811c9dc5;
-  for (let i = 0; i < flags.length; i++) h = Math.imul(h ^ flags.charCodeAt(i), 0x01000193);
-  return `-f${(h >>> 0).toString(16)}`;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
 }
 
 function cacheFile(source, word) {
@@ -51,7 +55,9 @@ function cacheFile(source, word) {
   const home = process.env.HOME || require('node:os').homedir();
   const base = process.env.XDG_CACHE_HOME || (home && path.join(home, '.cache'));
   if (!id || !base) return undefined;
-  const name = `${id}-${process.version}-${process.arch}-${word}${flagsKey()}.bin`;
+  // The install's path too: V8 keeps the script's file name in the cached code, so two installs of
+  // one bundle sharing a cache would print each other's paths in stack traces.
+  const name = `${id}-${fnv(bundle)}-${process.version}-${process.arch}-${word}${flagsKey()}.bin`;
   return path.join(base, 'cairn', 'code-cache', name);
 }
 
@@ -63,7 +69,7 @@ function save(file, data) {
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, data, { mode: 0o600 });
     fs.renameSync(tmp, file);
-    const ours = `${path.basename(file).split('-')[0]}-`;
+    const ours = `${path.basename(file).split('-').slice(0, 2).join('-')}-`;
     const files = fs
       .readdirSync(dir)
       .map((name) => ({ name, at: fs.statSync(path.join(dir, name)).mtimeMs }))

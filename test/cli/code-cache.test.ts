@@ -1,6 +1,6 @@
 /** bin/cairn.js runs the CLI bundle through a code cache per user: it must never change what a command does. */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,13 @@ function cairn(args: string[], cacheHome: string, extra: Record<string, string> 
 
 const cacheDir = (home: string) => join(home, 'cairn', 'code-cache');
 /** A command's cache: one per command word, so each holds what its own first run compiled. */
-const cacheName = (word: string) => `${bundleId}-${process.version}-${process.arch}-${word}.bin`;
+const fnv = (s: string) => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16);
+};
+/** A command's cache file for the install whose bundle is `bundle`. */
+const cacheName = (word: string, bundle = BUNDLE) => `${bundleId}-${fnv(bundle)}-${process.version}-${process.arch}-${word}.bin`;
 
 beforeAll(() => {
   const home = join(dir, 'setup');
@@ -95,6 +101,22 @@ describe('the CLI code cache', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/CC-1\s+todo/);
+  });
+
+  it('another install of the same bundle keeps its own cache, so stack traces name its own paths', () => {
+    const home = join(dir, 'two-installs');
+    const install = join(dir, 'other-install');
+    mkdirSync(join(install, 'dist', 'cli'), { recursive: true });
+    cpSync(join(BIN, '..'), join(install, 'bin'), { recursive: true });
+    copyFileSync(BUNDLE, join(install, 'dist', 'cli', 'cairn.cjs'));
+    copyFileSync(join(BIN, '..', '..', 'package.json'), join(install, 'package.json'));
+    symlinkSync(join(BIN, '..', '..', 'node_modules'), join(install, 'node_modules'));
+    expect(cairn(['ready', '--project', 'CC'], home).code).toBe(0);
+    const env = { ...process.env, CAIRN_DB: db, CAIRN_ACTOR: 'tester', NO_COLOR: '1', XDG_CACHE_HOME: home };
+    delete env.CAIRN_CODE_CACHE;
+    const r = spawnSync(process.execPath, [join(install, 'bin', 'cairn.js'), 'ready', '--project', 'CC'], { env, encoding: 'utf8', timeout: 30_000 });
+    expect(r.status, r.stderr).toBe(0);
+    expect(readdirSync(cacheDir(home)).sort()).toEqual([cacheName('ready'), cacheName('ready', join(install, 'dist', 'cli', 'cairn.cjs'))].sort());
   });
 
   it("removes another bundle's caches once they are a day old, and keeps a recent one", () => {
