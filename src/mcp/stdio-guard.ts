@@ -40,6 +40,43 @@ export function checkLine(line: string): { message: JSONRPCMessage } | { refusal
   return refusal ? { refusal } : { message: msg as JSONRPCMessage };
 }
 
+/** How much of an oversized line's start and end is kept to find its id. */
+const EDGE_BYTES = 512;
+/** The id as the first member (or the second, after "jsonrpc"), as most clients write requests. */
+const HEAD_ID = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d{1,16}|"(?:[^"\\]|\\.){0,200}")/;
+/** The id as the last member, as the SDK writes requests (`{...request, jsonrpc, id}`): closed by the object's own brace. */
+const TAIL_ID = /[,{]\s*"id"\s*:\s*(-?\d{1,16}|"(?:[^"\\]|\\.){0,200}")\s*\}\s*$/;
+
+/**
+ * The id of a line too long to parse, read from its start or end when it is there: the refusal then
+ * answers the call, which would otherwise wait for its full timeout. null when it cannot be found.
+ */
+export function idOfOversized(head: Buffer, tail: Buffer): string | number | null {
+  const m = HEAD_ID.exec(head.toString('utf8')) ?? TAIL_ID.exec(tail.toString('utf8').replace(/\r$/, ''));
+  if (!m) return null;
+  try {
+    const id = JSON.parse(m[1]!) as unknown;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The first `n` bytes of `parts` joined, copied (the parts are let go). */
+function firstBytes(parts: Buffer[], n: number): Buffer {
+  const out: Buffer[] = [];
+  let size = 0;
+  for (const p of parts) {
+    if (size >= n) break;
+    out.push(p.subarray(0, n - size));
+    size += Math.min(p.length, n - size);
+  }
+  return Buffer.concat(out, size);
+}
+
+/** The last `n` bytes of `a` followed by `b`. */
+const lastBytes = (a: Buffer, b: Buffer, n: number): Buffer => (b.length >= n ? b.subarray(b.length - n) : Buffer.concat([a.subarray(Math.max(0, a.length - (n - b.length))), b]));
+
 /** JSON with object keys sorted, to compare two answers whatever order their keys were set in. */
 function stableJson(v: unknown): string {
   return JSON.stringify(v, (_, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
@@ -56,8 +93,8 @@ export class GuardedStdioTransport implements Transport {
   readonly #maxLineBytes: number;
   #parts: Buffer[] = [];
   #size = 0;
-  /** Inside a line already refused for its size: drop up to its end. */
-  #skipping = false;
+  /** Inside a line too long to take: its start and (so far) end, kept to find its id; the rest is dropped up to its end. */
+  #dropping: { head: Buffer; tail: Buffer } | undefined;
   #started = false;
   #closed = false;
   /** What was read and answered before the server loaded (early-initialize.ts). */
@@ -151,13 +188,14 @@ export class GuardedStdioTransport implements Transport {
     let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     for (let nl = buf.indexOf(NL); ; nl = buf.indexOf(NL)) {
       const piece = nl < 0 ? buf : buf.subarray(0, nl);
-      if (this.#skipping) {
-        if (nl >= 0) this.#skipping = false;
+      if (this.#dropping) {
+        this.#dropping.tail = lastBytes(this.#dropping.tail, piece, EDGE_BYTES);
+        if (nl >= 0) this.#refuseOversized();
       } else if (this.#size + piece.length > this.#maxLineBytes) {
+        this.#dropping = { head: firstBytes([...this.#parts, piece], EDGE_BYTES), tail: Buffer.from(piece.subarray(Math.max(0, piece.length - EDGE_BYTES))) };
         this.#parts = [];
         this.#size = 0;
-        this.#answer(rpcError(null, -32600, `Invalid Request: the message is larger than ${this.#maxLineBytes} bytes and was dropped.`));
-        this.#skipping = nl < 0;
+        if (nl >= 0) this.#refuseOversized();
       } else {
         this.#parts.push(piece);
         this.#size += piece.length;
@@ -168,8 +206,16 @@ export class GuardedStdioTransport implements Transport {
     }
   };
 
+  /** Answers the line being dropped, once its end (and with it, often, its id) has been read. */
+  #refuseOversized(): void {
+    const { head, tail } = this.#dropping!;
+    this.#dropping = undefined;
+    this.#answer(rpcError(idOfOversized(head, tail), -32600, `Invalid Request: the message is larger than ${this.#maxLineBytes} bytes and was dropped.`));
+  }
+
   readonly #onEnd = (): void => {
-    if (!this.#skipping && this.#size > 0) this.#finishLine();
+    if (this.#dropping) this.#refuseOversized();
+    else if (this.#size > 0) this.#finishLine();
     void this.close();
   };
 

@@ -48,6 +48,11 @@ function start(prepare?: (db: string) => void) {
   return { got, send, reply, exited, stderr: () => stderr };
 }
 
+const waitForReply = async (s: ReturnType<typeof start>, id: string) => {
+  await waitFor(() => s.got.some((m) => m.id === id), `reply to ${id}`);
+  return s.got.find((m) => m.id === id)!;
+};
+
 const init = (id: number) =>
   `${JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`;
 const call = (id: number, name: string, args: Record<string, unknown>) => `${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } })}\n`;
@@ -60,7 +65,12 @@ describe('cairn mcp over stdio keeps serving after bad input', () => {
     const huge = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_projects', arguments: { pad: 'x'.repeat(11 * 1024 * 1024) } } });
     await s.send(`${huge}\n`);
     await waitFor(() => s.got.some((m) => m.error?.code === -32600), 'an error for the oversized line');
-    expect(s.got.find((m) => m.error?.code === -32600)!.error!.message).toMatch(/larger than/);
+    // Answered with the call's own id (at the line's start here), so the caller does not wait out its timeout.
+    expect(s.got.find((m) => m.error?.code === -32600)).toMatchObject({ id: 2, error: { message: expect.stringMatching(/larger than/) } });
+    // The SDK's clients write the id last: it is read from the line's end.
+    const sdkOrder = `{"method":"tools/call","params":{"name":"list_projects","arguments":{"pad":"${'y'.repeat(9 * 1024 * 1024)}","id":"inner"}},"jsonrpc":"2.0","id":"call-9"}`;
+    await s.send(`${sdkOrder}\n`);
+    expect((await waitForReply(s, 'call-9')).error!.message).toMatch(/larger than/);
     await s.send(call(3, 'create_project', { key: 'API', name: 'API' }));
     expect((await s.reply(3)).result?.isError).not.toBe(true);
     await s.send(call(4, 'list_projects', {}));

@@ -4,6 +4,7 @@ import { compactJsonSchema } from '../../src/mcp/compact-schema.js';
 import { clip } from '../../src/mcp/render.js';
 import { changesOf } from '../../src/mcp/subscriptions.js';
 import { parseToolsets, selectOps } from '../../src/mcp/toolsets.js';
+import { idOfOversized } from '../../src/mcp/stdio-guard.js';
 
 const event = (type: string, extra: Record<string, unknown> = {}) => ({ seq: 1, at: '', actor: 'a', project: 'API', taskId: 'API-1', type, changes: {}, ...extra });
 
@@ -62,5 +63,17 @@ describe('clip', () => {
   it('keeps short text and cuts long text with a note saying where the rest is', () => {
     expect(clip('short', 'x')).toBe('short');
     expect(clip('a'.repeat(2500), 'get_task has it')).toBe(`${'a'.repeat(2000)}… [cut: 500 more characters; get_task has it]`);
+  });
+});
+
+describe("an oversized stdio line's id (stdio-guard.ts)", () => {
+  const b = (s: string) => Buffer.from(s);
+  it('is read from the start or the end of the line, never from inside it', () => {
+    expect(idOfOversized(b('{"jsonrpc":"2.0","id":7,"method":"x","params":{"a":"aaa'), b('aaa"}}'))).toBe(7);
+    expect(idOfOversized(b('{"id":"k-1","jsonrpc":"2.0","method'), b('zz"}}'))).toBe('k-1');
+    expect(idOfOversized(b('{"method":"tools/call","params":{"arguments":{"x":"'), b('"},"id":"inner"}},"jsonrpc":"2.0","id":42}\r'))).toBe(42);
+    // Only nested ids: none found rather than a wrong one.
+    expect(idOfOversized(b('{"method":"tools/call","params":{"id":3,"x":"'), b('xx","id":5}}'))).toBeNull();
+    expect(idOfOversized(b('\u0000\u0000\u0000'), b('\u0000'))).toBeNull();
   });
 });
