@@ -13,7 +13,7 @@ import { detailSchemas, FieldsArg, listedDetails, listShapeOf, takeFields, toRow
 import { compactJsonSchema } from './compact-schema.js';
 import { shapeCheck } from './shape-check.js';
 import { errorResult, okResult } from './tool-result.js';
-import { OUTBOX_OPS } from '../remote/remote-runner.js';
+import { OUTBOX_OPS } from '../remote/outbox.js';
 
 /**
  * The schema as the client sees it, with validation left to us: run-op parses inputs, and

@@ -212,6 +212,9 @@ export class Outbox {
 }
 
 
+/** The writes the outbox records when the server is away: an entry naming any other op is refused, never sent. */
+export const OUTBOX_OPS: ReadonlySet<string> = new Set(['submit_handoff', 'create_task', 'add_comment', 'update_task', 'complete_task']);
+
 /** What is wrong with an entry file's text, or undefined when it is a whole entry named `id`. */
 function entryProblem(text: string, id: string): string | undefined {
   let e: Partial<OutboxEntry>;
@@ -225,6 +228,8 @@ function entryProblem(text: string, id: string): string | undefined {
   if (typeof e.args !== 'object' || e.args === null) missing.push('args' as never);
   if (missing.length) return `missing ${missing.join(', ')}`;
   if (e.id !== id) return `its id ${e.id} is not its file name`;
+  // A file edited (or planted) to name another op, purge_task say, is not delivered.
+  if (!OUTBOX_OPS.has(e.op!)) return `its op "${e.op}" is not one the outbox records (${[...OUTBOX_OPS].join(', ')})`;
   return undefined;
 }
 

@@ -11,11 +11,10 @@ import { CairnError, ERROR_KINDS, type ErrorCode } from '../core/errors.js';
 import { loadOp } from '../ops/op-modules.js';
 import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
 import { join } from 'node:path';
-import { Outbox, type OutboxEntry } from './outbox.js';
+import { Outbox, OUTBOX_OPS, type OutboxEntry } from './outbox.js';
 import { newUlid } from '../core/model/ids.js';
 
 /** Writes that can wait in the outbox while the server is away. */
-export const OUTBOX_OPS: ReadonlySet<string> = new Set(['submit_handoff', 'create_task', 'add_comment', 'update_task', 'complete_task']);
 
 export interface RemoteOptions {
   /** The server's base URL (http://host:7420). */

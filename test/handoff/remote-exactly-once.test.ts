@@ -5,7 +5,7 @@
  * --remote beside --db.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -151,6 +151,22 @@ describe('remote writes happen exactly once', () => {
     expect(sync.stdout + sync.stderr).toContain(broken);
     expect(existsSync(broken)).toBe(true);
     expect((await serverTasks()).map((t) => t.title)).toEqual(['Fine']);
+  });
+
+  it('an entry edited to name an op the outbox never records (purge_task) is not sent: reported and left in place', async () => {
+    const kept = (await cli(client, url, ['add', 'Keep me', '--project', 'CORE', '--json'])).json();
+    await server!.stop();
+    expect((await cli(client, url, ['add', 'Offline', '--project', 'CORE', '--json'])).json()).toMatchObject({ persistedOffline: true });
+    const [file] = pendingFiles();
+    const entry = JSON.parse(readFileSync(join(outbox(), file!), 'utf8'));
+    writeFileSync(join(outbox(), file!), JSON.stringify({ ...entry, op: 'purge_task', args: { id: kept.task.id } }));
+    server = await startServe(serverDb, port);
+    const sync = await cli(client, url, ['sync']);
+    expect(sync.code).not.toBe(0);
+    expect(sync.stdout).toContain('0 delivered');
+    expect(sync.stdout + sync.stderr).toContain('its op "purge_task" is not one the outbox records');
+    expect((await serverTasks()).map((t) => t.title)).toEqual(['Keep me']);
+    expect(existsSync(join(outbox(), file!))).toBe(true);
   });
 
   it('entries remember their server: sync against another URL lists them and sends nothing until --to names it', async () => {
