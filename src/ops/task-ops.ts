@@ -116,6 +116,6 @@ export const updateTaskOp = defineOp({
 function requireProject(project: string | undefined, op: string): string {
   if (project) return project;
   throw new CairnError('VALIDATION_ERROR', `Invalid arguments for ${op}: project is required (no default project is set for this session).`, {
-    suggestions: ['Pass project: "<KEY>"; list_projects shows the keys'],
+    suggestions: ['Pass project: "<KEY>"; list_projects shows the keys', 'Or root the project at the repository: update_project {key: "<KEY>", root: "<repository path>"}: sessions started inside it then default to it'],
   });
 }

@@ -6,6 +6,8 @@
  * search together at the end; parents and blocking edges are linked once every task exists. With
  * `dryRun` it only counts what it would do, reading through the same code path.
  */
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import type { Context } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newUlid as ulid } from '../../model/ids.js';
@@ -24,9 +26,14 @@ export const IMPORTED_EVENT = 'task.imported';
 export interface ImportReport {
   source: SourceName;
   dryRun: boolean;
-  projects: { created: string[]; existing: string[] };
+  projects: {
+    created: string[];
+    existing: string[];
+    /** Where new projects were rooted (agents started inside a root default to its project), and why there. */
+    rooted: Array<{ key: string; root: string; because: string }>;
+  };
   tasks: { created: number; updated: number; unchanged: number };
-  /** Display keys that were taken in the target: the id the task had and the one it got. */
+  /** Tasks whose number here differs from the one they had: the id they had (a display id taken here, or another tool's number) and the one they got. */
   renumbered: Array<{ from: string; to: string }>;
   warnings: string[];
 }
@@ -89,9 +96,9 @@ export class Importer {
   constructor(
     private readonly tx: Tx,
     private readonly ctx: Context,
-    private readonly opts: { source: SourceName; dryRun: boolean; project?: string; link?: LinkImport },
+    private readonly opts: { source: SourceName; dryRun: boolean; project?: string; link?: LinkImport; cwd?: string },
   ) {
-    this.report = { source: opts.source, dryRun: opts.dryRun, projects: { created: [], existing: [] }, tasks: { created: 0, updated: 0, unchanged: 0 }, renumbered: [], warnings: [] };
+    this.report = { source: opts.source, dryRun: opts.dryRun, projects: { created: [], existing: [], rooted: [] }, tasks: { created: 0, updated: 0, unchanged: 0 }, renumbered: [], warnings: [] };
     this.#batch = new TaskBatch(tx);
     this.#now = nowIso(ctx);
   }
@@ -137,6 +144,7 @@ export class Importer {
     const { free, taken } = await freeAliases(tx, p.aliases, null);
     for (const t of taken) this.report.warnings.push(`${p.at.file}${p.at.line !== undefined ? `:${p.at.line}` : ''}: alias "${t.alias}" of project ${key} left out: it already names project ${t.holder}`);
     p.aliases = free;
+    p.root = this.#rootOf(p, key);
     row = {
       uid: (!this.opts.project && p.uid) || ulid(),
       key,
@@ -155,6 +163,27 @@ export class Importer {
     if (p.nextSeq) await tx.transfer.raiseNextSeq(row.uid, p.nextSeq);
     if (p.events) await this.#events(p.events, row.uid, null);
     else await record(tx, this.ctx, { projectUid: row.uid, taskUid: null, type: 'project.created', changes: { key: { before: null, after: key }, name: { before: null, after: p.name }, importedFrom: { before: null, after: this.opts.source } } });
+  }
+
+  /**
+   * Where a new project is rooted, so the next `cairn add` or `create_task` inside it finds it: the
+   * repository it came from, or, when the root it records is not on this machine (an export from
+   * another clone), the folder the import runs in. Said in the report.
+   */
+  #rootOf(p: IncomingProject, key: string): string | null {
+    const recorded = p.root;
+    if (recorded && isAbsolute(recorded) && existsSync(recorded)) {
+      this.report.projects.rooted.push({ key, root: recorded, because: this.opts.source === 'cairn' ? 'the root the export records' : `the repository it came from` });
+      return recorded;
+    }
+    // One project of an export takes the folder the import runs in: two rooted at one folder would
+    // leave it unclear which one commands there mean. Castle's own paths are kept as they are.
+    if (recorded && this.opts.cwd && this.opts.source === 'cairn' && !this.report.projects.rooted.some((r) => r.root === this.opts.cwd)) {
+      this.report.projects.rooted.push({ key, root: this.opts.cwd, because: `the folder the import ran in: the root the export records (${recorded}) is not on this machine` });
+      return this.opts.cwd;
+    }
+    if (recorded && this.opts.source === 'cairn') this.report.warnings.push(`project ${key}: its root ${recorded} is not on this machine; set it with cairn project update ${key} --root PATH`);
+    return recorded;
   }
 
   #target(t: IncomingTask): TargetProject {
@@ -267,6 +296,12 @@ export class Importer {
     if (last !== undefined && row.position > last) p.lanes.set(row.status, row.position);
     await this.#batch.add({ row, checklist, comments: t.comments });
     if (wanted && wanted !== `${p.row.key}-${seq}`) this.report.renumbered.push({ from: wanted, to: `${p.row.key}-${seq}` });
+    else if (!wanted && this.opts.source !== 'cairn') {
+      // Another tool's number ("3", "task-3", "bd-12") that this task did not keep (subtasks take numbers in between).
+      const shown = t.shownId ?? t.sourceId;
+      const n = /^(?:.*[-_:#])?(\d+)$/.exec(shown)?.[1];
+      if (n !== undefined && Number(n) !== seq) this.report.renumbered.push({ from: shown, to: `${p.row.key}-${seq}` });
+    }
     if (t.events) await this.#events(t.events, p.row.uid, uid);
     if (this.opts.source !== 'cairn') {
       await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: uid, type: IMPORTED_EVENT, changes: { source: { before: null, after: this.opts.source }, sourceId: { before: null, after: t.sourceId }, title: { before: null, after: t.title }, status: { before: null, after: status.name } } });

@@ -6,7 +6,7 @@
  * parent_task_id the parent, ordinal the lane position, a milestone a label.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import type { Priority } from '../../model/task.js';
 import type { Category, Status } from '../../model/workflow.js';
 import { keyFrom } from './castle.js';
@@ -69,7 +69,7 @@ export function backlogConfig(root: string, project: string | undefined): { proj
     if (typeof data.id === 'string') milestones.set(data.id.toLowerCase(), typeof data.title === 'string' ? data.title : data.id);
   }
   return {
-    project: { type: 'project', at: { file: configFile }, ref: 'backlog', key: project ?? keyFrom(projectName, 'BACKLOG'), name: projectName.slice(0, 100), description: `Imported from Backlog.md (${root})`, root: null, aliases: [], statuses, template: 'default', archivedAt: null },
+    project: { type: 'project', at: { file: configFile }, ref: 'backlog', key: project ?? keyFrom(projectName, 'BACKLOG'), name: projectName.slice(0, 100), description: `Imported from Backlog.md (${root})`, root: basename(root) === 'backlog' ? resolve(root, '..') : null, aliases: [], statuses, template: 'default', archivedAt: null },
     ctx: { statuses, milestones },
   };
 }

@@ -35,7 +35,7 @@ export async function* readBeads(path: string, project: string | undefined, prog
     if (!started) {
       started = true;
       const prefix = id.includes('-') ? id.slice(0, id.lastIndexOf('-')) : repo;
-      yield { type: 'project', at, ref: 'beads', key: project ?? keyFrom(prefix, keyFrom(repo, 'BEADS')), name: repo || 'Beads', description: `Imported from Beads (${file})`, root: null, aliases: [prefix], template: 'default', archivedAt: null };
+      yield { type: 'project', at, ref: 'beads', key: project ?? keyFrom(prefix, keyFrom(repo, 'BEADS')), name: repo || 'Beads', description: `Imported from Beads (${file})`, root: basename(dirname(resolve(file))) === '.beads' ? dirname(dirname(resolve(file))) : null, aliases: [prefix], template: 'default', archivedAt: null };
     }
     yield beadsIssue(at, r, id);
   }

@@ -24,6 +24,8 @@ export interface ImportOptions {
   project?: string;
   dryRun?: boolean;
   onProgress?: ProgressFn;
+  /** The folder the import runs in: a new project whose recorded root is not on this machine is rooted here. */
+  cwd?: string;
   /** Opens another application's SQLite file read-only (Castle); the entry point provides it. */
   openSqlite?: (file: string) => ForeignSqlite;
 }
@@ -98,7 +100,7 @@ export async function runImport(ctx: Context, opts: ImportOptions): Promise<Impo
     });
   }
   const run = async (tx: Parameters<Parameters<Context['store']['read']>[0]>[0]) => {
-    const importer = new Importer(tx, ctx, { source, dryRun: opts.dryRun ?? false, ...(opts.project ? { project: opts.project.toUpperCase() } : {}) });
+    const importer = new Importer(tx, ctx, { source, dryRun: opts.dryRun ?? false, ...(opts.project ? { project: opts.project.toUpperCase() } : {}), ...(opts.cwd ? { cwd: opts.cwd } : {}) });
     await importer.start();
     for await (const item of items(source, opts)) {
       if (item.type === 'project') await importer.project(item);

@@ -26,6 +26,7 @@ export interface IncomingProject {
   key: string;
   name: string;
   description: string;
+  /** The repository the project belongs to: other tools' readers give the repository they read. */
   root: string | null;
   aliases: string[];
   /** The workflow; else the template's. */
@@ -54,6 +55,8 @@ export interface IncomingTask {
   projectRef: string;
   /** The task's id in the source (a Cairn export: its uid). */
   sourceId: string;
+  /** The id as the source's own users see it, when it differs from sourceId (Task Master's "3" for "master:3"). */
+  shownId?: string;
   /** Cairn exports: the internal id, display number and version to keep. */
   uid?: string;
   seq?: number;

@@ -55,7 +55,7 @@ export async function* readTaskMaster(path: string, project: string | undefined)
   const root = reader({ file }, doc);
   const tagged = Array.isArray(root.obj.tasks) ? { master: root.obj } : root.obj;
   const repo = basename(repoOf(file));
-  yield { type: 'project', at: { file }, ref: 'taskmaster', key: project ?? keyFrom(repo, 'TM'), name: repo || 'Task Master', description: `Imported from Task Master (${file})`, root: null, aliases: [], template: 'default', archivedAt: null };
+  yield { type: 'project', at: { file }, ref: 'taskmaster', key: project ?? keyFrom(repo, 'TM'), name: repo || 'Task Master', description: `Imported from Task Master (${file})`, root: repoOf(file), aliases: [], template: 'default', archivedAt: null };
   for (const tag of Object.keys(tagged).sort((a, b) => (a === 'master' ? -1 : b === 'master' ? 1 : a.localeCompare(b)))) {
     const list = reader({ file }, tagged[tag], tag);
     const labels = tag === 'master' ? [] : fitLabels([tag]);
@@ -83,7 +83,7 @@ function tmTask(at: SourceAt, r: ReturnType<typeof reader>, sourceId: string, pa
   const priority = r.strOr('priority', null);
   if (priority !== null && !PRIORITY[priority]) throw importError(at, 'priority', `"${priority}" is not a Task Master priority (critical, high, medium, low)`);
   return {
-    type: 'task', at, projectRef: 'taskmaster', sourceId,
+    type: 'task', at, projectRef: 'taskmaster', sourceId, shownId: sourceId.replace(/^master:/, ''),
     title: fitTitle(r.strOr('title', '') ?? '', sourceId), description: describe(r),
     status: mapped, kind: 'task', priority: priority ? PRIORITY[priority]! : 'none', score: 0,
     labels, assignee: null, substatus: null, slug: null, claim: null, parent,
