@@ -213,7 +213,7 @@ function notAWorkspace(file: string, why: string): CairnError {
 
 /**
  * Whether a file is a Cairn workspace, without opening it for writing: a SQLite file marked with
- * Cairn's application_id, or an unmarked one with Cairn's tables (made before the mark). Profiles
+ * Cairn's application_id, or an unmarked one with a pre-mark Cairn schema (isUnmarkedWorkspace). Profiles
  * use it to tell their host's own database (Castle's castle.db, linked) from a workspace.
  */
 export function isCairnFile(file: string): boolean {
@@ -235,7 +235,8 @@ export function isCairnFile(file: string): boolean {
   try {
     const db = new Database(file, { readonly: true, fileMustExist: true });
     try {
-      return isUnmarkedWorkspace(db);
+      // The header on disk may not carry the mark yet: a new workspace's first commit can still be in its WAL.
+      return applicationId(db) === CAIRN_APPLICATION_ID || isUnmarkedWorkspace(db);
     } finally {
       db.close();
     }
