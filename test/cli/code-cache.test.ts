@@ -112,7 +112,7 @@ describe('the CLI code cache', () => {
     copyFileSync(join(BIN, '..', '..', 'package.json'), join(install, 'package.json'));
     symlinkSync(join(BIN, '..', '..', 'node_modules'), join(install, 'node_modules'));
     expect(cairn(['ready', '--project', 'CC'], home).code).toBe(0);
-    const env = { ...process.env, CAIRN_DB: db, CAIRN_ACTOR: 'tester', NO_COLOR: '1', XDG_CACHE_HOME: home };
+    const env: NodeJS.ProcessEnv = { ...process.env, CAIRN_DB: db, CAIRN_ACTOR: 'tester', NO_COLOR: '1', XDG_CACHE_HOME: home };
     delete env.CAIRN_CODE_CACHE;
     const r = spawnSync(process.execPath, [join(install, 'bin', 'cairn.js'), 'ready', '--project', 'CC'], { env, encoding: 'utf8', timeout: 30_000 });
     expect(r.status, r.stderr).toBe(0);
