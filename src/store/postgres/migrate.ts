@@ -32,6 +32,9 @@ export async function migratePostgres(pool: pg.Pool, schema: string, location: s
     await client.query('BEGIN');
     try {
       await client.query(`SELECT pg_advisory_xact_lock(hashtext($1), 0)`, [schema]);
+      // Extensions (pg_trgm) belong to the database, not the schema: workspaces in two schemas of one
+      // new database migrating at once would both create it, and one would fail on its unique name.
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('cairn:database'), 1)`);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${quote(schema)}`);
       await client.query(`SET LOCAL search_path TO ${quote(schema)}`);
       await client.query(`CREATE TABLE IF NOT EXISTS cairn_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
