@@ -1,6 +1,6 @@
 /** `cairn init` and git (issue 20, items 7 and 8): .cairn/.gitignore keeps the database out of commits; init run again changes nothing. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliHarness, okJson, type CliHarness } from './cli-harness.js';
@@ -23,6 +23,9 @@ describe('cairn init in a git repository', () => {
     expect(existsSync(join(h.dir, '.cairn', 'cairn.db'))).toBe(true);
     writeFileSync(join(h.dir, '.cairn', 'cairn.db-wal'), 'x');
     writeFileSync(join(h.dir, '.cairn', 'cairn.db-shm'), 'x');
+    // The outbox of a remote client: pending entries, delivered and refused ones.
+    for (const d of ['', 'delivered', 'refused']) mkdirSync(join(h.dir, '.cairn', 'outbox', d), { recursive: true });
+    for (const f of ['01J00000000000000000000001.json', 'delivered/01J00000000000000000000002.json', 'refused/01J00000000000000000000003.json', 'projects.json']) writeFileSync(join(h.dir, '.cairn', 'outbox', f), '{}');
     expect(git(h.dir, 'add', '-A').status).toBe(0);
     const staged = git(h.dir, 'diff', '--cached', '--name-only').stdout.trim().split('\n');
     expect(staged).toEqual(['.cairn/.gitignore']);

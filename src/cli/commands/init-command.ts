@@ -74,7 +74,8 @@ async function init(o: InitOptions): Promise<InitResult> {
 }
 
 /**
- * What a team must never commit: the database and its WAL, SHM, journal and migration backups. Written
+ * What a team must never commit: the database and its WAL, SHM, journal and migration backups, and the
+ * outbox of writes waiting for a server (entries, delivered/ and refused/). Written
  * once into .cairn/ (kept when it exists, so a team's own edits stay); share `cairn export` output or a
  * server instead.
  */
@@ -85,6 +86,8 @@ export const WORKSPACE_GITIGNORE = `# Cairn's workspace is local state: the data
 *.db-shm
 *.db-journal
 *.db.bak-*
+# Writes waiting for a server (cairn --remote): this machine's, and they may hold task text.
+outbox/
 `;
 
 function writeGitignore(dbPath: string): string | null {
