@@ -151,6 +151,8 @@ export interface TokenRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The uids of the projects the token reaches (core/limited-store.ts); null: every project. */
+  projects: string[] | null;
 }
 
 export interface BoardRow {
@@ -170,6 +172,16 @@ export interface OpenWorkCounts {
   topBlockers: Array<{ id: string; count: number }>;
   /** Uids of the first matches in ready order that are blocked: in a blocked-category status, or waiting on open blockers in todo or backlog. */
   blocked: string[];
+}
+
+/** Which activity events to read: after a seq, of one task, of one project or of several (`projectUids`, which leaves out events of no project). */
+export interface EventQuery {
+  afterSeq?: number;
+  taskUid?: string;
+  projectUid?: string;
+  projectUids?: string[];
+  limit: number;
+  desc?: boolean;
 }
 
 /** One transaction's view of the store. All methods run inside the enclosing read or write transaction. */
@@ -248,7 +260,7 @@ export interface Tx {
 
   // activity
   appendEvent(e: NewEvent): Promise<number>;
-  events(q: { afterSeq?: number; taskUid?: string; projectUid?: string; limit: number; desc?: boolean }): Promise<ActivityEvent[]>;
+  events(q: EventQuery): Promise<ActivityEvent[]>;
   lastSeq(): Promise<number>;
   /** Seq and type of the events after `afterSeq`, oldest first: what a change feed needs to decide whether to read them. */
   eventHeads(afterSeq: number, limit: number): Promise<Array<{ seq: number; type: string }>>;

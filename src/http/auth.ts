@@ -4,17 +4,21 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
-import { hashSecret, liveTokensByHash, touchToken, type TokenInfo } from '../core/services/tokens.js';
+import { hashSecret, liveTokensByHash, touchToken, type LiveToken } from '../core/services/tokens.js';
 import { AuthFailureLimiter, clientAddress } from './auth-failures.js';
 import { httpError } from './http-errors.js';
 
 export interface Principal {
   /** Null when the workspace has no tokens and the caller sent none. */
-  token: Pick<TokenInfo, 'id' | 'name' | 'scope'> | null;
+  token: Pick<LiveToken, 'id' | 'name' | 'scope'> | null;
   /** What the caller may do to data; an admin token writes ("write") and may also act as others. */
   scope: 'read' | 'write';
   /** May name another actor (X-Cairn-Actor, ?as=): admin tokens, and loopback callers when the workspace has no token. */
   actAs?: boolean;
+  /** The uids of the only projects the token reaches (core/limited-store.ts); absent: every project. */
+  projects?: readonly string[];
+  /** Their keys: a token limited to one project works in it without naming it. */
+  projectKeys?: readonly string[];
 }
 
 export type AuthEnv = { Variables: { principal: Principal } };
@@ -22,12 +26,12 @@ export type AuthEnv = { Variables: { principal: Principal } };
 /** Live tokens by hash, reloaded only when the store reports a commit (by any process), so revocation applies at once. */
 export class TokenCache {
   #token: string | undefined;
-  #tokens: Map<string, TokenInfo> = new Map();
-  #loading: Promise<Map<string, TokenInfo>> | undefined;
+  #tokens: Map<string, LiveToken> = new Map();
+  #loading: Promise<Map<string, LiveToken>> | undefined;
 
   constructor(private readonly ctx: CoreContext) {}
 
-  async get(): Promise<Map<string, TokenInfo>> {
+  async get(): Promise<Map<string, LiveToken>> {
     const now = await this.ctx.store.changeToken();
     if (now === this.#token) return this.#tokens;
     this.#loading ??= liveTokensByHash(this.ctx).then((m) => {
@@ -87,7 +91,12 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
         'www-authenticate': 'Bearer realm="cairn", error="invalid_token"',
       });
     }
-    c.set('principal', { token: { id: found.id, name: found.name, scope: found.scope }, scope: found.scope === 'read' ? 'read' : 'write', actAs: found.scope === 'admin' });
+    c.set('principal', {
+      token: { id: found.id, name: found.name, scope: found.scope },
+      scope: found.scope === 'read' ? 'read' : 'write',
+      actAs: found.scope === 'admin',
+      ...(found.projects ? { projects: found.projects, projectKeys: found.projectKeys ?? [] } : {}),
+    });
     const now = Date.now();
     if (now - (touched.get(found.id) ?? 0) > TOUCH_EVERY_MS) {
       touched.set(found.id, now);

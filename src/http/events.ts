@@ -57,7 +57,10 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
     const ctx = opContext(core, principal, undefined);
     let project: string | undefined;
     let since: number | undefined;
+    // A project-limited token hears only its projects' events (keys never change, so the set holds for the stream's life).
+    let reach: ReadonlySet<string> | undefined;
     try {
+      if (principal.projects) reach = new Set((await ctx.store.read((tx) => tx.listProjects(true))).map((p) => p.key));
       since = parseSince(c.req.header('last-event-id') ?? c.req.query('since'));
       const p = c.req.query('project');
       if (p) project = (await runOp(getProjectOp, ctx, { key: p })).project.key;
@@ -110,7 +113,7 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
         chain = chain.then(async () => {
           for (const e of events) {
             pending--;
-            if (overflowed || e.seq <= sent || (project && e.project !== project)) continue;
+            if (overflowed || e.seq <= sent || (project && e.project !== project) || (reach && !reach.has(e.project ?? ''))) continue;
             await send(stream, e);
             sent = e.seq;
           }

@@ -22,7 +22,7 @@ import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.
 import { errorResponse, json } from './http-errors.js';
 import { endBodyOn, type RevocationWatch } from './revocation-watch.js';
 import { SessionEventStore } from './session-event-store.js';
-import { identityFor, keyRules } from './rest-routes.js';
+import { identityFor, keyRules, storeFor, tokenProject } from './rest-routes.js';
 
 export interface McpEndpointOptions {
   feed: ChangeFeed;
@@ -63,10 +63,10 @@ interface Session {
  */
 function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: string | undefined, profileName: string | undefined): BuildMcpServerOptions {
   const q = url.searchParams;
-  const project = q.get('project') ?? undefined;
+  const project = q.get('project') ?? tokenProject(p);
   const profile = profileName === undefined ? undefined : findProfile(profileName);
   return {
-    store: core.store,
+    store: storeFor(core, p),
     ...identityFor(p, q.get('as') ?? actorHeader),
     services: keyRules(core, p),
     toolsets: profile ? [] : parseToolsets(q.get('toolsets') ?? undefined),

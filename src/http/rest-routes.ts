@@ -7,6 +7,8 @@ import { bodyInput, mergePathParams, pathParams, queryInput, UnsupportedMediaTyp
 import { answerHeaders, applyIfMatch, PreconditionFailed, successStatus } from './rest-conventions.js';
 import type { Context as CoreContext } from '../core/context.js';
 import { CairnError } from '../core/errors.js';
+import { limitToProjects } from '../core/limited-store.js';
+import type { Store } from '../core/ports.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -57,8 +59,26 @@ export function keyRules(core: CoreContext, p: Principal): Pick<OpContext, 'keyS
   return { ...(p.token ? { keyScope: `token:${p.token.id}` } : {}), ...(core.keyRetentionDays !== undefined ? { keyRetentionDays: core.keyRetentionDays } : {}) };
 }
 
+/** The store as this caller may see it: a project-limited token's view reaches only its projects. */
+export function storeFor(core: CoreContext, p: Principal): Store {
+  return p.projects ? limitToProjects(core.store, p.projects) : core.store;
+}
+
+/** The project a call works in when it names none: the one project a token is limited to. */
+export function tokenProject(p: Principal): string | undefined {
+  return p.projectKeys?.length === 1 ? p.projectKeys[0] : undefined;
+}
+
 export function opContext(core: CoreContext, p: Principal, actorHeader: string | undefined): OpContext {
-  return { store: core.store, clock: core.clock, ...identityFor(p, actorHeader), ...keyRules(core, p), ...(p.scope === 'read' ? { readOnly: true, readOnlyReason: 'token' as const } : {}) };
+  const project = tokenProject(p);
+  return {
+    store: storeFor(core, p),
+    clock: core.clock,
+    ...identityFor(p, actorHeader),
+    ...keyRules(core, p),
+    ...(p.scope === 'read' ? { readOnly: true, readOnlyReason: 'token' as const } : {}),
+    ...(project ? { defaultProject: project } : {}),
+  };
 }
 
 export function mountRestRoutes(app: Hono<AuthEnv>, core: CoreContext): void {

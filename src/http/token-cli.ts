@@ -18,8 +18,8 @@ interface Runtime {
 /** The token list for people: a header row, then one aligned row per token (times local and relative). */
 function tokenTable(rt: Runtime, tokens: TokenInfo[]): string {
   const revoked = tokens.some((t) => t.revokedAt);
-  const rows = tokens.map((t) => [t.name, t.scope, `${t.prefix}…`, rt.time(t.createdAt), t.lastUsedAt ? rt.time(t.lastUsedAt) : 'never', ...(revoked ? [t.revokedAt ? rt.time(t.revokedAt) : ''] : [])]);
-  return rt.table(['NAME', 'SCOPE', 'PREFIX', 'CREATED', 'LAST USED', ...(revoked ? ['REVOKED'] : [])], rows);
+  const rows = tokens.map((t) => [t.name, t.scope, t.projects ? t.projects.join(',') : 'all', `${t.prefix}…`, rt.time(t.createdAt), t.lastUsedAt ? rt.time(t.lastUsedAt) : 'never', ...(revoked ? [t.revokedAt ? rt.time(t.revokedAt) : ''] : [])]);
+  return rt.table(['NAME', 'SCOPE', 'PROJECTS', 'PREFIX', 'CREATED', 'LAST USED', ...(revoked ? ['REVOKED'] : [])], rows);
 }
 
 async function withSession<T>(rt: Runtime, cmd: Command, write: boolean, fn: (ctx: Parameters<typeof createToken>[0]) => Promise<T>): Promise<T> {
@@ -37,12 +37,19 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .description('Create a bearer token; its secret is shown once')
     .requiredOption('--name <name>', 'a label for the token (letters, digits, . _ : @ -)')
     .option('--scope <scope>', 'read (read operations only), write (everything, acting as the token\'s name) or admin (write, and may act as any actor)', 'read')
-    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write\n  cairn token create --name ci --scope admin   # may send X-Cairn-Actor: agent:NAME')
+    .option('--project <key>', 'limit the token to this project: it reaches no other on any surface (repeat for several)', (v: string, prev: string[] = []) => [...prev, v])
+    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write\n  cairn token create --name web-agent --scope write --project WEB\n  cairn token create --name ci --scope admin   # may send X-Cairn-Actor: agent:NAME')
     .action(async (_o: unknown, cmd: Command) => {
-      const o = cmd.opts<{ name: string; scope: string }>();
-      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as 'read' | 'write' | 'admin' }));
+      const o = cmd.opts<{ name: string; scope: string; project?: string[] }>();
+      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as 'read' | 'write' | 'admin', ...(o.project ? { projects: o.project } : {}) }));
       rt.print(out, rt.globals(cmd).json, (r) =>
-        [`Created ${r.token.scope} token "${r.token.name}". Copy the secret now; it is not shown again:`, '', `  ${r.secret}`, '', 'Send it as: Authorization: Bearer <secret>'].join('\n'),
+        [
+          `Created ${r.token.scope} token "${r.token.name}"${r.token.projects ? `, limited to ${r.token.projects.join(', ')}` : ''}. Copy the secret now; it is not shown again:`,
+          '',
+          `  ${r.secret}`,
+          '',
+          'Send it as: Authorization: Bearer <secret>',
+        ].join('\n'),
       );
     });
   group

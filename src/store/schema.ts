@@ -129,6 +129,7 @@ export interface ApiTokensTable {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  projects: string | null; // JSON array of project uids the token is limited to; NULL: every project
 }
 
 /** A write's idempotency key (migration 17): a repeat of the write with the same key changes nothing. */

@@ -120,8 +120,8 @@ describe('cairn CLI rough edges', () => {
   it('token list has a header row', () => {
     expect(h.run(['token', 'create', '--name', 'ci']).code).toBe(0);
     const list = h.run(['token', 'list']);
-    expect(list.stdout.split('\n')[0]).toMatch(/^NAME +SCOPE +PREFIX +CREATED +LAST USED$/);
-    expect(list.stdout).toMatch(/^ci +read +cairn_[\w-]+… +(\d{4}-\d\d-\d\d )?\d\d:\d\d \((just now|\d+ min ago)\) +never$/m);
+    expect(list.stdout.split('\n')[0]).toMatch(/^NAME +SCOPE +PROJECTS +PREFIX +CREATED +LAST USED$/);
+    expect(list.stdout).toMatch(/^ci +read +all +cairn_[\w-]+… +(\d{4}-\d\d-\d\d )?\d\d:\d\d \((just now|\d+ min ago)\) +never$/m);
   });
 
   it('completion bash|zsh|fish prints a script; the bash one completes commands, subcommands and flags', () => {

@@ -6,7 +6,8 @@ import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
-import type { TokenRow } from '../ports.js';
+import { ProjectKey } from '../model/ids.js';
+import type { ProjectRow, TokenRow } from '../ports.js';
 
 export const TokenScope = z.enum(['read', 'write', 'admin']).describe('read: read ops only; write: everything, as the token\'s name; admin: write, and may act as any actor');
 export type TokenScope = z.infer<typeof TokenScope>;
@@ -19,10 +20,13 @@ export const CreateTokenInput = lazy(() => z.object({
     .max(64)
     .regex(/^[A-Za-z0-9._:@-]+$/, 'token name may use letters, digits and . _ : @ -'),
   scope: TokenScope.default('read'),
+  projects: z.array(ProjectKey).max(100).optional().describe('Limit the token to these projects (keys): it reaches nothing else on any surface'),
 }));
 
-/** What callers may see of a token: everything but the hash. */
-export type TokenInfo = Omit<TokenRow, 'hash'>;
+/** A live token as servers check it: everything but the hash, its projects as uids (and their keys, for a default). */
+export type LiveToken = Omit<TokenRow, 'hash'> & { projectKeys: string[] | null };
+/** What callers may see of a token: everything but the hash, its projects by key (null: every project). */
+export type TokenInfo = Omit<TokenRow, 'hash' | 'projects'> & { projects: string[] | null };
 
 const SECRET_PREFIX = 'cairn_';
 
@@ -30,9 +34,20 @@ export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
-function info(row: TokenRow): TokenInfo {
+function keysOf(uids: string[] | null, projects: ProjectRow[]): string[] | null {
+  const key = new Map(projects.map((p) => [p.uid, p.key]));
+  return uids === null ? null : uids.map((uid) => key.get(uid) ?? uid);
+}
+
+function live(row: TokenRow, projects: ProjectRow[]): LiveToken {
   const { hash: _hash, ...rest } = row;
-  return rest;
+  return { ...rest, projectKeys: keysOf(row.projects, projects) };
+}
+
+/** A project the limit names may since have been purged from the workspace: it shows as its uid. */
+function info(row: TokenRow, projects: ProjectRow[]): TokenInfo {
+  const { hash: _hash, ...rest } = row;
+  return { ...rest, projects: keysOf(row.projects, projects) };
 }
 
 /** Creates a token and returns its secret; the secret cannot be recovered later. */
@@ -40,9 +55,12 @@ export async function createToken(ctx: Context, raw: z.input<ReturnType<typeof C
   const parsed = CreateTokenInput().safeParse(raw);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-    throw new CairnError('VALIDATION_ERROR', `Invalid token: ${what}. Nothing was created.`, { suggestions: ['cairn token create --name ci-bot --scope read'] });
+    throw new CairnError('VALIDATION_ERROR', `Invalid token: ${what}. Nothing was created.`, { suggestions: ['cairn token create --name ci-bot --scope read', 'cairn token create --name web-agent --scope write --project WEB'] });
   }
   const input = parsed.data;
+  if (input.projects?.length === 0) {
+    throw new CairnError('VALIDATION_ERROR', 'A token limited to no project would reach nothing. Nothing was created.', { suggestions: ['Name at least one project: --project KEY', 'Leave out --project for a token that reaches every project'] });
+  }
   const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
   const row: TokenRow = {
     id: ulid(),
@@ -53,21 +71,37 @@ export async function createToken(ctx: Context, raw: z.input<ReturnType<typeof C
     createdAt: nowIso(ctx),
     lastUsedAt: null,
     revokedAt: null,
+    projects: null,
   };
-  await ctx.store.write(async (tx) => {
+  const projects = await ctx.store.write(async (tx) => {
     await tx.exclusive('tokens');
+    const all = await tx.listProjects(true);
+    if (input.projects) {
+      const byKey = new Map(all.map((p) => [p.key, p]));
+      const missing = input.projects.filter((k) => !byKey.has(k));
+      if (missing.length) {
+        throw new CairnError('PROJECT_NOT_FOUND', `No project has the key ${missing.map((k) => `"${k}"`).join(', ')}: a token can be limited only to projects that exist. Nothing was created.`, {
+          suggestions: ['cairn project list shows the keys', ...(all.length ? [`--project ${all[0]!.key}`] : [])],
+        });
+      }
+      row.projects = [...new Set(input.projects.map((k) => byKey.get(k)!.uid))];
+    }
     if ((await tx.listTokens(false)).some((t) => t.name === row.name)) {
       throw new CairnError('TOKEN_EXISTS', `A live token named "${row.name}" already exists.`, {
         suggestions: [`cairn token revoke ${row.name}`, 'Choose another --name'],
       });
     }
     await tx.insertToken(row);
+    return all;
   });
-  return { token: info(row), secret };
+  return { token: info(row, projects), secret };
 }
 
 export async function listTokens(ctx: Context, opts: { includeRevoked?: boolean } = {}): Promise<TokenInfo[]> {
-  return (await ctx.store.read((tx) => tx.listTokens(opts.includeRevoked ?? false))).map(info);
+  return ctx.store.read(async (tx) => {
+    const projects = await tx.listProjects(true);
+    return (await tx.listTokens(opts.includeRevoked ?? false)).map((r) => info(r, projects));
+  });
 }
 
 /** Revokes a live token by id or name. */
@@ -82,14 +116,17 @@ export async function revokeToken(ctx: Context, ref: string): Promise<TokenInfo>
     }
     const at = nowIso(ctx);
     await tx.revokeToken(row.id, at);
-    return info({ ...row, revokedAt: at });
+    return info({ ...row, revokedAt: at }, await tx.listProjects(true));
   });
 }
 
 /** Live tokens keyed by hash, for servers that check every request (reload when the store's change token moves). */
-export async function liveTokensByHash(ctx: Pick<Context, 'store'>): Promise<Map<string, TokenInfo>> {
-  const rows = await ctx.store.read((tx) => tx.listTokens(false));
-  return new Map(rows.map((r) => [r.hash, info(r)]));
+export async function liveTokensByHash(ctx: Pick<Context, 'store'>): Promise<Map<string, LiveToken>> {
+  return ctx.store.read(async (tx) => {
+    const rows = await tx.listTokens(false);
+    const projects = rows.some((r) => r.projects) ? await tx.listProjects(true) : [];
+    return new Map(rows.map((r) => [r.hash, live(r, projects)]));
+  });
 }
 
 export async function touchToken(ctx: Context, id: string): Promise<void> {

@@ -428,6 +428,14 @@ ALTER TABLE idempotency_keys ADD COLUMN fingerprint TEXT;
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 `,
   },
+  {
+    version: 8,
+    name: 'tokens limited to projects',
+    // As SQLite's migration 25.
+    sql: `
+ALTER TABLE api_tokens ADD COLUMN projects TEXT;
+`,
+  },
 ];
 
 function pgString(s: string): string {

@@ -685,6 +685,15 @@ ALTER TABLE idempotency_keys ADD COLUMN fingerprint TEXT;
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 `,
   },
+  {
+    version: 25,
+    name: 'tokens limited to projects',
+    // A JSON array of project uids (uids, not keys: the limit names projects, whatever they are called);
+    // NULL reaches every project. core/limited-store.ts enforces it.
+    sql: `
+ALTER TABLE api_tokens ADD COLUMN projects TEXT;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

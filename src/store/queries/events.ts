@@ -1,7 +1,7 @@
 /** The activity log: append in the writing transaction, read by task, project or sequence. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { ActivityEvent } from '../../core/model/activity.js';
-import type { NewEvent } from '../../core/ports.js';
+import type { EventQuery, NewEvent } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import { prepared } from './prepared.js';
 
@@ -18,7 +18,7 @@ export async function appendEvent(db: Q, e: NewEvent): Promise<number> {
 
 export async function events(
   db: Q,
-  q: { afterSeq?: number; taskUid?: string; projectUid?: string; limit: number; desc?: boolean },
+  q: EventQuery,
 ): Promise<ActivityEvent[]> {
   let s = db
     .selectFrom('events as e')
@@ -31,6 +31,7 @@ export async function events(
   if (q.afterSeq !== undefined) s = s.where('e.seq', '>', q.afterSeq);
   if (q.taskUid) s = s.where('e.task_uid', '=', q.taskUid);
   if (q.projectUid) s = s.where('e.project_uid', '=', q.projectUid);
+  if (q.projectUids) s = q.projectUids.length ? s.where('e.project_uid', 'in', q.projectUids) : s.where(sql<boolean>`false`);
   const rows = await s.execute();
   return rows.map((r) => ({
     seq: r.seq,

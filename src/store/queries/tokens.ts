@@ -15,13 +15,14 @@ function toTokenRow(r: Selectable<ApiTokensTable>): TokenRow {
     createdAt: r.created_at,
     lastUsedAt: r.last_used_at,
     revokedAt: r.revoked_at,
+    projects: r.projects === null ? null : (JSON.parse(r.projects) as string[]),
   };
 }
 
 export async function insertToken(db: Q, t: TokenRow): Promise<void> {
   await db
     .insertInto('api_tokens')
-    .values({ id: t.id, name: t.name, scope: t.scope, hash: t.hash, prefix: t.prefix, created_at: t.createdAt, last_used_at: t.lastUsedAt, revoked_at: t.revokedAt })
+    .values({ id: t.id, name: t.name, scope: t.scope, hash: t.hash, prefix: t.prefix, created_at: t.createdAt, last_used_at: t.lastUsedAt, revoked_at: t.revokedAt, projects: t.projects === null ? null : JSON.stringify(t.projects) })
     .execute();
 }
 
