@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { OPS, TOOLSETS } = await import(join(root, 'dist/ops/index.js'));
+const { OPS, TOOLSETS, DEFAULT_TOOLSETS } = await import(join(root, 'dist/ops/index.js'));
 
 /** Run in this order on an empty workspace; each tool's first example is shown in its section. */
 const EXAMPLES = [
@@ -131,3 +131,10 @@ const j = doc.indexOf(end);
 if (i < 0 || j < 0) throw new Error('docs/mcp.md lacks the tools markers');
 writeFileSync(file, `${doc.slice(0, i + begin.length)}\n\n${out.join('\n')}\n${doc.slice(j)}`);
 console.log(`docs/mcp.md: ${tools.size} tools`);
+
+// The README's tool counts, from the same ops (test/mcp/docs.test.ts checks them).
+const readmePath = join(root, 'README.md');
+const readme = readFileSync(readmePath, 'utf8')
+  .replace(/\d+ tools by default/, `${OPS.filter((o) => DEFAULT_TOOLSETS.includes(o.toolset)).length} tools by default`)
+  .replace(/serves all \d+,/, `serves all ${OPS.length},`);
+writeFileSync(readmePath, readme);

@@ -47,7 +47,17 @@ function cairn(args, db) {
 function present(db) {
   cairn(['board'], db);
   const port = process.env.PORT ?? '7420';
-  console.log(`\nDemo workspace: ${db}\nServing on http://127.0.0.1:${port}  (REST /api/v1, MCP /mcp, events /api/v1/events; Ctrl-C stops)\nTry: node bin/cairn.js --db ${db} ready   (or export CAIRN_DB=${db})\n`);
+  const url = `http://127.0.0.1:${port}`;
+  console.log(
+    [
+      '',
+      `Board: ${url}/   (open it in a browser)`,
+      `MCP:   ${url}/mcp   REST: ${url}/api/v1   events: ${url}/api/v1/events`,
+      `Demo workspace: ${db}`,
+      `Try: node bin/cairn.js --db ${db} ready   (or export CAIRN_DB=${db}); Ctrl-C stops the server`,
+      '',
+    ].join('\n'),
+  );
   return cairn(['serve', '--port', port], db);
 }
 

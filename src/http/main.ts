@@ -139,7 +139,7 @@ export async function runServe(opts: ServeOptions = {}): Promise<void> {
   const say = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...extra })}\n`);
   // This machine's other repositories find the served one by its package or remote (a local SQLite workspace only).
   setTimeout(() => void registerWorkspace(store, openStore, { env, onWarning: (m) => say('could not register the workspace', { level: 'warning', detail: m }) }), 250).unref();
-  say('cairn serve listening', { url: running.url, version: VERSION, db: store.location, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) });
+  say('cairn serve listening', { url: running.url, board: `${running.url}/`, version: VERSION, db: store.location, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) });
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       say('shutting down', { signal });

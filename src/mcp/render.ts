@@ -155,18 +155,27 @@ function renderResults(r: RenderContext, o: Rec): string {
 }
 
 function renderBoard(o: Rec): string {
-  const lanes = o.lanes as Array<{ status: string; count: number; cards: Array<{ id: string; title: string; priority: string; assignee: string | null; openBlockers: string[] }> }>;
+  const lanes = o.lanes as Array<{ status: string; category: string; count: number; cards: Array<{ id: string; title: string; priority: string; assignee: string | null; openBlockers: string[] }> }>;
   const s = o.summary as { totalTasks: number; doneTasks: number; readyTasks: number; doneRate: number; checklistDone: number; checklistTotal: number };
   if (s.totalTasks === 0) return `The board${o.project ? ` of ${String(o.project)}` : ''} is empty: create_task to add work${o.project ? '' : ' (list_projects shows the projects; create_project makes one)'}.`;
   const out = [
     `Board ${o.project ? String(o.project) : '(all projects)'}: ${s.totalTasks} tasks, ${s.doneTasks} done (${Math.round(s.doneRate * 100)}%), ${s.readyTasks} ready, checklist ${s.checklistDone}/${s.checklistTotal}`,
   ];
+  const inProject = o.project ? `, project: "${String(o.project)}"` : '';
   for (const l of lanes) {
     out.push(`${l.status} (${l.count})`);
     for (const c of l.cards) out.push(`  - ${c.id} [${c.priority}] ${c.title}${c.assignee ? ` @${c.assignee}` : ''}${c.openBlockers.length ? ` · blocked by ${c.openBlockers.join(', ')}` : ''}`);
+    const hidden = l.count - l.cards.length;
+    const done = l.category === 'done' || l.category === 'canceled' ? ', includeDone: true' : '';
+    if (hidden > 0 && l.cards.length) out.push(`  … +${hidden} more (list_tasks {status: "${l.status}"${inProject}${done}} lists them all)`);
   }
   const blocked = o.blocked as Array<{ id: string; openBlockers: string[] }>;
-  if (blocked.length) out.push(`Blocked: ${blocked.slice(0, 10).map((b) => (b.openBlockers.length ? `${b.id} by ${b.openBlockers.join('+')}` : b.id)).join('; ')}`);
+  const blockedCount = typeof o.blockedCount === 'number' ? o.blockedCount : blocked.length;
+  const shown = blocked.slice(0, 10);
+  if (shown.length) {
+    const rest = blockedCount - shown.length;
+    out.push(`Blocked (${blockedCount}): ${shown.map((b) => (b.openBlockers.length ? `${b.id} by ${b.openBlockers.join('+')}` : b.id)).join('; ')}${rest > 0 ? `; +${rest} more (next_tasks explains what holds the queue)` : ''}`);
+  }
   const wip = Object.entries(o.inProgressByAssignee as Record<string, string[]>);
   if (wip.length) out.push(`In progress: ${wip.map(([a, ids]) => `${a}: ${ids.join(', ')}`).join('; ')}`);
   return out.join('\n');

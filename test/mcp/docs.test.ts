@@ -1,6 +1,7 @@
 /** docs/mcp.md documents every tool and every argument the server advertises (the committed tool snapshot is the truth). */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_TOOLSETS, OPS } from '../../src/ops/index.js';
 import { ROOT } from './helpers.js';
 
 const doc = readFileSync(`${ROOT}docs/mcp.md`, 'utf8');
@@ -23,5 +24,13 @@ describe('docs/mcp.md', () => {
       expect(doc).toContain(`| \`${code}\` |`);
     }
     for (const s of ['cairn://projects`', 'cairn://projects/{key}', 'cairn://tasks/{id}', '`work-next`', '`plan-feature`', '`standup`', 'claude mcp add', 'claude_desktop_config.json', '.vscode/mcp.json', '.cursor/mcp.json']) expect(doc).toContain(s);
+  });
+
+  it('the README\'s tool counts are the server\'s (else run node scripts/mcp-docs.js)', () => {
+    const readme = readFileSync(`${ROOT}README.md`, 'utf8');
+    const defaults = OPS.filter((o) => DEFAULT_TOOLSETS.includes(o.toolset)).length;
+    expect(readme).toContain(`${defaults} tools by default`);
+    expect(readme).toContain(`serves all ${tools.length},`);
+    expect(tools.length).toBe(OPS.length);
   });
 });

@@ -188,6 +188,18 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       expect(board.text).toContain('In progress: agent: API-1');
     });
 
+    it('board_overview says how many cards it left out of a lane and how to list them, with urgent work listed first', async () => {
+      await given('project');
+      for (let i = 1; i <= 8; i++) await must('create_task', { project: 'API', title: `Task ${i}`, priority: i === 8 ? 'urgent' : 'none' });
+      const board = await must('board_overview', { project: 'API' });
+      const todo = board.text.split('\n').filter((l) => /^ {2}/.test(l));
+      expect(todo[0]).toMatch(/^ {2}- API-8 \[urgent\] Task 8/);
+      expect(todo).toHaveLength(6);
+      expect(todo[5]).toBe('  … +3 more (list_tasks {status: "todo", project: "API"} lists them all)');
+      const lane = (board.data.lanes as Array<{ status: string; count: number; cards: Array<{ id: string }> }>).find((l) => l.status === 'todo')!;
+      expect([lane.count, lane.cards.length, lane.cards[0]!.id]).toEqual([8, 5, 'API-8']);
+    });
+
     it('projects, history toolset and admin ops', async () => {
       await given('worked');
       expect((await must('get_project', { key: 'api' })).text).toContain('statuses: backlog (backlog)');

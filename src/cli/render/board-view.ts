@@ -25,7 +25,7 @@ function laneLines(lane: Lane, env: RenderEnv): string[] {
     return `  ${c.id.padEnd(idWidth)}  ${env.paint(pri.style ?? 'dim', pri.text.padEnd(6))}  ${title}  ${env.paint('dim', progress.padEnd(5))}  ${tags.filter(Boolean).join('  ')}`.trimEnd();
   });
   const hidden = lane.count - lane.cards.length;
-  if (hidden > 0 && lane.cards.length) cards.push(env.paint('dim', `  … ${hidden} more`));
+  if (hidden > 0 && lane.cards.length) cards.push(env.paint('dim', `  … ${hidden} more (cairn list --status ${lane.status}${lane.category === 'done' || lane.category === 'canceled' ? ' --include-done' : ''})`));
   return [head, ...cards];
 }
 

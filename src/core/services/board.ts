@@ -13,7 +13,7 @@ export const BoardInput = lazy(() => z.object({
   project: z.string().optional().describe('Project key or alias; default all projects'),
   allProjects: z.boolean().default(false).describe('Ignore the default project and cover all'),
   includeArchived: z.boolean().default(false),
-  cardsPerLane: z.number().int().min(0).max(100).default(5).describe('Top cards listed per lane (0 for counts only)'),
+  cardsPerLane: z.number().int().min(0).max(100).default(5).describe('Cards per lane, urgent first (0: counts only)'),
 }));
 
 interface Bucket { count: number; checklistDone: number; checklistTotal: number; completionRate: number }
@@ -93,7 +93,9 @@ export async function boardOverview(ctx: Context, input: z.infer<ReturnType<type
     if (input.cardsPerLane > 0) {
       for (const lane of lanes.values()) {
         if (lane.count === 0) continue;
-        const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, 'position', input.cardsPerLane, undefined);
+        // Open lanes list their most pressing cards (priority, score, then position), so a lane's urgent work is never among the cards left out.
+        const finished = lane.category === 'done' || lane.category === 'canceled';
+        const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, finished ? 'position' : 'ready', input.cardsPerLane, undefined);
         lane.cards = (summarize(top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }));
       }
     }
