@@ -39,6 +39,11 @@ export function addBinding(program: Command, groups: Map<string, Command>, b: Bi
         throw new CairnError('VALIDATION_ERROR', `cairn ${b.command} takes an id or --${alt.binding.alternate!.flag}, not both.`, { suggestions: [`cairn ${b.command} --help`] });
       }
       await runBound(alt, [], opts);
+    } else if (alt && positionals.every((a) => a === undefined)) {
+      const flag = alt.binding.alternate!.flag;
+      throw new CairnError('VALIDATION_ERROR', `cairn ${b.command} needs a task id, or --${flag} (${alt.binding.alternate!.description.replace(/ \(.*$/, '')}). Nothing was changed.`, {
+        suggestions: [`cairn ${b.command} <id>  (cairn ready lists what is ready)`, `cairn ${b.command} --${flag}`],
+      });
     } else await runBound(bound, positionals, opts);
   });
 }

@@ -65,11 +65,11 @@ export const BINDINGS: readonly Binding[] = [
   { command: 'release', op: 'release_task', summary: 'Give up your claim on a task', args: ['<id>'], view: 'task-changed', verb: 'Released', examples: ['cairn release API-3', 'cairn release API-3 --force --to-status backlog'] },
   { command: 'done', op: 'complete_task', summary: 'Complete a task', args: ['<id>'], view: 'completed', examples: ['cairn done API-3', 'cairn done API-3 --comment "Implemented in #42" --close-reason fixed'] },
   {
-    command: 'block', op: 'add_dependency', summary: 'Record that a task waits for another', args: ['<taskId>'], flags: { blockedBy: 'by' }, view: 'task-changed', verb: 'Blocked',
+    command: 'block', op: 'add_dependency', summary: 'Record that a task waits for another', args: ['<taskId>'], flags: { blockedBy: 'by' }, view: 'blocked',
     examples: ['cairn block API-3 --by API-1'],
   },
   {
-    command: 'unblock', op: 'remove_dependency', summary: 'Remove a blocker from a task', args: ['<taskId>'], flags: { blockedBy: 'by' }, view: 'task-changed', verb: 'Unblocked',
+    command: 'unblock', op: 'remove_dependency', summary: 'Remove a blocker from a task', args: ['<taskId>'], flags: { blockedBy: 'by' }, view: 'unblocked',
     examples: ['cairn unblock API-3 --by API-1'],
   },
   {

@@ -6,16 +6,19 @@ import { colorEnabled, painter } from './render/color.js';
 import { visibleText } from './render/visible-text.js';
 import { writeOut } from './stdout.js';
 
-/** The `--json` error shape: `{"error": {code, message, suggestions, details?}}`. */
+/**
+ * The `--json` error shape: `{"error": {code, message, suggestions, details?}}`. Its reader runs the
+ * CLI, so the suggestions are CLI commands, as at a terminal (the ops phrase them as tool calls).
+ */
 export function errorJson(err: CairnError): string {
-  return JSON.stringify({ error: err.toJSON() }, null, 2);
+  const body = err.toJSON();
+  return JSON.stringify({ error: { ...body, suggestions: body.suggestions.map(cliSuggestion) } }, null, 2);
 }
 
 function humanError(err: CairnError): string {
   const paint = painter(colorEnabled(process.stderr));
   // Messages quote workspace text (titles in suggestions): escaped like any view (visible-text.ts).
   const lines = [`${paint('red', 'error')} ${paint('bold', err.code)}: ${visibleText(err.message)}`];
-  // The ops phrase suggestions as tool calls; at a terminal, show the commands instead (JSON keeps them as is).
   for (const s of err.suggestions) lines.push(`  ${paint('dim', '→')} ${visibleText(cliSuggestion(s))}`);
   return lines.join('\n');
 }

@@ -129,6 +129,29 @@ export class Outbox {
     }
   }
 
+  /**
+   * Remembers that the server at `url` answered this workspace: a server that never has, when it
+   * cannot be reached, is more likely a wrong address than one that is down (remote-runner.ts says so).
+   */
+  rememberAnswer(url: string): void {
+    if (this.hasAnswered(url)) return;
+    try {
+      mkdirSync(this.dir, { recursive: true });
+      const file = join(this.dir, 'servers.json');
+      const known = this.#read<{ answered?: string[] }>(file)?.answered ?? [];
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, `${JSON.stringify({ answered: [...known.filter((u) => u !== url), url] })}\n`);
+      renameSync(tmp, file);
+    } catch {
+      // Advice only: a folder it cannot write only makes an offline message less specific.
+    }
+  }
+
+  hasAnswered(url: string): boolean {
+    const known = this.#read<{ answered?: unknown }>(join(this.dir, 'servers.json'))?.answered;
+    return Array.isArray(known) && known.includes(url);
+  }
+
   knownProjects(url: string): Array<{ key: string; root: string | null }> | undefined {
     const known = this.#read<{ url?: string; projects?: Array<{ key: string; root: string | null }> }>(join(this.dir, 'projects.json'));
     return known?.url === url && Array.isArray(known.projects) ? known.projects : undefined;

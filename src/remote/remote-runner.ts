@@ -72,6 +72,8 @@ export class HttpRemoteRunner implements RemoteRunner {
   #flushing: Promise<FlushReport> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #closed = false;
+  /** This process has heard the server answer (and recorded it in the outbox folder). */
+  #answered = false;
 
   constructor(private readonly opts: RemoteOptions) {
     this.url = opts.url.replace(/\/+$/, '');
@@ -108,7 +110,7 @@ export class HttpRemoteRunner implements RemoteRunner {
       const entry = this.outbox.add({ op: op.name, args, url: this.url, ...(this.opts.actor ? { actor: this.opts.actor } : {}) }, key);
       this.opts.log?.(`server unreachable; ${op.name} recorded in the outbox as ${entry.id}`);
       this.#schedule();
-      return receipt(op, entry, this.url, err.message);
+      return receipt(op, entry, this.url, err.message, this.outbox.hasAnswered(this.url));
     }
   }
 
@@ -154,7 +156,13 @@ export class HttpRemoteRunner implements RemoteRunner {
     } catch {
       body = undefined;
     }
-    if (res.ok && body !== undefined) return body;
+    if (res.ok && body !== undefined) {
+      if (!this.#answered) {
+        this.#answered = true;
+        this.outbox.rememberAnswer(this.url);
+      }
+      return body;
+    }
     // A proxy or something else answering: treat a gateway error as "not there", anything else as a refusal.
     if (res.status === 502 || res.status === 503 && !isCairnError(body) || res.status === 504) throw new Unreachable(`HTTP ${res.status}`);
     const refusal = fromServer(res.status, body, this.url);
@@ -322,8 +330,11 @@ function fromServer(status: number, body: unknown, url: string): CairnError {
 }
 
 /** The answer for a write kept in the outbox: submit_handoff's own shape, or the receipt fields for other ops. */
-function receipt(op: Op, e: OutboxEntry, url: string, why: string): unknown {
-  const message = `The server at ${url} is unreachable (${why}); ${op.name} was recorded in the outbox as ${e.id} and will be delivered exactly once when it is back (cairn sync delivers now). Do not repeat it.`;
+function receipt(op: Op, e: OutboxEntry, url: string, why: string, answeredBefore: boolean): unknown {
+  const message = answeredBefore
+    ? `The server at ${url} is unreachable (${why}); ${op.name} was recorded in the outbox as ${e.id} and will be delivered exactly once when it is back (cairn sync delivers now). Do not repeat it.`
+    : `The server at ${url} has never answered this workspace (${why}): check the address, and that cairn serve runs there (curl ${url}/healthz). ` +
+      `${op.name} was recorded in the outbox as ${e.id} and will be delivered exactly once when a server answers there (cairn sync delivers now; cairn outbox lists what waits). Do not repeat it.`;
   if (op.name === 'submit_handoff') {
     const a = e.args as { target?: string; repository?: string };
     return { taskId: null, target: { project: a.target ?? null, repository: a.repository ?? null, workspace: url }, persistedOffline: true, replayed: false, outboxId: e.id, message };

@@ -128,7 +128,7 @@ describe('cairn init --agent', () => {
     const other = { type: 'stdio', command: 'other-server', args: ['--flag'] };
     writeFileSync(file, JSON.stringify({ inputs: [{ id: 'token', type: 'promptString' }], servers: { other } }, null, 4));
     const out = okJson(h.run(['init', '--agent', 'vscode', '--profile', 'castle', '--json'], { cwd: dir }));
-    expect(out).toMatchObject({ created: false, project: null, agent: { host: 'vscode', file, status: 'added' } });
+    expect(out).toMatchObject({ created: false, project: { key: 'API' }, projectHere: true, agent: { host: 'vscode', file, status: 'added' } });
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.inputs).toEqual([{ id: 'token', type: 'promptString' }]);
     expect(doc.servers.other).toEqual(other);

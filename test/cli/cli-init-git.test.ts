@@ -39,7 +39,7 @@ describe('cairn init in a git repository', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('already exists');
     expect(again.stdout).toMatch(/Project GIT already exists \(Git test\).*nothing changed/);
-    expect(okJson(h.run(['init', '--json']))).toMatchObject({ created: false, project: null, gitignore: null });
+    expect(okJson(h.run(['init', '--json']))).toMatchObject({ created: false, project: { key: 'GIT' }, projectCreated: false, projectHere: true, gitignore: null });
     expect(readFileSync(gitignore, 'utf8')).toBe('*.db\n# ours\n');
     expect(okJson(h.run(['project', 'list', '--json'])).projects).toHaveLength(1);
   });

@@ -10,7 +10,7 @@ import { registerWorkspace } from '../../registry/user-registry.js';
 import { DB_FILE, findWorkspace, isPostgresUrl, openStore, redact, WORKSPACE_DIR } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import { visibleStrings } from '../render/visible-text.js';
-import { resolveActor, type GlobalOptions } from '../session.js';
+import { defaultProject, resolveActor, type GlobalOptions } from '../session.js';
 import { AGENT_HOSTS, clientConfig, parseClient, parseProfile, PASSWORD_NOTE, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
 
@@ -21,6 +21,8 @@ export interface InitResult {
   project: Project | null;
   /** With --key: false when the project was there already (init run again is a no-op). */
   projectCreated?: boolean;
+  /** Without --key: the project is the one this folder belongs to (its root holds it). */
+  projectHere?: boolean;
   /** The .cairn/.gitignore written by this run (null when it was there already or the folder is not .cairn). */
   gitignore?: string | null;
   /** Only with --agent: the host config file written (or found already configured). */
@@ -108,7 +110,10 @@ async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> 
     const register = () => registerWorkspace(store, openStore, { onWarning: (m) => process.stderr.write(`cairn: ${m}\n`) });
     if (!o.key) {
       await register();
-      return { workspace: path, created, project: null, gitignore };
+      // Run again where a project is rooted: that project is what commands here work on, so say so (not "create one").
+      const key = created ? undefined : await defaultProject(ctx).catch(() => undefined);
+      const here = key ? await runOp(findOp('get_project')!, ctx, { key }).then((r) => (r as { project: Project }).project, () => undefined) : undefined;
+      return here ? { workspace: path, created, project: here, projectCreated: false, projectHere: true, gitignore } : { workspace: path, created, project: null, gitignore };
     }
     // Run again with the same key: the project is reported as it is, nothing changes.
     const existing = await runOp(findOp('get_project')!, ctx, { key: o.key }).then((r) => (r as { project: Project }).project, () => undefined);
@@ -126,7 +131,8 @@ function human(r: InitResult): string {
   const paint = painter(colorEnabled({ isTTY: stdoutIsTTY() }));
   const lines = [r.created ? `${paint('green', 'Initialized')} Cairn workspace ${r.workspace}` : `Cairn workspace already exists: ${r.workspace}`];
   if (r.gitignore) lines.push(`${paint('green', 'Wrote')} ${relative(process.cwd(), r.gitignore) || r.gitignore} (keeps the database out of git)`);
-  if (r.project && r.projectCreated === false) lines.push(`Project ${paint('bold', r.project.key)} already exists (${r.project.name}), root ${r.project.root ?? '-'}: nothing changed`);
+  if (r.project && r.projectHere) lines.push(`Project ${paint('bold', r.project.key)} (${r.project.name}) is rooted at ${r.project.root ?? '-'}: commands here work on it`);
+  else if (r.project && r.projectCreated === false) lines.push(`Project ${paint('bold', r.project.key)} already exists (${r.project.name}), root ${r.project.root ?? '-'}: nothing changed`);
   else if (r.project) lines.push(`${paint('green', 'Created')} project ${paint('bold', r.project.key)} (${r.project.name}), root ${r.project.root}`);
   if (r.agent) {
     const file = relative(process.cwd(), r.agent.file) || r.agent.file;

@@ -1,7 +1,7 @@
 /** The full task for `show`, and the confirmations printed after a task changes. */
 import type { Task } from '../../core/model/task.js';
 import type { RenderEnv } from './render-env.js';
-import { markerCell, taskLine } from './task-parts.js';
+import { markerCell, stateText, taskLine } from './task-parts.js';
 import { humanTime, relativeTime } from './time.js';
 
 function field(env: RenderEnv, name: string, value: string): string {
@@ -22,8 +22,8 @@ export function checklistLines(task: Pick<Task, 'checklist' | 'checklistProgress
 
 function relations(t: Task, env: RenderEnv): string[] {
   const out: string[] = [];
-  const marker = markerCell(t);
-  out.push(field(env, 'state', marker.text ? env.paint(marker.style ?? 'dim', marker.text) : t.isReady ? 'ready' : 'not ready'));
+  const state = stateText(t);
+  out.push(field(env, 'state', env.paint(state.style ?? 'dim', state.text)));
   const finished = t.blockedBy.filter((b) => !t.openBlockers.includes(b));
   if (finished.length) out.push(field(env, 'waited on', `${finished.join(', ')} (finished)`));
   if (t.blocks.length) out.push(field(env, 'blocks', t.blocks.join(', ')));
@@ -64,7 +64,7 @@ export function taskDetailView(out: { task: Task }, env: RenderEnv): string {
 
 export function taskCreatedView(out: { task: Task }, env: RenderEnv): string {
   const t = out.task;
-  const rel = markerCell(t).text || 'not ready';
+  const rel = stateText(t).text;
   return `${env.paint('green', 'Created')} ${taskLine(t, env)}\n  ${env.paint('dim', rel)}`;
 }
 
@@ -91,4 +91,25 @@ export function checklistView(out: { task: Task }, env: RenderEnv): string {
 export function commentedView(out: { task: Task }, env: RenderEnv): string {
   const last = out.task.comments[out.task.comments.length - 1];
   return `${env.paint('green', 'Commented')} on ${taskLine(out.task, env)}${last ? `\n${indent(last.body, '    ')}` : ''}`;
+}
+
+/**
+ * `block`: what the task waits on now. A blocker that is already finished holds nothing up, so
+ * recording one is not "Blocked".
+ */
+export function blockedView(out: { task: Task }, env: RenderEnv): string {
+  const t = out.task;
+  if (t.openBlockers.length) return `${env.paint('red', 'Blocked')} ${taskLine(t, env)}
+  ${env.paint('dim', `waits on ${t.openBlockers.join(', ')}`)}`;
+  const finished = t.blockedBy.filter((b) => !t.openBlockers.includes(b));
+  return `Recorded the blocker of ${taskLine(t, env)}
+  ${env.paint('dim', `${finished.join(', ')} ${finished.length === 1 ? 'is' : 'are'} finished, so ${t.id} waits on nothing (${stateText(t).text})`)}`;
+}
+
+/** `unblock`: what the task still waits on, if anything. */
+export function unblockedView(out: { task: Task }, env: RenderEnv): string {
+  const t = out.task;
+  const rest = t.openBlockers.length ? `still waits on ${t.openBlockers.join(', ')}` : `waits on nothing now (${stateText(t).text})`;
+  return `Unblocked ${taskLine(t, env)}
+  ${env.paint('dim', rest)}`;
 }

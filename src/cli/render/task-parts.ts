@@ -38,6 +38,18 @@ export function markerCell(t: TaskLike): Cell {
   return { text: '' };
 }
 
+/** What `show` says of a task's state: one phrase that is true in every category (a done task is not "not ready"). */
+export function stateText(t: TaskLike): Cell {
+  if (t.statusCategory === 'done') return { text: 'finished', style: 'green' };
+  if (t.statusCategory === 'canceled') return { text: 'canceled' };
+  if (t.statusCategory === 'backlog') return { text: 'in the backlog (not queued: move it to a todo lane to queue it)' };
+  const marker = markerCell(t);
+  if (marker.text) return marker;
+  if (t.statusCategory === 'blocked') return { text: `blocked (in the ${t.status} lane)`, style: 'red' };
+  if (t.statusCategory === 'in_progress') return { text: 'in progress, unclaimed' };
+  return { text: 'not ready' };
+}
+
 export function checklistText(p: { done: number; total: number }): string {
   return p.total ? `${p.done}/${p.total}` : '';
 }

@@ -6,7 +6,7 @@ import { linksView, linkView, unlinkedView } from './link-views.js';
 import { changesView, historyView, labelsView, projectsView, projectView, purgedView } from './misc-views.js';
 import type { RenderEnv } from './render-env.js';
 import { visibleStrings } from './visible-text.js';
-import { checklistView, commentedView, completedView, taskChangedView, taskCreatedView, taskDetailView } from './task-detail-view.js';
+import { blockedView, checklistView, commentedView, completedView, taskChangedView, taskCreatedView, taskDetailView, unblockedView } from './task-detail-view.js';
 import { readyView, searchView, taskListView } from './task-list-view.js';
 
 // Views take the op's output, which runOp has already typed per op; the table is keyed by name only.
@@ -18,6 +18,8 @@ export const VIEWS = {
   task: taskDetailView,
   ready: readyView,
   'task-changed': taskChangedView,
+  blocked: blockedView,
+  unblocked: unblockedView,
   completed: completedView,
   checklist: checklistView,
   commented: commentedView,

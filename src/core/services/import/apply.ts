@@ -374,7 +374,11 @@ export class Importer {
       await this.#events((t.events ?? []).filter((e) => !have.has(eventKey(e))), p.row.uid, row.uid);
     } else {
       const changes: Record<string, { before: unknown; after: unknown }> = {};
-      for (const [k, v] of Object.entries(patch)) changes[k] = { before: (row as unknown as Record<string, unknown>)[k] ?? null, after: v };
+      // History names what changed: a field the patch restates (completedAt staying empty on a move between open lanes) is left out.
+      for (const [k, v] of Object.entries(patch)) {
+        const before = (row as unknown as Record<string, unknown>)[k] ?? null;
+        if (!same(before, v ?? null)) changes[k] = { before, after: v };
+      }
       if (labelsChanged) changes.labels = { before: row.labels, after: labels };
       if (checklistChanged) changes.checklist = { before: oldChecklist.length, after: checklist.length };
       if (newComments.length) changes.comments = { before: null, after: newComments.length };
