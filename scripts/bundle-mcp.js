@@ -62,6 +62,8 @@ const common = {
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
+  // jsonc-parser's main file is UMD, whose require('./impl/…') calls a bundler cannot follow; its ESM build can.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // Some bundled CommonJS code calls require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
 };

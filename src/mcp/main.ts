@@ -69,10 +69,14 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const profileToolsets = profile ? parseProfileToolsets(profile, opts.toolsets ?? env.CAIRN_TOOLSETS) : [];
   const toolsets: Toolset[] = profile ? [] : parseToolsets(opts.toolsets ?? env.CAIRN_TOOLSETS);
   const readOnly = truthy(opts.readOnly) || truthy(env.CAIRN_READ_ONLY);
+  // A host that does not expand a variable in its args (`${workspaceFolder}`) passes it as text:
+  // the workspace is then found as if no --db were given, from the folder and the client's roots.
+  const db = opts.db !== undefined && /\$\{[^}]*\}/.test(opts.db) ? undefined : opts.db;
+  if (opts.db !== undefined && db === undefined) log('warning', `--db ${opts.db}: the host did not expand its variable; looking for .cairn/ from ${cwd} and the client's roots instead`);
   // The profile's host names the agent's project directory (CASTLE_PROJECT_PATH): it scopes like a working directory.
   const projectDir = profile?.projectPathEnv ? env[profile.projectPathEnv] : undefined;
   // --remote / CAIRN_URL: every op goes to that server; writes wait in the outbox while it is away.
-  const remote = remoteSettings(opts.remote, env, opts.actor ?? env.CAIRN_ACTOR ?? (env.CAIRN_TOKEN ? undefined : 'agent'), opts.db);
+  const remote = remoteSettings(opts.remote, env, opts.actor ?? env.CAIRN_ACTOR ?? (env.CAIRN_TOKEN ? undefined : 'agent'), db);
   const runner = remote ? openRemote(remote, { cwd, env, log: (m) => log('info', m) }) : undefined;
   if (runner) {
     log('info', `serving remote ${runner.url} (outbox ${runner.outbox.dir})`);
@@ -85,7 +89,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   if (runner) choice.use(remoteOnlyStore(runner.url));
   else {
     void import('../workspace.js').then(({ findWorkspace, openStore, redact }) => {
-      const location = findWorkspace({ db: opts.db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) });
+      const location = findWorkspace({ db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) });
       const linked = location.link ? ` (linked to ${location.link.path})` : '';
       log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${redact(location.path)}${linked}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
       // A server lives long: linked folders are watched, not scanned on every call.

@@ -2,12 +2,15 @@
  * Host setup through the built CLI: `cairn mcp-config --client …` prints each host's configuration,
  * and `cairn init --agent …` merges the server entry into the host's project config file.
  */
-import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliHarness, okJson, type CliHarness } from './cli-harness.js';
 
 const bin = realpathSync(BIN);
+/** What a committed file runs when cairn-tasks is not on PATH (the harness's PATH has no global install). */
+const NPX = { command: 'npx', args: ['-y', 'cairn-tasks', 'mcp'] };
+const FOLDER_DB = '${workspaceFolder}/.cairn/cairn.db';
 
 describe('cairn mcp-config', () => {
   let h: CliHarness;
@@ -20,36 +23,57 @@ describe('cairn mcp-config', () => {
   });
   afterAll(() => h.cleanup());
 
-  it('prints, for every host, JSON of that host’s shape with node and bin/cairn.js as absolute paths', () => {
-    const [claudeCode, desktop, vscode, cursor, acp] = h.runMany([
+  it('prints portable entries for the hosts whose file a team commits, and absolute paths for claude-desktop, acp and --absolute', () => {
+    const [claudeCode, desktop, vscode, cursor, acp, pinned] = h.runMany([
       ['mcp-config', '--client', 'claude-code', '--json'],
       ['mcp-config', '--client', 'claude-desktop'],
       ['mcp-config', '--client', 'vscode'],
       ['mcp-config', '--client', 'cursor'],
       ['mcp-config', '--client', 'acp'],
+      ['mcp-config', '--client', 'claude-code', '--absolute', '--json'],
     ]);
     const plain = { command: process.execPath, args: [bin, 'mcp'] };
-    expect(okJson(claudeCode!, 'claude-code')).toEqual({ mcpServers: { cairn: plain } });
+    const inFolder = { command: 'npx', args: [...NPX.args, '--db', FOLDER_DB] };
+    expect(okJson(claudeCode!, 'claude-code')).toEqual({ mcpServers: { cairn: NPX } });
     expect(okJson(desktop!, 'claude-desktop')).toEqual({ mcpServers: { cairn: plain } });
-    expect(okJson(vscode!, 'vscode')).toEqual({ servers: { cairn: { type: 'stdio', ...plain } } });
-    expect(okJson(cursor!, 'cursor')).toEqual({ mcpServers: { cairn: plain } });
+    expect(okJson(vscode!, 'vscode')).toEqual({ servers: { cairn: { type: 'stdio', ...inFolder } } });
+    expect(okJson(cursor!, 'cursor')).toEqual({ mcpServers: { cairn: inFolder } });
     expect(okJson(acp!, 'acp')).toEqual({ name: 'cairn', ...plain, env: [] });
+    expect(okJson(pinned!, 'claude-code --absolute')).toEqual({ mcpServers: { cairn: plain } });
+    expect(vscode!.stderr).toContain('runs it with npx');
   });
 
-  it('claude-code without --json prints the .mcp.json JSON and the `claude mcp add` line', () => {
+  it('names cairn itself when this package\'s cairn is on PATH, and not npm\'s unrelated cairn', () => {
+    const ours = join(h.dir, 'ours');
+    const theirs = join(h.dir, 'theirs');
+    mkdirSync(ours);
+    mkdirSync(join(theirs, 'pkg', 'bin'), { recursive: true });
+    symlinkSync(BIN, join(ours, 'cairn'));
+    writeFileSync(join(theirs, 'pkg', 'package.json'), JSON.stringify({ name: 'cairn' }));
+    writeFileSync(join(theirs, 'pkg', 'bin', 'cairn.js'), '');
+    symlinkSync(join(theirs, 'pkg', 'bin', 'cairn.js'), join(theirs, 'cairn'));
+    const withPath = (dir: string) => h.run(['mcp-config', '--client', 'claude-code', '--json'], { env: { PATH: `${dir}${delimiter}${process.env.PATH}` } });
+    expect(okJson(withPath(ours)).mcpServers.cairn).toEqual({ command: 'cairn', args: ['mcp'] });
+    expect(okJson(withPath(theirs)).mcpServers.cairn).toEqual(NPX);
+  });
+
+  it('claude-code without --json prints the .mcp.json JSON and the `claude mcp add` line, with nothing of this machine in either', () => {
     const r = h.run(['mcp-config', '--client', 'claude-code', '--project', 'repo']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('.mcp.json');
     const json = r.stdout.slice(r.stdout.indexOf('{'), r.stdout.lastIndexOf('}') + 1);
-    expect(JSON.parse(json).mcpServers.cairn.args).toEqual([bin, 'mcp', '--db', join(realpathSync(repo), '.cairn', 'cairn.db')]);
-    expect(r.stdout).toMatch(new RegExp(`^claude mcp add cairn -- \\S*node\\S* ${bin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} mcp --db \\S+cairn\\.db$`, 'm'));
+    expect(JSON.parse(json).mcpServers.cairn).toEqual(NPX);
+    expect(r.stdout).toMatch(/^claude mcp add cairn -- npx -y cairn-tasks mcp$/m);
+    expect(r.stdout).not.toContain(h.dir);
   });
 
-  it('--project gives an absolute --db (the real path) and --profile is passed through', () => {
-    const out = okJson(h.run(['mcp-config', '--client', 'cursor', '--project', 'repo/../repo', '--profile', 'tx']));
+  it('--absolute --project gives an absolute --db (the real path); --profile is passed through either way', () => {
+    const out = okJson(h.run(['mcp-config', '--client', 'cursor', '--project', 'repo/../repo', '--profile', 'tx', '--absolute']));
     const db = join(realpathSync(repo), '.cairn', 'cairn.db');
     expect(out.mcpServers.tx.args).toEqual([bin, 'mcp', '--profile', 'tx', '--db', db]); // listed under the name tx's hosts know
     expect(existsSync(db)).toBe(true);
+    const portable = okJson(h.run(['mcp-config', '--client', 'cursor', '--project', 'repo', '--profile', 'tx']));
+    expect(portable.mcpServers.tx.args).toEqual([...NPX.args, '--profile', 'tx', '--db', FOLDER_DB]);
   });
 
   it('acp carries the database in env, as an array of {name, value} named for the profile', () => {
@@ -109,14 +133,13 @@ describe('cairn init --agent', () => {
     expect(first.stdout).toContain('Initialized');
     const file = join(dir, '.mcp.json');
     const bytes = readFileSync(file);
-    const db = join(realpathSync(dir), '.cairn', 'cairn.db');
-    expect(JSON.parse(bytes.toString())).toEqual({ mcpServers: { cairn: { command: process.execPath, args: [bin, 'mcp', '--db', db] } } });
+    expect(JSON.parse(bytes.toString())).toEqual({ mcpServers: { cairn: NPX } });
     const again = h.run(['init', '--agent', 'claude-code'], { cwd: dir });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('already exists');
     expect(again.stdout).toContain('already configured');
     expect(readFileSync(file).equals(bytes)).toBe(true);
-    expect(okJson(h.run(['init', '--agent', 'claude-code', '--json'], { cwd: dir })).agent).toEqual({ host: 'claude-code', file, status: 'unchanged' });
+    expect(okJson(h.run(['init', '--agent', 'claude-code', '--json'], { cwd: dir })).agent).toEqual({ host: 'claude-code', file, status: 'unchanged', name: 'cairn', command: 'npx -y cairn-tasks mcp' });
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
@@ -132,33 +155,54 @@ describe('cairn init --agent', () => {
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.inputs).toEqual([{ id: 'token', type: 'promptString' }]);
     expect(doc.servers.other).toEqual(other);
-    expect(doc.servers['castle-tasks']).toEqual({ type: 'stdio', command: process.execPath, args: [bin, 'mcp', '--profile', 'castle', '--db', join(realpathSync(dir), '.cairn', 'cairn.db')] });
+    expect(doc.servers['castle-tasks']).toEqual({ type: 'stdio', command: 'npx', args: [...NPX.args, '--profile', 'castle', '--db', FOLDER_DB] });
     expect(readFileSync(file, 'utf8')).toMatch(/^ {4}"inputs"/m); // the file's own indentation is kept
     const bytes = readFileSync(file);
-    expect(h.run(['init', '--agent', 'vscode', '--profile', 'castle'], { cwd: dir }).stdout).toContain('already configured');
+    expect(h.run(['init', '--agent', 'vscode', '--profile', 'castle'], { cwd: dir }).stdout).toContain('vscode already configured: .vscode/mcp.json ("castle-tasks": npx -y cairn-tasks mcp --profile castle');
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
   it('replaces a stale cairn entry (e.g. after moving Cairn) and keeps the rest', () => {
     const dir = folder();
     const file = join(dir, '.mcp.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { cairn: { command: 'cairn', args: ['mcp'] }, other: { command: 'x' } } }));
+    writeFileSync(file, JSON.stringify({ mcpServers: { cairn: { command: '/old/node', args: ['/old/cairn.js', 'mcp'] }, other: { command: 'x' } } }));
     expect(okJson(h.run(['init', '--agent', 'claude-code', '--json'], { cwd: dir })).agent.status).toBe('updated');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     expect(doc.mcpServers.other).toEqual({ command: 'x' });
-    expect(doc.mcpServers.cairn.command).toBe(process.execPath);
+    expect(doc.mcpServers.cairn).toEqual(NPX);
   });
 
   it('creates the .cursor folder when needed', () => {
     const dir = folder();
     expect(okJson(h.run(['init', '--agent', 'cursor', '--json'], { cwd: dir })).agent.status).toBe('created');
-    expect(JSON.parse(readFileSync(join(dir, '.cursor', 'mcp.json'), 'utf8')).mcpServers.cairn.command).toBe(process.execPath);
+    expect(JSON.parse(readFileSync(join(dir, '.cursor', 'mcp.json'), 'utf8')).mcpServers.cairn).toEqual({ command: 'npx', args: [...NPX.args, '--db', FOLDER_DB] });
+  });
+
+  it('--absolute pins node, bin/cairn.js and the database for a host started without the shell\'s PATH', () => {
+    const dir = folder();
+    okJson(h.run(['init', '--agent', 'claude-code', '--absolute', '--json'], { cwd: dir }));
+    const db = join(realpathSync(dir), '.cairn', 'cairn.db');
+    expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')).mcpServers.cairn).toEqual({ command: process.execPath, args: [bin, 'mcp', '--db', db] });
+  });
+
+  it('edits .vscode/mcp.json as JSONC: comments, trailing commas and the file\'s own layout are kept', () => {
+    const dir = folder();
+    mkdirSync(join(dir, '.vscode'));
+    const file = join(dir, '.vscode', 'mcp.json');
+    const text = '{\n\t// Servers for this repo\n\t"servers": {\n\t\t"other": { "command": "x" }, // keep me\n\t},\n}\n';
+    writeFileSync(file, text);
+    expect(okJson(h.run(['init', '--agent', 'vscode', '--json'], { cwd: dir })).agent.status).toBe('added');
+    const after = readFileSync(file, 'utf8');
+    expect(after).toContain('\t// Servers for this repo\n');
+    expect(after).toContain('"other": { "command": "x" }, // keep me');
+    expect(after).toMatch(/^\t\t"cairn": \{$/m);
+    expect(after.endsWith('\t\t"other": { "command": "x" }, // keep me\n\t},\n}\n')).toBe(true);
   });
 
   it('refuses an existing file that is not valid JSON, leaving it (and the workspace) untouched', () => {
     const dir = folder();
     const file = join(dir, '.mcp.json');
-    const text = '{ "mcpServers": { // mine\n  "x": {} }\n';
+    const text = '{ "mcpServers": { "x": {} \n';
     writeFileSync(file, text);
     const r = h.run(['init', '--agent', 'claude-code', '--json'], { cwd: dir });
     expect(r.code).toBe(1);

@@ -3,7 +3,8 @@
  * document it reads (`cairn mcp-config`) or the project file it keeps (`cairn init --agent`).
  */
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
+import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { CairnError } from '../../core/errors.js';
 import { PROFILE_NAMES, PROFILE_SERVER_NAMES, type ProfileName } from '../../profiles/profile.js';
 import { packageInfo } from '../../package-info.js';
@@ -49,6 +50,18 @@ export interface EntryOptions {
   projectPath?: string | undefined;
   /** `args`: `--db PATH` on the command line (config files); `env`: the profile's variable (ACP, as Castle passes it). */
   dbVia: 'args' | 'env';
+  /**
+   * `portable` (files a team commits): `cairn` by name when this package's `cairn` is on PATH, else
+   * `npx -y cairn-tasks`. `absolute` (the default; hosts started without the shell's PATH, such as
+   * Claude Desktop): node and this package's bin/cairn.js by path.
+   */
+  launch?: 'portable' | 'absolute';
+  /**
+   * With `portable` and no `db`: how the host names the project folder in its args (`${workspaceFolder}`
+   * for VS Code and Cursor), so the server is pointed at that folder's workspace. None: the server
+   * finds `.cairn/` from the folder it starts in and the client's roots.
+   */
+  folderVar?: string;
 }
 
 /** The env variable each profile reads its database from (the seed's own name). */
@@ -102,21 +115,52 @@ export function binPath(): string {
   return real(join(packageInfo().root, 'bin', 'cairn.js'));
 }
 
+/** The npm package that installs `cairn` (npm's `cairn` is an unrelated project). */
+export const PACKAGE_NAME = 'cairn-tasks';
+
+/** Whether `cairn` on this PATH is this package's command (and not npm's unrelated `cairn`). */
+export function cairnOnPath(path = process.env.PATH ?? ''): boolean {
+  const names = process.platform === 'win32' ? ['cairn.cmd', 'cairn.exe'] : ['cairn'];
+  for (const dir of path.split(delimiter).filter(Boolean)) {
+    for (const name of names) {
+      const file = join(dir, name);
+      if (!existsSync(file)) continue;
+      // The first one found is the one a shell would run; npm links it to <package>/bin/cairn.js.
+      if (process.platform === 'win32') return true;
+      try {
+        const pkg = JSON.parse(readFileSync(join(dirname(realpathSync(file)), '..', 'package.json'), 'utf8')) as { name?: string };
+        return pkg.name === PACKAGE_NAME;
+      } catch {
+        return false;
+      }
+    }
+  }
+  return false;
+}
+
+/** The command and the arguments before `mcp`. */
+function launcher(launch: EntryOptions['launch']): { command: string; args: string[] } {
+  if (launch !== 'portable') return { command: process.execPath, args: [binPath()] };
+  return cairnOnPath() ? { command: 'cairn', args: [] } : { command: 'npx', args: ['-y', PACKAGE_NAME] };
+}
+
 /** The one definition of how a host starts the server; every client format below is built from it. */
 export function serverEntry(o: EntryOptions): ServerEntry {
   // A configuration file is read, copied and committed: it names the secret's place, never the secret.
   const passwordLeftOut = o.db !== undefined && hasPassword(o.db);
   if (passwordLeftOut) o = { ...o, db: withoutPassword(o.db!) };
-  const args = [binPath(), 'mcp'];
+  const start = launcher(o.launch);
+  const args = [...start.args, 'mcp'];
   if (o.profile) args.push('--profile', o.profile);
   const env: EnvVar[] = [];
   if (o.dbVia === 'args') {
     if (o.db) args.push('--db', o.db);
+    else if (o.launch === 'portable' && o.folderVar) args.push('--db', `${o.folderVar}/${WORKSPACE_DIR}/${DB_FILE}`);
   } else {
     if (o.db) env.push({ name: DB_ENV[o.profile ?? 'native'], value: o.db });
     if (o.profile === 'castle' && o.projectPath) env.push({ name: 'CASTLE_PROJECT_PATH', value: o.projectPath });
   }
-  return { name: o.profile ? PROFILE_SERVER_NAMES[o.profile] : 'cairn', command: process.execPath, args, env, ...(passwordLeftOut ? { passwordLeftOut } : {}) };
+  return { name: o.profile ? PROFILE_SERVER_NAMES[o.profile] : 'cairn', command: start.command, args, env, ...(passwordLeftOut ? { passwordLeftOut } : {}) };
 }
 
 /** The entry as a host's config file spells it (env as an object, only when there is one). */
@@ -152,6 +196,9 @@ export function claudeAddCommand(e: ServerEntry): string {
   const envFlags = e.env.flatMap((v) => ['-e', `${v.name}=${v.value}`]);
   return ['claude', 'mcp', 'add', ...envFlags, e.name, '--', e.command, ...e.args].map(shellWord).join(' ');
 }
+
+/** How each project host names the open folder in a server's args (Claude Code starts servers in it and sends it as a root). */
+export const FOLDER_VARS: Partial<Record<Client, string>> = { vscode: '${workspaceFolder}', cursor: '${workspaceFolder}' };
 
 /** The project config file of a host, relative to the repository root. */
 export const PROJECT_FILES: Record<AgentHost, string> = {
@@ -192,9 +239,16 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Line and column of an offset, for a parse error a person can find. */
+function lineCol(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `line ${before.length}, column ${before[before.length - 1]!.length + 1}`;
+}
+
 /**
  * Reads a host's project config file and refuses anything it could not merge into without loss
- * (invalid JSON, JSON with comments, a non-object), before anything else is changed.
+ * (invalid JSON, a non-object), before anything else is changed. Comments and trailing commas
+ * are JSONC, which VS Code allows in .vscode/mcp.json: they are read, and kept when the file is written.
  */
 export function prepareProjectConfig(host: AgentHost, cwd: string, entryHint: () => Record<string, unknown>): PreparedWrite {
   const file = join(cwd, PROJECT_FILES[host]);
@@ -206,12 +260,9 @@ export function prepareProjectConfig(host: AgentHost, cwd: string, entryHint: ()
       suggestions: [`add to ${PROJECT_FILES[host]}: ${JSON.stringify(entryHint())}`, `cairn mcp-config --client ${host} --project .`],
       details: { file },
     });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (err) {
-    throw refuse(`is not valid JSON (${err instanceof Error ? err.message : String(err)}; comments are not supported)`);
-  }
+  const errors: ParseError[] = [];
+  const parsed: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) throw refuse(`is not valid JSON (${printParseErrorCode(errors[0]!.error)} at ${lineCol(text, errors[0]!.offset)})`);
   if (!isObject(parsed)) throw refuse('does not hold a JSON object');
   const key = serversKey(host);
   if (parsed[key] !== undefined && !isObject(parsed[key])) throw refuse(`has a "${key}" that is not an object`);
@@ -225,19 +276,29 @@ function indentOf(text: string | undefined): string {
 }
 
 /**
- * Puts the cairn entry into the prepared file: other servers and other top-level keys are kept, the
- * folder is created if needed, and a file that already has this exact entry is not written at all.
+ * Puts the entry into the prepared file, editing only that entry's text: other servers, other
+ * top-level keys, comments and the file's own formatting are kept, the folder is created if needed,
+ * and a file that already has this exact entry is not written at all.
  */
 export function writeProjectConfig(host: AgentHost, prepared: PreparedWrite, e: ServerEntry): WriteStatus {
   const key = serversKey(host);
   const value = hostEntry(host, e);
-  const doc: Record<string, unknown> = prepared.existing ?? {};
-  const servers = (doc[key] as Record<string, unknown> | undefined) ?? {};
+  const servers = (prepared.existing?.[key] as Record<string, unknown> | undefined) ?? {};
   if (JSON.stringify(servers[e.name]) === JSON.stringify(value)) return 'unchanged';
   const status: WriteStatus = prepared.text === undefined ? 'created' : servers[e.name] === undefined ? 'added' : 'updated';
-  servers[e.name] = value;
-  doc[key] = servers;
   mkdirSync(dirname(prepared.file), { recursive: true });
-  writeFileSync(prepared.file, `${JSON.stringify(doc, null, indentOf(prepared.text))}\n`);
+  if (!prepared.existing) {
+    writeFileSync(prepared.file, `${JSON.stringify({ [key]: { [e.name]: value } }, null, 2)}\n`);
+    return status;
+  }
+  const text = prepared.text!;
+  const indent = indentOf(text);
+  // A new entry goes first: jsonc-parser lays out the lines its edit touches, and first, those are the
+  // "servers" line and the entry's own, so the entries after it keep their layout and trailing comments.
+  const edits = modify(text, [key, e.name], value, {
+    getInsertionIndex: () => 0,
+    formattingOptions: { insertSpaces: !indent.includes('\t'), tabSize: indent.includes('\t') ? 1 : indent.length, eol: text.includes('\r\n') ? '\r\n' : '\n' },
+  });
+  writeFileSync(prepared.file, applyEdits(text, edits));
   return status;
 }

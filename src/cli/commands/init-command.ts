@@ -11,7 +11,7 @@ import { DB_FILE, findWorkspace, isPostgresUrl, openStore, redact, WORKSPACE_DIR
 import { colorEnabled, painter } from '../render/color.js';
 import { visibleStrings } from '../render/visible-text.js';
 import { defaultProject, resolveActor, type GlobalOptions } from '../session.js';
-import { AGENT_HOSTS, clientConfig, parseClient, parseProfile, PASSWORD_NOTE, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
+import { AGENT_HOSTS, clientConfig, FOLDER_VARS, parseClient, parseProfile, PASSWORD_NOTE, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 /** `--json` output of init (no op behind it): where the workspace is, whether it was new, the project created. */
@@ -26,7 +26,7 @@ export interface InitResult {
   /** The .cairn/.gitignore written by this run (null when it was there already or the folder is not .cairn). */
   gitignore?: string | null;
   /** Only with --agent: the host config file written (or found already configured). */
-  agent?: { host: AgentHost; file: string; status: WriteStatus };
+  agent?: { host: AgentHost; file: string; status: WriteStatus; name: string; command: string };
 }
 
 interface InitOptions extends GlobalOptions {
@@ -35,6 +35,7 @@ interface InitOptions extends GlobalOptions {
   template?: string;
   agent?: string;
   profile?: string;
+  absolute?: boolean;
 }
 
 /** Here, unless --db or CAIRN_DB names the file; an ancestor's workspace is deliberately not reused. */
@@ -43,9 +44,18 @@ function targetPath(o: InitOptions): string {
   return ws.source === 'flag' || ws.source === 'env' ? ws.path : join(process.cwd(), WORKSPACE_DIR, DB_FILE);
 }
 
-/** The entry written for --agent: the workspace database pinned with --db, since not every host starts servers in the project folder. */
-function agentEntry(o: InitOptions, db: string) {
-  return serverEntry({ profile: parseProfile(o.profile), db, dbVia: 'args' });
+/**
+ * The entry written for --agent. The file is committed, so by default it names nothing of this
+ * machine: `cairn` or `npx -y cairn-tasks`, and the workspace as the host's folder variable (or found
+ * from the folder and roots). A workspace elsewhere than ./.cairn is named as given; --absolute pins
+ * node, bin/cairn.js and the database by path, for a host started without the shell's PATH.
+ */
+function agentEntry(o: InitOptions, host: AgentHost, db: string) {
+  const here = join(process.cwd(), WORKSPACE_DIR, DB_FILE);
+  const isHere = !isPostgresUrl(db) && (db === here || (existsSync(here) && existsSync(db) && realpathSync(db) === realpathSync(here)));
+  if (o.absolute) return serverEntry({ profile: parseProfile(o.profile), db, dbVia: 'args' });
+  const folderVar = FOLDER_VARS[host];
+  return serverEntry({ profile: parseProfile(o.profile), ...(isHere ? {} : { db }), dbVia: 'args', launch: 'portable', ...(folderVar ? { folderVar } : {}) });
 }
 
 async function init(o: InitOptions): Promise<InitResult> {
@@ -54,6 +64,9 @@ async function init(o: InitOptions): Promise<InitResult> {
   }
   if (o.profile !== undefined && o.agent === undefined) {
     throw new CairnError('VALIDATION_ERROR', '--profile chooses the tools of the --agent entry and needs --agent. Nothing was changed.', { suggestions: ['cairn init --agent claude-code --profile castle'] });
+  }
+  if (o.absolute && o.agent === undefined) {
+    throw new CairnError('VALIDATION_ERROR', '--absolute chooses how the --agent entry starts Cairn and needs --agent. Nothing was changed.', { suggestions: ['cairn init --agent claude-code --absolute'] });
   }
   const path = targetPath(o);
   // Validate --agent, --profile and the host's existing config file before anything is created.
@@ -64,11 +77,11 @@ async function init(o: InitOptions): Promise<InitResult> {
   }
   const host = o.agent === undefined ? undefined : (parseClient(o.agent, AGENT_HOSTS, '--agent', 'cairn init') as AgentHost);
   parseProfile(o.profile);
-  const prepared = host ? prepareProjectConfig(host, process.cwd(), () => clientConfig(host, agentEntry(o, path))) : undefined;
+  const prepared = host ? prepareProjectConfig(host, process.cwd(), () => clientConfig(host, agentEntry(o, host, path))) : undefined;
   const result = await initWorkspace(o, path);
   if (host && prepared) {
-    const entry = agentEntry(o, isPostgresUrl(path) ? path : realpathSync(path));
-    result.agent = { host, file: prepared.file, status: writeProjectConfig(host, prepared, entry) };
+    const entry = agentEntry(o, host, isPostgresUrl(path) ? path : realpathSync(path));
+    result.agent = { host, file: prepared.file, status: writeProjectConfig(host, prepared, entry), name: entry.name, command: [entry.command, ...entry.args].join(' ') };
     if (entry.passwordLeftOut) process.stderr.write(`cairn: ${PASSWORD_NOTE}\n`);
   }
   // A PostgreSQL URL is shown without its password, on the terminal and in --json.
@@ -136,8 +149,9 @@ function human(r: InitResult): string {
   else if (r.project) lines.push(`${paint('green', 'Created')} project ${paint('bold', r.project.key)} (${r.project.name}), root ${r.project.root}`);
   if (r.agent) {
     const file = relative(process.cwd(), r.agent.file) || r.agent.file;
-    const verb = { created: 'Created', added: 'Added cairn to', updated: 'Updated cairn in', unchanged: '' }[r.agent.status];
-    lines.push(r.agent.status === 'unchanged' ? `${r.agent.host} already configured: ${file}` : `${paint('green', verb)} ${file} (${r.agent.host}: cairn mcp)`);
+    const verb = { created: 'Created', added: `Added ${r.agent.name} to`, updated: `Updated ${r.agent.name} in`, unchanged: '' }[r.agent.status];
+    const what = `"${r.agent.name}": ${r.agent.command}`;
+    lines.push(r.agent.status === 'unchanged' ? `${r.agent.host} already configured: ${file} (${what})` : `${paint('green', verb)} ${file} (${r.agent.host}, ${what})`);
   }
   lines.push(paint('dim', r.project ? `Next: cairn add "First task"` : 'Next: cairn project create KEY "Name" --root .'));
   return lines.join('\n');
@@ -152,6 +166,7 @@ export function addInitCommand(program: Command): void {
     .option('--template <name>', 'workflow template of that project: default|devplanner')
     .option('--agent <host>', `also add cairn mcp to that host's project config here: ${AGENT_HOSTS.join('|')} (.mcp.json, .vscode/mcp.json, .cursor/mcp.json)`)
     .option('--profile <name>', 'with --agent: serve a seed profile: castle|tx|devplanner|ade (default: native tools)')
+    .option('--absolute', 'with --agent: name node, bin/cairn.js and the database by absolute path (for a host started without your PATH; the file is then this machine\'s only)')
     .addHelpText('after', '\nExamples:\n  cairn init\n  cairn init --key API --name "API server"\n  cairn init --key PLAN --template devplanner\n  cairn init --agent claude-code')
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<InitOptions>();
