@@ -82,7 +82,10 @@ describe('cairn CLI rough edges', () => {
     expect(r[3]!.stdout).not.toMatch(/\((\w+), \1\)/);
     expect(r[3]!.stdout).toMatch(/^Backlog {2}0$/m);
     expect(r[3]!.stdout).toMatch(/^In progress {2}\d+$/m);
-    expect(r[3]!.stdout).toMatch(/^To do \(todo\) {2}\d+$/m);
+    expect(r[3]!.stdout).toMatch(/^To do \[todo\] {2}\d+$/m);
+    // A category is said in words, never as an id beside a display name.
+    expect(r[3]!.stdout).toMatch(/^Review · in progress {2}\d+$/m);
+    expect(r[3]!.stdout).not.toContain('in_progress)');
     expect(r[5]!.stdout).toMatch(/claim: +tester until (\d{4}-\d\d-\d\d )?\d\d:\d\d \(in \d+ min\)/);
     expect(r[5]!.stdout).toMatch(/updated: +(\d{4}-\d\d-\d\d )?\d\d:\d\d \((just now|\d+ min ago)\)/);
     expect(okJson(r[6]!).task.claim.expiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

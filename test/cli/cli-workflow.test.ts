@@ -37,14 +37,14 @@ describe('cairn CLI workflow', () => {
     expect(first).toMatchObject({ id: 'API-1', project: 'API', priority: 'high', labels: ['api', 'db'], isReady: true });
     expect(first.checklist.map((i: { text: string }) => i.text)).toEqual(['draft, tables', 'review']);
     expect(okJson(b!).task).toMatchObject({ id: 'API-2', kind: 'feature', score: 5, blockedBy: ['API-1'] });
-    expect(c!.stdout).toMatch(/^Created API-3 {2}Write docs {2}\[todo\] {2}v1\n {2}blocked by API-1,API-2/);
+    expect(c!.stdout).toMatch(/^Created API-3 {2}Write docs {2}\[todo\] {2}v1\n  waits on API-1,API-2/);
   });
 
   it('list and ready print aligned tables, and their --json is the op output', () => {
     const [list, json, page, labels, ready, readyHuman] = steps(['list'], ['J', 'list', '--sort', 'id'], ['J', 'list', '--limit', '2', '--sort', 'id'], ['J', 'list', '--labels', 'db'], ['J', 'ready'], ['ready']);
     expect(list!.stdout.split('\n')[0]).toMatch(/^ID +STATUS +PRI +TITLE +ASSIGNEE +CHECK +STATE$/);
     expect(list!.stdout).toMatch(/API-1 +todo +high +Design schema +0\/2 +ready/);
-    expect(list!.stdout).toMatch(/API-3 +todo +- +Write docs +blocked by API-1,API-2/);
+    expect(list!.stdout).toMatch(/API-3 +todo +- +Write docs +waits on API-1,API-2/);
     expect(list!.stdout).toMatch(/\n3 tasks\n$/);
     const all = okJson(json!);
     expect(Object.keys(all).sort()).toEqual(['nextCursor', 'tasks', 'total']);
@@ -143,7 +143,7 @@ describe('cairn CLI workflow', () => {
     expect(b.lanes.map((l: { status: string }) => l.status)).toEqual(['backlog', 'todo', 'in_progress', 'blocked', 'review', 'done', 'canceled']);
     expect(b.summary).toMatchObject({ totalTasks: 3, doneTasks: 2 });
     expect(human!.stdout).toContain('Board API');
-    expect(human!.stdout).toMatch(/To do \(todo\) {2}1\n {2}API-3 +- +Write docs/);
+    expect(human!.stdout).toMatch(/To do \[todo\] {2}1\n {2}API-3 +- +Write docs/);
     expect(human!.stdout).toContain('3 tasks · 2 done (67%)');
     expect(okJson(progress!).summary).toMatchObject({ totalTasks: 3, doneTasks: 2 });
   });

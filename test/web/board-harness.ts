@@ -186,3 +186,11 @@ export async function until<T>(what: string, fn: () => Promise<T | undefined | n
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+/** Unfolds a lane the board folded to fit (finished lanes at narrow widths), so its cards are in the page. */
+export async function unfold(page: Page, lane: string): Promise<void> {
+  const section = page.locator(`[data-lane="${lane}"]`);
+  await section.waitFor();
+  if ((await section.getAttribute('data-folded')) === '') await section.locator('.lane-unfold').click();
+  await section.locator('.lane-body').waitFor();
+}

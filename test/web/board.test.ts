@@ -1,6 +1,6 @@
 /** The board in Chromium against a real `cairn serve`: loading, quick add, drag and keyboard moves, checklist, dependencies, live changes from the CLI, conflicts, reconnects. */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeBrowser, openBrowser, startServer, until, type Browser, type Server } from './board-harness.js';
+import { describeBrowser, openBrowser, startServer, unfold, until, type Browser, type Server } from './board-harness.js';
 
 describeBrowser('web board', () => {
   let server: Server;
@@ -165,7 +165,7 @@ describeBrowser('web board', () => {
     await panel.getByLabel('Add a blocker (search or type an id)').fill('payments');
     await panel.getByRole('button', { name: /WEB-5 Migrate the payments database/ }).click();
     await until('WEB-1 blocked by WEB-5', async () => (await task('WEB-1')).blockedBy.includes('WEB-5'));
-    await card('WEB-1').locator('.blocked', { hasText: 'Blocked by WEB-5' }).waitFor();
+    await card('WEB-1').locator('.waits', { hasText: 'Waits on WEB-5' }).waitFor();
     expect(await card('WEB-1').locator('.ready').count()).toBe(0);
     await panel.getByRole('button', { name: 'Remove blocker WEB-5' }).waitFor();
   });
@@ -272,7 +272,7 @@ describeBrowser('web board', () => {
     await page.getByRole('link', { name: 'Graph' }).click();
     await page.getByRole('heading', { name: /Dependencies of/ }).waitFor();
     server.ok(['block', 'WEB-6', '--by', 'WEB-5']);
-    await page.getByRole('button', { name: /WEB-6 .*blocked by WEB-5/ }).waitFor();
+    await page.getByRole('button', { name: /WEB-6 .*waits on WEB-5/ }).waitFor();
     expect(await page.locator('.graph path.edge').count()).toBeGreaterThanOrEqual(1);
     await page.getByRole('link', { name: 'Board' }).click();
     await card('WEB-1').waitFor();
@@ -287,6 +287,8 @@ describeBrowser('web board', () => {
     await panel.getByRole('button', { name: 'Restore' }).click();
     await card('WEB-6').waitFor();
     await panel.getByRole('button', { name: 'Complete' }).click();
+    // With the panel open the board is narrower, and its finished lanes may be folded to fit.
+    await unfold(page, 'done');
     await lane('done').locator('[data-card="WEB-6"]').waitFor();
     expect((await task('WEB-6')).statusCategory).toBe('done');
     await page.keyboard.press('Escape');

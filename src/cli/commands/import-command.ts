@@ -4,7 +4,11 @@ import { CairnError } from '../../core/errors.js';
 import { runImport, SOURCES, type ImportReport, type SourceName } from '../../core/services/import/index.js';
 import { openForeignSqlite } from '../../foreign-sqlite.js';
 import { colorEnabled, painter } from '../render/color.js';
-import { openSession, type GlobalOptions } from '../session.js';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DB_FILE, WORKSPACE_DIR } from '../../workspace.js';
+import { locateWorkspace, openSession, type GlobalOptions } from '../session.js';
+import { writeGitignore } from './workspace-gitignore.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 interface ImportFlags extends GlobalOptions {
@@ -68,8 +72,16 @@ export function addImportCommand(program: Command): void {
       if (o.from !== undefined && !SOURCES.includes(o.from as SourceName)) {
         throw new CairnError('VALIDATION_ERROR', `--from ${o.from}: expected one of ${SOURCES.join(', ')}. Nothing was imported.`, { suggestions: ['Leave --from out to detect the format'] });
       }
-      const session = openSession(o, { write: !o.dryRun });
+      // Moving in: with no workspace anywhere, an import (a deliberate write of a whole repository's
+      // tasks) makes one here, as `cairn init` would, rather than answer NO_WORKSPACE.
+      const found = locateWorkspace(o);
+      const remote = Boolean(o.remote ?? process.env.CAIRN_URL);
+      const initialize = !o.dryRun && !remote && found.source === 'default';
+      const here = join(process.cwd(), WORKSPACE_DIR, DB_FILE);
+      const hadFolder = existsSync(dirname(here));
+      const session = openSession(initialize ? { ...o, db: here } : o, { write: !o.dryRun });
       const bar = progressBar(process.stderr.isTTY === true && !o.json);
+      let failed = false;
       try {
         const report = await runImport(session.ctx, {
           path,
@@ -81,10 +93,18 @@ export function addImportCommand(program: Command): void {
           openSqlite: openForeignSqlite,
         });
         bar.end();
-        writeOut(`${o.json ? JSON.stringify(report, null, 2) : human(report)}\n`);
+        const gitignore = initialize ? writeGitignore(here) : null;
+        const out = initialize ? { ...report, initialized: { workspace: here, gitignore } } : report;
+        const made = initialize ? `Initialized Cairn workspace ${here}${gitignore ? ' (with .cairn/.gitignore)' : ''}: there was none here or above\n` : '';
+        writeOut(`${o.json ? JSON.stringify(out, null, 2) : made + human(report)}\n`);
+      } catch (err) {
+        failed = true;
+        throw err;
       } finally {
         bar.end();
         await session.close();
+        // A refused import changes nothing, and that includes the workspace it would have made.
+        if (failed && initialize && !hadFolder) rmSync(dirname(here), { recursive: true, force: true });
       }
     });
 }

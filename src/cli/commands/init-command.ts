@@ -1,7 +1,7 @@
 /** `cairn init`: creates the workspace (.cairn/cairn.db in the working directory) and optionally a first project rooted there. */
 import type { Command } from 'commander';
-import { existsSync, realpathSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { CairnError } from '../../core/errors.js';
 import type { Project } from '../../core/model/project.js';
 import { systemClock } from '../../core/ports.js';
@@ -13,6 +13,7 @@ import { visibleStrings } from '../render/visible-text.js';
 import { defaultProject, resolveActor, type GlobalOptions } from '../session.js';
 import { AGENT_HOSTS, clientConfig, FOLDER_VARS, parseClient, parseProfile, PASSWORD_NOTE, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
+import { writeGitignore } from './workspace-gitignore.js';
 
 /** `--json` output of init (no op behind it): where the workspace is, whether it was new, the project created. */
 export interface InitResult {
@@ -86,31 +87,6 @@ async function init(o: InitOptions): Promise<InitResult> {
   }
   // A PostgreSQL URL is shown without its password, on the terminal and in --json.
   return { ...result, workspace: redact(result.workspace) };
-}
-
-/**
- * What a team must never commit: the database and its WAL, SHM, journal and migration backups, and the
- * outbox of writes waiting for a server (entries, delivered/ and refused/). Written
- * once into .cairn/ (kept when it exists, so a team's own edits stay); share `cairn export` output or a
- * server instead.
- */
-export const WORKSPACE_GITIGNORE = `# Cairn's workspace is local state: the database and its WAL/SHM files never belong in a commit.
-# To share tasks, commit an export (cairn export) kept outside .cairn/, or share one server (cairn serve).
-*.db
-*.db-wal
-*.db-shm
-*.db-journal
-*.db.bak-*
-# Writes waiting for a server (cairn --remote): this machine's, and they may hold task text.
-outbox/
-`;
-
-function writeGitignore(dbPath: string): string | null {
-  const dir = dirname(dbPath);
-  const file = join(dir, '.gitignore');
-  if (basename(dir) !== WORKSPACE_DIR || !existsSync(dir) || existsSync(file)) return null;
-  writeFileSync(file, WORKSPACE_GITIGNORE);
-  return file;
 }
 
 async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> {

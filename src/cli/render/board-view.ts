@@ -11,15 +11,17 @@ const pct = (rate: number): string => `${Math.round(rate * 100)}%`;
 
 function laneLines(lane: Lane, env: RenderEnv): string[] {
   const check = lane.checklistTotal ? `  checklist ${lane.checklistDone}/${lane.checklistTotal}` : '';
-  // Say the status name and category only where the display name does not already (no "Backlog (backlog, backlog)").
-  const said = new Set([lane.displayName.toLowerCase().replace(/\s+/g, '_')]);
-  const extra = [lane.status, lane.category].filter((x) => !said.has(x) && (said.add(x), true));
-  const head = `${env.paint('bold', lane.displayName)}${extra.length ? ` ${env.paint('dim', `(${extra.join(', ')})`)}` : ''}  ${lane.count}${env.paint('dim', check)}`;
+  // The status id in brackets, as task lines show it (what `cairn move` takes), and the category in
+  // words, each only where the display name does not already say it (no "Backlog [backlog] · backlog").
+  const plain = lane.displayName.toLowerCase().replace(/\s+/g, '_');
+  const id = lane.status !== plain ? ` [${lane.status}]` : '';
+  const kind = lane.category !== plain && lane.category !== lane.status ? ` · ${lane.category.replace(/_/g, ' ')}` : '';
+  const head = `${env.paint('bold', lane.displayName)}${env.paint('dim', `${id}${kind}`)}  ${lane.count}${env.paint('dim', check)}`;
   const idWidth = Math.max(0, ...lane.cards.map((c) => c.id.length));
   const titleWidth = Math.min(60, Math.max(0, ...lane.cards.map((c) => c.title.length)));
   const cards = lane.cards.map((c) => {
     const pri = priorityCell(c.priority);
-    const tags = [c.assignee ? env.paint('cyan', `@${c.assignee}`) : '', c.isReady ? env.paint('green', 'ready') : c.openBlockers.length && lane.category !== 'done' && lane.category !== 'canceled' ? env.paint('red', `blocked by ${c.openBlockers.join(',')}`) : ''];
+    const tags = [c.assignee ? env.paint('cyan', `@${c.assignee}`) : '', c.isReady ? env.paint('green', 'ready') : c.openBlockers.length && lane.category !== 'done' && lane.category !== 'canceled' ? env.paint('red', `waits on ${c.openBlockers.join(',')}`) : ''];
     const progress = c.checklistProgress.total ? `${c.checklistProgress.done}/${c.checklistProgress.total}` : '';
     const title = c.title.length > titleWidth ? `${c.title.slice(0, titleWidth - 1)}…` : c.title.padEnd(titleWidth);
     return `  ${c.id.padEnd(idWidth)}  ${env.paint(pri.style ?? 'dim', pri.text.padEnd(6))}  ${title}  ${env.paint('dim', progress.padEnd(5))}  ${tags.filter(Boolean).join('  ')}`.trimEnd();

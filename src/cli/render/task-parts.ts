@@ -34,7 +34,8 @@ export function markerCell(t: TaskLike): Cell {
   if (t.claim) return { text: `claimed by ${t.claim.actor} until ${humanTime(t.claim.expiresAt)}`, style: 'yellow' };
   if (t.isReady) return { text: 'ready', style: 'green' };
   // Only unfinished blockers block: blockedBy keeps every edge, finished ones included.
-  if (t.openBlockers.length) return { text: `blocked by ${t.openBlockers.join(',')}`, style: 'red' };
+  // "Blocked" is a lane (a status); a task held up by unfinished blockers waits on them.
+  if (t.openBlockers.length) return { text: `waits on ${t.openBlockers.join(',')}`, style: 'red' };
   return { text: '' };
 }
 

@@ -97,7 +97,8 @@ export function App() {
         </span>
       </header>
       {route.view === 'board' && model.project && <FilterBar model={model} />}
-      <NoticeBar model={model} onOpen={open} />
+      {/* A notice about the card in the panel is shown there, once. */}
+      {!(route.task && model.notice?.taskId === route.task) && <NoticeBar model={model} onOpen={open} />}
       <main id="main" class={`main${route.task ? ' with-panel' : ''}`} {...blocked}>
         {model.loadError && <p class="error" role="alert">{model.loadError}</p>}
         {route.view === 'board' && <Board model={model} onOpen={open} />}

@@ -1,13 +1,28 @@
 /** The board view: lanes in workflow order; moving cards with the keyboard (Alt + arrows) as well as by dragging. */
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BoardModel } from '../lib/model.js';
 import type { TaskSummary } from '../lib/types.js';
-import { Lane } from './lane.js';
+import { Lane, LANE_GAP, LANE_MIN } from './lane.js';
 import { usePointerDrag } from './pointer-drag.js';
 
 export function Board({ model, onOpen }: { model: BoardModel; onOpen(id: string): void }) {
   const [focusId, setFocusId] = useState<string | null>(null);
   const drag = usePointerDrag(model);
+  // Finished lanes (done, canceled) fold to a narrow column when every lane would not fit at its
+  // least width; a lane the user folded or unfolded stays so.
+  const boardRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(Infinity);
+  const [chosen, setChosen] = useState<Record<string, boolean>>({});
+  useEffect(() => {
+    const el = boardRef.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setWidth(el.clientWidth));
+    ro.observe(el);
+    setWidth(el.clientWidth);
+    return () => ro.disconnect();
+  }, [model.lanes.length > 0]);
+  const crowded = width < model.lanes.length * (LANE_MIN + LANE_GAP);
+  const isFolded = (name: string, category: string) => chosen[name] ?? (crowded && (category === 'done' || category === 'canceled'));
   const keyMove = (card: TaskSummary, dx: number, dy: number) => {
     const from = model.findCard(card.id);
     if (!from) return;
@@ -31,12 +46,17 @@ export function Board({ model, onOpen }: { model: BoardModel; onOpen(id: string)
     const target = to?.cards[dx ? Math.min(from.index, to.cards.length - 1) : from.index + dy];
     if (target) setFocusId(target.id);
   };
-  if (!model.lanes.length) return <p class="empty">{model.project ? 'Loading…' : 'No project yet. Create one with: cairn init --key KEY --name "Name"'}</p>;
+  if (!model.lanes.length) {
+    // Behind the token prompt nothing is known yet: "no project" would be false.
+    const text = model.needToken ? 'Waiting for a token…' : model.project ? 'Loading…' : 'No project yet. Create one with: cairn init --key KEY --name "Name"';
+    return <p class="empty">{text}</p>;
+  }
   return (
-    <div class={`board${drag.dragging ? ' dragging' : ''}`} role="region" aria-label={`Board of ${model.project?.name ?? ''}. Arrow keys go from card to card; Alt and an arrow key moves the focused card.`}>
+    <div ref={boardRef} class={`board${drag.dragging ? ' dragging' : ''}`} role="region" aria-label={`Board of ${model.project?.name ?? ''}. Arrow keys go from card to card; Alt and an arrow key moves the focused card.`}>
       {model.lanes.map((lane) => (
         <Lane key={lane.status.name} model={model} lane={lane} focusId={focusId} onOpen={onOpen} onKeyMove={keyMove} onKeyFocus={keyFocus}
-          onGrip={drag.start} pointerDropAt={drag.hint?.lane === lane.status.name ? drag.hint.index : null} />
+          onGrip={drag.start} pointerDropAt={drag.hint?.lane === lane.status.name ? drag.hint.index : null}
+          folded={isFolded(lane.status.name, lane.status.category)} onFold={(folded) => setChosen({ ...chosen, [lane.status.name]: folded })} />
       ))}
       {drag.ghostView}
     </div>

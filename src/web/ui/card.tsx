@@ -105,7 +105,7 @@ export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMov
               ☑ {progress.done}/{progress.total}
             </span>
           )}
-          {blockers.length > 0 && <span class="blocked">Blocked by {blockers.join(', ')}</span>}
+          {blockers.length > 0 && <span class="waits" title="Unfinished blockers: the card is not ready until they are done. The Blocked lane is for work held up by something else.">Waits on {blockers.join(', ')}</span>}
         </span>
       </div>
     </li>

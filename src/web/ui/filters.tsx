@@ -32,10 +32,10 @@ export function FilterBar({ model }: { model: BoardModel }) {
   );
   return (
     <div class="filters" role="group" aria-label="Filters">
-      {select('f-assignee', 'Assignee', f.assignee, ['none', ...assignees], (assignee) => model.setFilters({ assignee }))}
-      {select('f-label', 'Label', f.label, labels, (label) => model.setFilters({ label }))}
-      {select('f-kind', 'Kind', f.kind, KINDS, (kind) => model.setFilters({ kind }))}
-      {select('f-priority', 'Priority', f.priority, PRIORITIES, (priority) => model.setFilters({ priority }))}
+      {select('filter-assignee', 'Assignee', f.assignee, ['none', ...assignees], (assignee) => model.setFilters({ assignee }))}
+      {select('filter-label', 'Label', f.label, labels, (label) => model.setFilters({ label }))}
+      {select('filter-kind', 'Kind', f.kind, KINDS, (kind) => model.setFilters({ kind }))}
+      {select('filter-priority', 'Priority', f.priority, PRIORITIES, (priority) => model.setFilters({ priority }))}
       {model.filtered && (
         <button class="link-btn" onClick={() => model.setFilters({ assignee: '', label: '', kind: '', priority: '' })}>
           Clear filters

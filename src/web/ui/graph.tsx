@@ -112,7 +112,7 @@ export function Graph({ model, onOpen }: { model: BoardModel; onOpen(id: string)
                   <span class="card-id">{t.id}</span> <span class="muted">{t.status}</span>
                   <span class="node-title">{t.title}</span>
                   <span class="sr-only">
-                    {t.blockedBy.length ? `, blocked by ${t.blockedBy.join(', ')}` : ''}
+                    {t.blockedBy.length ? `, waits on ${t.blockedBy.join(', ')}` : ''}
                     {t.blocks.length ? `, blocks ${t.blocks.join(', ')}` : ''}
                   </span>
                 </button>

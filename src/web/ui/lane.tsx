@@ -9,6 +9,9 @@ import type { TaskSummary } from '../lib/types.js';
 import { Card, ROW } from './card.js';
 
 const OVERSCAN = 4;
+/** A lane's least width and the gap after it (styles.css): the board folds finished lanes when the rest would not fit. */
+export const LANE_MIN = 200;
+export const LANE_GAP = 12;
 
 export interface LaneProps {
   model: BoardModel;
@@ -20,14 +23,22 @@ export interface LaneProps {
   onGrip(e: PointerEvent, id: string, title: string): void;
   /** Where a finger or pen drag would drop in this lane. */
   pointerDropAt: number | null;
+  /** Shown as a narrow column with its name and count; a card dropped on it goes to its top. */
+  folded: boolean;
+  onFold(folded: boolean): void;
 }
 
-export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGrip, pointerDropAt }: LaneProps) {
+export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGrip, pointerDropAt, folded, onFold }: LaneProps) {
   const body = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 900 });
   const [mouseDropAt, setDropAt] = useState<number | null>(null);
   const dropAt = mouseDropAt ?? pointerDropAt;
   const [adding, setAdding] = useState(false);
+  const addInput = useRef<HTMLInputElement>(null);
+  // The browser honours autofocus only while the page loads: the field that "+" opens takes the focus here.
+  useEffect(() => {
+    if (adding) addInput.current?.focus();
+  }, [adding]);
   const name = lane.status.name;
   const headingId = `lane-${name}`;
 
@@ -39,7 +50,7 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
     const ro = new ResizeObserver(measure);
     ro.observe(el);
     return () => ro.disconnect();
-  }, []);
+  }, [folded]);
 
   const n = lane.cards.length;
   const first = Math.max(0, Math.floor(view.top / ROW) - OVERSCAN);
@@ -66,19 +77,51 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
     return Math.max(0, Math.min(n, Math.round(y / ROW)));
   };
 
+  const count = (
+    <span class="count" aria-label={`${lane.total} ${lane.total === 1 ? 'card' : 'cards'}`}>
+      {lane.total}
+    </span>
+  );
+  if (folded) {
+    return (
+      <section class="lane folded" aria-labelledby={headingId} data-lane={name} data-folded=""
+        onDragOver={(e) => {
+          if (!e.dataTransfer?.types.includes('text/x-cairn-card')) return;
+          e.preventDefault();
+          e.dataTransfer.dropEffect = 'move';
+        }}
+        onDrop={(e) => {
+          e.preventDefault();
+          const id = e.dataTransfer?.getData('text/x-cairn-card');
+          if (id) void model.move(id, name, 0).then((ok) => ok && model.announce(`Moved ${id} to ${lane.status.displayName}.`));
+        }}
+      >
+        <h2 id={headingId}>
+          <button class="lane-unfold" aria-expanded="false" title={`Show the ${lane.status.displayName} lane`} onClick={() => onFold(false)}>
+            <span class="dot" style={{ background: lane.status.color }} aria-hidden="true" />
+            <span class="lane-name">{lane.status.displayName}</span>
+            {count}
+          </button>
+        </h2>
+      </section>
+    );
+  }
   return (
     <section class="lane" aria-labelledby={headingId} data-lane={name}>
       <header class="lane-head">
         <h2 id={headingId}>
           <span class="dot" style={{ background: lane.status.color }} aria-hidden="true" />
           {lane.status.displayName}
-          <span class="count" aria-label={`${lane.total} cards`}>
-            {lane.total}
-          </span>
+          {count}
         </h2>
-        <button class="icon-btn" aria-expanded={adding} aria-label={`Add a card to ${lane.status.displayName}`} onClick={() => setAdding(!adding)}>
-          +
-        </button>
+        <span class="lane-actions">
+          <button class="icon-btn" aria-expanded={adding} aria-label={`Add a card to ${lane.status.displayName}`} onClick={() => setAdding(!adding)}>
+            +
+          </button>
+          <button class="icon-btn" aria-expanded="true" aria-label={`Fold the ${lane.status.displayName} lane`} title="Fold this lane" onClick={() => onFold(true)}>
+            ‹
+          </button>
+        </span>
       </header>
       {adding && (
         <form
@@ -99,7 +142,7 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
             if (active === input || active === document.body || active === null) input.focus();
           }}
         >
-          <input name="title" aria-label={`New card title in ${lane.status.displayName}`} placeholder="Title, then Enter" maxLength={200} autoFocus
+          <input ref={addInput} name="title" aria-label={`New card title in ${lane.status.displayName}`} placeholder="Title, then Enter" maxLength={200}
             onKeyDown={(e) => e.key === 'Escape' && setAdding(false)} />
         </form>
       )}
