@@ -3,7 +3,7 @@
 // Checks the tarball (a LICENSE, no source maps, no sources), then --version, init, add and list through npx,
 // and the library entry points by their package names. Needs the npm registry (dependencies are installed).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,15 @@ try {
   const project = join(work, 'project');
   run('mkdir', ['-p', project], work);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'cairn-pack-test', version: '1.0.0', private: true, type: 'module' }));
+  const started = Date.now();
   run(npm, ['install', '--no-audit', '--no-fund', '--no-package-lock', join(work, packed.filename)], project);
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  // A user gets what runs: no test, build or benchmark tool comes along (issue 37: a clone's install is ~400 MB).
+  const installed = readdirSync(join(project, 'node_modules')).flatMap((d) => (d.startsWith('@') ? readdirSync(join(project, 'node_modules', d)).map((s) => `${d}/${s}`) : [d])).filter((d) => !d.startsWith('.'));
+  const devOnly = Object.keys(pkg.devDependencies ?? {}).filter((d) => installed.includes(d));
+  check(devOnly.length === 0, `no development dependency is installed (found: ${devOnly.join(', ') || 'none'})`);
+  const megabytes = Number(run('du', ['-sk', join(project, 'node_modules')], work).split(/\s/)[0]) / 1024;
+  console.log(`pack-install-test: npm install of the tarball took ${seconds} s; ${installed.length} packages, ${megabytes.toFixed(0)} MB in node_modules`);
 
   const version = run(npx, ['--no-install', 'cairn', '--version'], project).trim();
   check(version === pkg.version, `npx cairn --version prints ${pkg.version}`);
