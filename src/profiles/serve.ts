@@ -5,6 +5,7 @@
  */
 import { basename } from 'node:path';
 import { CairnError, toCairnError } from '../core/errors.js';
+import { keyLetters, keyVariants } from '../core/rules/project-key.js';
 import { findOp, gateRefusal, OPS, parseInput, runOp, type OpContext } from '../ops/index.js';
 import type { OpName, OpOutput, Profile, ProfileCall, ProfileTool, ToolOutput } from './profile.js';
 
@@ -65,12 +66,8 @@ async function projectFor(
 }
 
 /** Keys to try for a new project: from the directory's name, then the profile's key, then lettered variants. */
-function keyCandidates(fallback: string, path: string | undefined): string[] {
-  const fromPath = (path ? basename(path) : '').toUpperCase().replace(/[^A-Z]/g, '').slice(0, 10);
-  const bases = [...new Set([fromPath.length >= 2 ? fromPath : '', fallback].filter(Boolean))];
-  const out = [...bases];
-  for (const b of bases) for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') out.push(`${b.slice(0, 9)}${c}`);
-  return out;
+export function keyCandidates(fallback: string, path: string | undefined): string[] {
+  return keyVariants([keyLetters(path ? basename(path) : ''), fallback]);
 }
 
 /** Runs one tool call; never throws. */

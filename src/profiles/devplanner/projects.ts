@@ -4,6 +4,7 @@
  * slug filter. Also the project views (lanes, card counts) and how a new project gets its key.
  */
 import { CairnError } from '../../core/errors.js';
+import { keyInitials, keyLetters, keyVariants } from '../../core/rules/project-key.js';
 import type { Task, TaskSummary } from '../../core/model/task.js';
 import type { OpOutput, ProfileCall } from '../profile.js';
 
@@ -59,14 +60,12 @@ export async function projectSummary(call: ProfileCall, p: ProjectRef) {
  * name's letters (MEDIAMANAG), then each with a letter appended or replacing the last (MMA, MMB…).
  */
 export function keyCandidates(name: string): string[] {
-  const words = name.toUpperCase().normalize('NFKD').replace(/[^A-Z\s]/g, ' ').split(/\s+/).filter(Boolean);
-  const initials = words.map((w) => w[0]).join('').slice(0, 10);
-  const letters = words.join('').slice(0, 10);
-  const bases = [...new Set([initials, letters].filter((b) => b.length >= 2))];
-  if (bases.length === 0) bases.push(letters.length === 1 ? `${letters}P` : 'DP');
-  const out = [...bases];
-  for (const b of bases) for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZ') out.push(b.length < 10 ? `${b}${c}` : `${b.slice(0, 9)}${c}`);
-  return [...new Set(out)];
+  const bases = [keyInitials(name), keyLetters(name)];
+  if (!bases.some(Boolean)) {
+    const one = name.normalize('NFKD').replace(/[^A-Za-z]/g, '').toUpperCase();
+    bases.push(one.length === 1 ? `${one}P` : 'DP');
+  }
+  return keyVariants(bases);
 }
 
 /** Creates a devplanner-template project with the name's slug as its alias and the first free key. */

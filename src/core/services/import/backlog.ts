@@ -9,7 +9,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import type { Priority } from '../../model/task.js';
 import type { Category, Status } from '../../model/workflow.js';
-import { keyFrom } from './castle.js';
+import { keyFrom } from '../../rules/project-key.js';
 import { parseFrontMatter } from './front-matter.js';
 import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 import { readBounded } from './read-bounded.js';

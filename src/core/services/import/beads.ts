@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Kind, Priority } from '../../model/task.js';
 import { fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingTask, type ProgressFn } from './model.js';
-import { keyFrom } from './castle.js';
+import { keyFrom } from '../../rules/project-key.js';
 import { boundedLines } from './read-bounded.js';
 
 const KIND: Record<string, Kind> = { bug: 'bug', feature: 'feature', task: 'task', epic: 'epic', chore: 'chore' };

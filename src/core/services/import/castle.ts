@@ -9,14 +9,10 @@ import { basename, join } from 'node:path';
 import { KINDS, PrState, type Kind, type Links } from '../../model/task.js';
 import { fitLabels, fitTitle, importError, isoTime, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 import type { ForeignSqlite } from './sources.js';
+import { keyFrom } from '../../rules/project-key.js';
 
 export const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'];
 
-/** A project key from a folder name: its letters, upper-cased, 2–10 of them. */
-export function keyFrom(name: string, fallback: string): string {
-  const letters = name.normalize('NFKD').replace(/[^A-Za-z]/g, '').toUpperCase().slice(0, 10);
-  return letters.length >= 2 ? letters : fallback;
-}
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));

@@ -7,7 +7,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Priority } from '../../model/task.js';
-import { keyFrom } from './castle.js';
+import { keyFrom } from '../../rules/project-key.js';
 import { readBounded } from './read-bounded.js';
 import { fitLabels, fitTitle, importError, reader, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 
