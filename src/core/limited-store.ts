@@ -61,6 +61,23 @@ const NO_EVENTS: ActivityEvent[] = [];
 const RELATED = ['blockedBy', 'openBlockerIds', 'blocks', 'children', 'parentId'] as const;
 type Related = (typeof RELATED)[number];
 
+/** Changes that name tasks by display id; uids of rows (parentUid) are never shown to a limited caller. */
+const ID_CHANGES = new Set(['blockedBy', 'openBlockers', 'blocks', 'children', 'parentId', 'forcedPastBlockers']);
+
+/** An event as a limited caller may see it: ids of tasks in other projects left out of what it names. */
+export function stripEvent(e: ActivityEvent, keys: ReadonlySet<string>): ActivityEvent {
+  const here = (id: string) => keys.has(id.slice(0, id.lastIndexOf('-')));
+  const keep = (v: unknown): unknown => (typeof v === 'string' ? (here(v) ? v : null) : Array.isArray(v) ? v.filter((x) => typeof x !== 'string' || here(x)) : v);
+  let changes: ActivityEvent['changes'] | undefined;
+  for (const [field, c] of Object.entries(e.changes)) {
+    if (!ID_CHANGES.has(field) && !field.endsWith('Uid')) continue;
+    changes ??= { ...e.changes };
+    if (field.endsWith('Uid')) delete changes[field];
+    else changes[field] = { before: keep(c.before), after: keep(c.after) };
+  }
+  return changes ? { ...e, changes } : e;
+}
+
 class LimitedTx implements Tx {
   /** Whether a task uid is in a reachable project, learned from the rows this transaction read. */
   readonly #reach = new Map<string, boolean>();
@@ -154,6 +171,11 @@ class LimitedTx implements Tx {
   }
   async updateProject(uid: string, patch: ProjectPatch): Promise<void> {
     this.#mustProject(uid);
+    // Aliases and roots must be free across the whole workspace, which this view cannot see (a
+    // service's check here would pass an alias another project holds): they are the workspace's to change.
+    const row = await this.tx.getProjectByUid(uid);
+    if (row && patch.aliases !== undefined && JSON.stringify(patch.aliases) !== JSON.stringify(row.aliases)) throw outside('a project\'s aliases');
+    if (row && patch.root !== undefined && patch.root !== row.root) throw outside('a project\'s root');
     return this.tx.updateProject(uid, patch);
   }
   async getStatuses(projectUid: string): Promise<Status[]> {
@@ -255,6 +277,9 @@ class LimitedTx implements Tx {
   childUids(uid: string): Promise<string[]> {
     return this.tx.childUids(uid);
   }
+  parentUidOf(uid: string): Promise<string | null> {
+    return this.tx.parentUidOf(uid);
+  }
   async addDependency(taskUid: string, blockerUid: string, at: string): Promise<boolean> {
     await this.#mustTask(taskUid);
     await this.#mustTask(blockerUid);
@@ -320,8 +345,12 @@ class LimitedTx implements Tx {
   }
   async events(q: EventQuery): Promise<ActivityEvent[]> {
     if (q.taskUid !== undefined && !(await this.#reachable([q.taskUid])).length) return NO_EVENTS;
-    if (q.projectUid !== undefined) return this.#ok(q.projectUid) ? this.tx.events(q) : NO_EVENTS;
-    return this.tx.events({ ...q, projectUids: (q.projectUids ?? [...this.allowed]).filter(this.#ok) });
+    const events =
+      q.projectUid !== undefined
+        ? this.#ok(q.projectUid) ? await this.tx.events(q) : NO_EVENTS
+        : await this.tx.events({ ...q, projectUids: (q.projectUids ?? [...this.allowed]).filter(this.#ok) });
+    const keys = await this.#reachableKeys();
+    return events.map((e) => stripEvent(e, keys));
   }
   lastSeq(): Promise<number> {
     return this.tx.lastSeq();

@@ -233,6 +233,8 @@ export interface Tx {
   blockerUids(uid: string): Promise<string[]>;
   dependentUids(uid: string): Promise<string[]>;
   childUids(uid: string): Promise<string[]>;
+  /** The task's parent, whatever project it is in (hierarchy walks must see the whole tree). */
+  parentUidOf(uid: string): Promise<string | null>;
   addDependency(taskUid: string, blockerUid: string, at: string): Promise<boolean>;
   removeDependency(taskUid: string, blockerUid: string): Promise<boolean>;
 

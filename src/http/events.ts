@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { Context as CoreContext } from '../core/context.js';
 import { CairnError } from '../core/errors.js';
+import { stripEvent } from '../core/limited-store.js';
 import type { ActivityEvent } from '../core/model/activity.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
 import { changesSinceOp } from '../ops/history-ops.js';
@@ -114,7 +115,7 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
           for (const e of events) {
             pending--;
             if (overflowed || e.seq <= sent || (project && e.project !== project) || (reach && !reach.has(e.project ?? ''))) continue;
-            await send(stream, e);
+            await send(stream, reach ? stripEvent(e, reach) : e);
             sent = e.seq;
           }
         }).catch(() => undefined);

@@ -126,6 +126,31 @@ function scopeRefusal(p: Principal, body: unknown, opts: BuildMcpServerOptions):
   return undefined;
 }
 
+/** The project key a resource URI is about (cairn://projects/KEY, cairn://tasks/KEY-N); undefined for the workspace-wide ones. */
+function projectOfUri(uri: string): string | undefined {
+  const m = /^cairn:\/\/(?:projects\/([^/?#]+)|tasks\/([^/?#]+)-\d+)$/.exec(uri);
+  return m ? decodeURIComponent(m[1] ?? m[2]!).toUpperCase() : undefined;
+}
+
+/**
+ * A token limited to projects subscribes only to its projects' resources: the change feed behind
+ * subscriptions is the whole workspace's, so a subscription elsewhere would tell it when another
+ * project's task changes (resources/subscribe in 2025, subscriptions/listen in 2026).
+ */
+function subscriptionRefusal(p: Principal, body: unknown): Response | undefined {
+  if (!p.projectKeys) return undefined;
+  const reach = new Set(p.projectKeys);
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; id?: unknown; params?: { uri?: unknown; notifications?: { resourceSubscriptions?: unknown } } } | null;
+    const uris = msg?.method === 'resources/subscribe' ? [msg.params?.uri] : msg?.method === 'subscriptions/listen' ? (Array.isArray(msg.params?.notifications?.resourceSubscriptions) ? msg.params.notifications.resourceSubscriptions : []) : [];
+    const outside = uris.find((u) => typeof u !== 'string' || !reach.has(projectOfUri(u) ?? ''));
+    if (outside === undefined) continue;
+    const message = `FORBIDDEN: this token is limited to ${[...reach].join(', ')}, and ${String(outside)} is not one of their resources. Subscribe to cairn://projects/KEY or cairn://tasks/ID of those projects.`;
+    return json(403, { jsonrpc: '2.0', id: msg?.id ?? null, error: { code: -32003, message } });
+  }
+  return undefined;
+}
+
 const rpcError = (status: number, code: number, message: string) => json(status, { jsonrpc: '2.0', id: null, error: { code, message } });
 
 export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpointOptions): McpEndpoint {
@@ -248,7 +273,7 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
       } catch {
         return rpcError(400, -32700, 'Parse error: the body is not valid JSON');
       }
-      const refused = scopeRefusal(p, body, options);
+      const refused = scopeRefusal(p, body, options) ?? subscriptionRefusal(p, body);
       if (refused) return refused;
       const proto = text.includes('__proto__') ? protoArgumentRefusal(body) : undefined;
       if (proto) return json(200, proto);

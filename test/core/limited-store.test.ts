@@ -68,4 +68,43 @@ describe('a store limited to projects', () => {
     await expect(web.call('create_task', { project: 'OTH', title: 'planted' })).rejects.toMatchObject({ code: 'PROJECT_NOT_FOUND' });
     await expect(web.call('create_project', { key: 'NEW', name: 'New' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
+
+  it('history names no task of another project, and a cycle through one is refused without naming it', async () => {
+    await c.call('add_dependency', { taskId: 'WEB-1', blockedBy: 'OTH-1' });
+    await c.call('update_task', { id: 'WEB-1', parentId: 'OTH-1' });
+    const history = JSON.stringify((await web.call('task_history', { id: 'WEB-1' })).events);
+    expect(history).not.toContain('OTH-');
+    expect(history).not.toContain(uid.othTask);
+    expect(history).not.toContain('parentUid');
+    const changes = JSON.stringify((await web.call('changes_since', { since: 0 })).events);
+    expect(changes).not.toContain('OTH-');
+    expect(changes).not.toContain(uid.othTask);
+    // WEB-2 → OTH-2 → WEB-3: closing the loop from WEB-3 is a cycle, named without OTH-2.
+    await c.call('create_task', { project: 'WEB', title: 'two' });
+    await c.call('create_task', { project: 'WEB', title: 'three' });
+    await c.call('create_task', { project: 'OTH', title: 'other two' });
+    await c.call('add_dependency', { taskId: 'WEB-2', blockedBy: 'OTH-2' });
+    await c.call('add_dependency', { taskId: 'OTH-2', blockedBy: 'WEB-3' });
+    const err = await web.call('add_dependency', { taskId: 'WEB-3', blockedBy: 'WEB-2' }).then(() => undefined, (e: unknown) => e as { code: string; message: string; details: unknown });
+    expect(err?.code).toBe('CYCLE_DETECTED');
+    expect(`${err!.message}${JSON.stringify(err!.details)}`).not.toMatch(/OTH-2|[0-9A-HJKMNP-TV-Z]{26}/);
+    expect(err!.message).toContain('a task in another project');
+  });
+
+  it('refuses a parent loop that passes through another project', async () => {
+    await c.call('create_task', { project: 'WEB', title: 'two' });
+    // OTH-1's parent is WEB-2, WEB-1's parent is OTH-1: making WEB-2 a child of WEB-1 would loop.
+    await c.call('update_task', { id: 'OTH-1', parentId: 'WEB-2' });
+    await c.call('update_task', { id: 'WEB-1', parentId: 'OTH-1' });
+    await expect(web.call('update_task', { id: 'WEB-2', parentId: 'WEB-1' })).rejects.toMatchObject({ code: 'CYCLE_DETECTED' });
+    expect((await c.call('get_task', { id: 'WEB-2' })).task.parentId).toBeNull();
+  });
+
+  it('leaves aliases and roots to the workspace: a limited caller cannot take a name another project holds', async () => {
+    await c.call('update_project', { key: 'OTH', aliases: ['acme-secret'] });
+    await expect(web.call('update_project', { key: 'WEB', aliases: ['acme-secret'] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(web.call('update_project', { key: 'WEB', root: '/somewhere/else' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await web.call('update_project', { key: 'WEB', name: 'Web, renamed' })).project.name).toBe('Web, renamed');
+    expect((await c.call('get_project', { key: 'WEB' })).project.aliases).toEqual([]);
+  });
 });

@@ -3,6 +3,8 @@
  * nothing else, on every surface: REST, the feed, search, the board's reads, MCP and the profiles.
  */
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/ports.js';
 import { createToken } from '../../src/core/services/tokens.js';
@@ -151,6 +153,27 @@ describe('a token limited to projects', () => {
     expect((await s.call('GET', '/api/v1/tasks/OTH-1', undefined, admin)).body.task.deletedAt).toBeNull();
   });
 
+  it('MCP subscriptions reach only its projects\' resources, with both SDK clients', async () => {
+    s = await serve({ rateLimit: false });
+    const { webSecret } = await twoProjects(s);
+    const v1 = new ClientV1({ name: 'limited-v1', version: '1' });
+    await v1.connect(new HttpV1(new URL(`${s.url}/mcp`), { requestInit: { headers: auth(webSecret) } }));
+    try {
+      await v1.subscribeResource({ uri: 'cairn://tasks/WEB-1' });
+      await expect(v1.subscribeResource({ uri: 'cairn://tasks/OTH-1' })).rejects.toThrow(/limited to WEB/);
+      await expect(v1.subscribeResource({ uri: 'cairn://projects/OTH' })).rejects.toThrow(/limited to WEB/);
+    } finally {
+      await v1.close();
+    }
+    const v2 = new Client({ name: 'limited-v2', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await v2.connect(new StreamableHTTPClientTransport(new URL(`${s.url}/mcp`), { requestInit: { headers: auth(webSecret) } }));
+    try {
+      await expect(v2.listen({ resourceSubscriptions: ['cairn://tasks/OTH-1'] })).rejects.toThrow(/limited to WEB/);
+    } finally {
+      await v2.close();
+    }
+  });
+
   it('the event stream carries only its projects\' events', async () => {
     s = await serve({ rateLimit: false });
     const { admin, web } = await twoProjects(s);
@@ -179,6 +202,11 @@ describe('a token limited to projects', () => {
     await waitFor(() => got.includes('live web'), 'the WEB event');
     expect(got).not.toContain('live other');
     expect(got).not.toContain('"project":"OTH"');
+    // A WEB event that names an OTH task (a new blocker) comes without that task's id.
+    const before = got.length;
+    expect((await s.call('POST', '/api/v1/tasks/WEB-1/dependencies', { blockedBy: 'OTH-1' }, admin)).status).toBe(200);
+    await waitFor(() => got.slice(before).includes('dependency.added'), 'the dependency event');
+    expect(got.slice(before)).not.toContain('OTH-1');
   });
 
   it('the CLI creates and lists a limited token, and refuses a limit to a project that does not exist', async () => {

@@ -20,7 +20,8 @@ export const DependencyInput = lazy(() => z.object({
 async function displayPath(tx: Tx, uids: string[]): Promise<string> {
   const rows = await tx.getTasks([...new Set(uids)]);
   const byUid = new Map(rows.map((r) => [r.uid, displayIdOf(r)]));
-  return uids.map((u) => byUid.get(u) ?? u).join(' → ');
+  // A task the caller cannot read (another project, for a limited token) is named without its id.
+  return uids.map((u) => byUid.get(u) ?? 'a task in another project').join(' → ');
 }
 
 /** Adds the edge task → blocker after refusing self-edges and cycles. Returns false if it already existed. */
@@ -83,9 +84,10 @@ export async function setParent(tx: Tx, task: TaskRow, parentRef: string | null)
   const parent = await resolveLiveTask(tx, parentRef, 'parentId');
   if (parent.uid === task.parentUid) return null;
   await tx.exclusive('graph');
+  // Through parentUidOf, not getTask: a view limited to some projects must still see a loop that passes through another.
   const parentOf = async (n: string) => {
-    const r = await tx.getTask(n);
-    return r?.parentUid ? [r.parentUid] : [];
+    const up = await tx.parentUidOf(n);
+    return up ? [up] : [];
   };
   const cycle = await findCycle(task.uid, parent.uid, parentOf);
   if (cycle) {

@@ -19,6 +19,13 @@ export async function dependentUids(db: Q, uid: string): Promise<string[]> {
   return (await dependentUidsOf.all(db, [uid])).map((r) => r.task_uid);
 }
 
+const parentUidOfTask = prepared((db, p) => db.selectFrom('tasks').select('parent_uid').where('uid', '=', p(0)));
+
+export async function parentUid(db: Q, uid: string): Promise<string | null> {
+  const [r] = await parentUidOfTask.all(db, [uid]);
+  return r?.parent_uid ?? null;
+}
+
 export async function childUids(db: Q, uid: string): Promise<string[]> {
   return (await childUidsOf.all(db, [uid])).map((r) => r.uid);
 }

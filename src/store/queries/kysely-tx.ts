@@ -116,6 +116,7 @@ export class KyselyTx implements Tx {
   blockerUids: Tx['blockerUids'] = (u) => graph.blockerUids(this.db, u);
   dependentUids: Tx['dependentUids'] = (u) => graph.dependentUids(this.db, u);
   childUids: Tx['childUids'] = (u) => graph.childUids(this.db, u);
+  parentUidOf: Tx['parentUidOf'] = (u) => graph.parentUid(this.db, u);
   addDependency: Tx['addDependency'] = (t, b, a) => graph.addDependency(this.db, t, b, a);
   removeDependency: Tx['removeDependency'] = (t, b) => graph.removeDependency(this.db, t, b);
   setLabels: Tx['setLabels'] = (u, l) => graph.setLabels(this.db, u, l);
