@@ -139,6 +139,7 @@ function postgresStore(url: string): Store {
     write: async (fn) => (await get()).write(fn),
     changeToken: async () => (await get()).changeToken(),
     projectsToken: async () => (await get()).projectsToken(),
+    status: async () => (await get()).status(),
     onCommit(listener) {
       let off: (() => void) | undefined;
       let stopped = false;

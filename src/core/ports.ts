@@ -145,7 +145,7 @@ export interface NewEvent {
 export interface TokenRow {
   id: string;
   name: string;
-  scope: 'read' | 'write' | 'admin';
+  scope: 'read' | 'write' | 'admin' | 'metrics';
   hash: string;
   prefix: string;
   createdAt: string;
@@ -313,8 +313,21 @@ export interface Store {
    * again (links/linked-store.ts). False (or absent) when the store keeps no links.
    */
   forgetLinks?(): boolean;
+  /** What health checks and `cairn db status` report: the engine, its schema, its connections. */
+  status?(): Promise<StoreStatus>;
   close(): Promise<void>;
   readonly location: string;
+}
+
+export interface StoreStatus {
+  engine: 'sqlite' | 'postgres';
+  /** The schema version the database holds (0: not created yet), and the one this Cairn writes. */
+  schemaVersion: number;
+  latestSchemaVersion: number;
+  /** PostgreSQL: this process's connections (in use = total − idle) and callers waiting for one. */
+  pool?: { max: number; total: number; idle: number; waiting: number };
+  /** PostgreSQL: the LISTEN connection that hears other replicas' commits is up (undefined: none opened yet). */
+  listening?: boolean;
 }
 
 export interface Clock {

@@ -7,10 +7,12 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { Context as CoreContext } from '../core/context.js';
-import { toCairnError } from '../core/errors.js';
 import { systemClock, type Clock, type Store } from '../core/ports.js';
 import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
+import { hostname } from 'node:os';
 import { accessLog, stderrSink, type AccessLogSink } from './access-log.js';
+import { mountHealth, mountMetrics } from './health.js';
+import { Metrics } from './metrics.js';
 import { authMiddleware, TokenCache, type AuthEnv } from './auth.js';
 import { mountBoardAssets } from './board-assets.js';
 import { mountEvents } from './events.js';
@@ -55,6 +57,10 @@ export interface AppOptions {
   maxEventStreamsPerToken?: number;
   /** How long an Idempotency-Key is remembered, in days (CAIRN_IDEMPOTENCY_DAYS; default 7). Handoff keys are kept for good. */
   keyRetentionDays?: number;
+  /** Serve /metrics (CAIRN_METRICS, `--metrics`). Default: on for a server bound beyond loopback (whose tokens guard it), off on loopback. */
+  metrics?: boolean;
+  /** This process's name in /readyz, /metrics and logs (CAIRN_REPLICA_ID); default host name and pid. */
+  replicaId?: string;
 }
 
 export interface CairnApp {
@@ -109,29 +115,28 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     }
   });
   if (opts.accessLog !== false) app.use('*', accessLog(opts.accessLog ?? stderrSink, remoteOf));
-  // For load balancers: 503 while the database cannot answer (a PostgreSQL server down or restarting).
-  app.get('/healthz', async (c) => {
-    try {
-      await opts.store.changeToken();
-      return c.json({ status: 'ok', version: VERSION });
-    } catch (err) {
-      return c.json({ status: 'unavailable', version: VERSION, error: toCairnError(err).code }, 503, { 'retry-after': '1' });
-    }
-  });
-  app.use('*', hostGuard(allowedHostnames(opts.host ?? '127.0.0.1', opts.allowedHosts)));
+  const bindHost = opts.host ?? '127.0.0.1';
+  const replica = opts.replicaId ?? `${hostname()}-${process.pid}`;
+  let sseStreams = () => 0;
+  let mcpSessions = () => 0;
+  const metrics = (opts.metrics ?? !isLoopbackHost(bindHost)) ? new Metrics({ store: opts.store, feed, replica, sseStreams: () => sseStreams(), mcpSessions: () => mcpSessions() }) : undefined;
+  if (metrics) app.use('*', metrics.middleware());
+  mountHealth(app, { store: opts.store, version: VERSION, replica });
+  app.use('*', hostGuard(allowedHostnames(bindHost, opts.allowedHosts)));
   // The board's static files: behind the Host/Origin guard, before the token check (the page asks for the token).
   mountBoardAssets(app);
   const tokens = new TokenCache(core);
   // Streams and sessions outlive the request that was authorised: they end when their token is revoked.
   const revocations = new RevocationWatch(tokens);
-  app.use('*', authMiddleware(core, tokens, !isLoopbackHost(opts.host ?? '127.0.0.1')));
+  app.use('*', authMiddleware(core, tokens, !isLoopbackHost(bindHost)));
+  mountMetrics(app, metrics);
   if (opts.rateLimit !== false) app.use('*', rateLimit(opts.rateLimit ?? DEFAULT_RATE_LIMIT, remoteOf));
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
   app.use('*', bodyLimit({ maxSize, onError: () => httpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${maxSize} bytes.`, ['Split the change into smaller calls']) }));
 
   const openapi = buildOpenApi(VERSION);
   app.get(`${API_PREFIX}/openapi.json`, () => json(200, openapi));
-  mountEvents(app, core, {
+  sseStreams = mountEvents(app, core, {
     feed,
     closing: closing.signal,
     revocations,
@@ -149,7 +154,9 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     ...(opts.mcpMaxSessions ? { maxSessions: opts.mcpMaxSessions } : {}),
     ...(opts.mcpStreamGraceMs ? { streamGraceMs: opts.mcpStreamGraceMs } : {}),
     ...(opts.onMcpSessionEnded ? { onSessionEnded: opts.onMcpSessionEnded } : {}),
+    ...(metrics ? { onToolCall: (surface: string, tool: string, outcome: string, ms: number) => metrics.toolCall(surface, tool, outcome, ms) } : {}),
   });
+  mcpSessions = () => mcp.sessionCount;
 
   return {
     app,

@@ -6,7 +6,8 @@ import type { MiddlewareHandler } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
 import { hashSecret, liveTokensByHash, touchToken, type LiveToken } from '../core/services/tokens.js';
 import { AuthFailureLimiter, clientAddress } from './auth-failures.js';
-import { httpError } from './http-errors.js';
+import { CairnError } from '../core/errors.js';
+import { errorResponse, httpError } from './http-errors.js';
 
 export interface Principal {
   /** Null when the workspace has no tokens and the caller sent none. */
@@ -91,9 +92,15 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
         'www-authenticate': 'Bearer realm="cairn", error="invalid_token"',
       });
     }
+    // A scraper's token reads /metrics and nothing else: the data it could otherwise read is the workspace.
+    if (found.scope === 'metrics' && c.req.path !== '/metrics') {
+      return errorResponse(new CairnError('FORBIDDEN', `Token "${found.name}" has the metrics scope: it may read /metrics and nothing else.`, { suggestions: ['Use a read or write token for the API, MCP and the board'] }), {
+        'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope"',
+      });
+    }
     c.set('principal', {
       token: { id: found.id, name: found.name, scope: found.scope },
-      scope: found.scope === 'read' ? 'read' : 'write',
+      scope: found.scope === 'write' || found.scope === 'admin' ? 'write' : 'read',
       actAs: found.scope === 'admin',
       ...(found.projects ? { projects: found.projects, projectKeys: found.projectKeys ?? [] } : {}),
     });

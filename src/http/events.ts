@@ -48,7 +48,8 @@ function parseSince(raw: string | undefined): number | undefined {
 
 const send = (stream: SSEStreamingApi, e: ActivityEvent) => stream.writeSSE({ id: String(e.seq), data: JSON.stringify(e) });
 
-export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsOptions): void {
+/** Returns how many streams are open now (for /metrics). */
+export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsOptions): () => number {
   const maxAll = opts.maxStreams ?? DEFAULT_MAX_EVENT_STREAMS;
   const maxPer = opts.maxStreamsPerToken ?? DEFAULT_MAX_EVENT_STREAMS_PER_TOKEN;
   const perKey = new Map<string, number>();
@@ -161,4 +162,5 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
       }
     });
   });
+  return () => total;
 }

@@ -88,6 +88,8 @@ export interface ServeOptions {
   host?: string;
   port?: number;
   db?: string;
+  /** `--metrics`: serve /metrics (wins over CAIRN_METRICS). */
+  metrics?: boolean;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -103,7 +105,13 @@ function retentionDays(text: string): number {
   return n;
 }
 
-/** Options from the environment: CAIRN_RATE_LIMIT (req/s per token, 0 = off), CAIRN_MAX_BODY (bytes), CAIRN_ALLOWED_HOSTS, CAIRN_MCP_LEGACY, CAIRN_IDEMPOTENCY_DAYS. */
+function onOff(name: string, text: string): boolean {
+  if (/^(1|on|true|yes)$/i.test(text)) return true;
+  if (/^(0|off|false|no)$/i.test(text)) return false;
+  throw new CairnError('VALIDATION_ERROR', `${name} must be on or off (1 or 0), not "${text}". The server did not start.`, { suggestions: [`${name}=1`] });
+}
+
+/** Options from the environment: CAIRN_RATE_LIMIT (req/s per token, 0 = off), CAIRN_MAX_BODY (bytes), CAIRN_ALLOWED_HOSTS, CAIRN_MCP_LEGACY, CAIRN_IDEMPOTENCY_DAYS, CAIRN_METRICS, CAIRN_REPLICA_ID. */
 export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
   const out: Partial<AppOptions> = {};
   if (env.CAIRN_RATE_LIMIT !== undefined) {
@@ -115,6 +123,8 @@ export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
   if (env.CAIRN_MCP_LEGACY === 'stateless' || env.CAIRN_MCP_LEGACY === 'sessions') out.mcpLegacy = env.CAIRN_MCP_LEGACY;
   if (env.CAIRN_ACCESS_LOG === '0') out.accessLog = false;
   if (env.CAIRN_IDEMPOTENCY_DAYS !== undefined) out.keyRetentionDays = retentionDays(env.CAIRN_IDEMPOTENCY_DAYS);
+  if (env.CAIRN_METRICS !== undefined && env.CAIRN_METRICS !== '') out.metrics = onOff('CAIRN_METRICS', env.CAIRN_METRICS);
+  if (env.CAIRN_REPLICA_ID) out.replicaId = env.CAIRN_REPLICA_ID;
   return out;
 }
 
@@ -131,7 +141,7 @@ export async function runServe(opts: ServeOptions = {}): Promise<void> {
     // the connection) stops the start with its reason and a non-zero exit, instead of a server that
     // neither listens nor leaves.
     await store.read(async () => undefined);
-    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, onMcpSessionEnded: heap.sessionEnded, ...envOptions(env) });
+    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, onMcpSessionEnded: heap.sessionEnded, ...envOptions(env), ...(opts.metrics ? { metrics: true } : {}) });
   } catch (err) {
     await store.close();
     throw err;

@@ -38,6 +38,8 @@ export interface McpEndpointOptions {
   onSessionEnded?: () => void;
   /** Ends sessions and streams once the token that opened them is revoked. */
   revocations?: RevocationWatch;
+  /** Told of every tool call, with the surface that served it (`native`, or the profile's name). */
+  onToolCall?: (surface: string, tool: string, outcome: string, ms: number) => void;
 }
 
 export interface McpEndpoint {
@@ -262,6 +264,8 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
     let options: BuildMcpServerOptions;
     try {
       options = serverOptions(core, p, new URL(c.req.url), c.req.header('x-cairn-actor'), profileName);
+      const report = opts.onToolCall;
+      if (report) options.onToolCall = (tool, outcome, ms) => report(profileName ?? 'native', tool, outcome, ms);
     } catch (err) {
       return errorResponse(err);
     }

@@ -108,9 +108,28 @@ export function buildOpenApi(version: string): Schema {
   paths['/healthz'] = {
     get: {
       operationId: 'healthz',
-      summary: 'Liveness and version',
+      summary: 'Up and the database answering (503 while it does not)',
       security: [{}],
-      responses: { '200': { description: 'Up', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' } }, required: ['status', 'version'] } } } } },
+      responses: { '200': { description: 'Up', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' } }, required: ['status', 'version'] } } } }, '503': { description: 'The database does not answer' } },
+    },
+  };
+  const probe = { type: 'object', properties: { status: { type: 'string' }, version: { type: 'string' }, replica: { type: 'string' }, uptimeS: { type: 'integer' } }, required: ['status', 'version', 'replica', 'uptimeS'] };
+  paths['/livez'] = {
+    get: { operationId: 'livez', summary: 'The process answers (never asks the database)', security: [{}], responses: { '200': { description: 'Alive', content: { 'application/json': { schema: probe } } } } },
+  };
+  paths['/readyz'] = {
+    get: {
+      operationId: 'readyz',
+      summary: 'Ready to serve: database reachable, schema current, change feed listening; with schema version, engine and pool',
+      security: [{}],
+      responses: { '200': { description: 'Ready', content: { 'application/json': { schema: probe } } }, '503': { description: 'Not ready: `checks` says which check failed' } },
+    },
+  };
+  paths['/metrics'] = {
+    get: {
+      operationId: 'metrics',
+      summary: 'Prometheus metrics (cairn serve --metrics); a metrics or admin token once the workspace has tokens',
+      responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } }, '403': errorRef('A token of another scope'), '404': errorRef('Metrics are off') },
     },
   };
   return {

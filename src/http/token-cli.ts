@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { systemClock } from '../core/ports.js';
-import { createToken, listTokens, revokeToken, type TokenInfo } from '../core/services/tokens.js';
+import { createToken, listTokens, revokeToken, type TokenInfo, type TokenScope } from '../core/services/tokens.js';
 
 /** The slice of the CLI runtime these commands use (structural, so http does not import the cli adapter). */
 interface Runtime {
@@ -36,12 +36,12 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .command('create')
     .description('Create a bearer token; its secret is shown once')
     .requiredOption('--name <name>', 'a label for the token (letters, digits, . _ : @ -)')
-    .option('--scope <scope>', 'read (read operations only), write (everything, acting as the token\'s name) or admin (write, and may act as any actor)', 'read')
+    .option('--scope <scope>', 'read (read operations only), write (everything, acting as the token\'s name), admin (write, and may act as any actor) or metrics (only /metrics, for a Prometheus scraper)', 'read')
     .option('--project <key>', 'limit the token to this project: it reaches no other on any surface (repeat for several)', (v: string, prev: string[] = []) => [...prev, v])
-    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write\n  cairn token create --name web-agent --scope write --project WEB\n  cairn token create --name ci --scope admin   # may send X-Cairn-Actor: agent:NAME')
+    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write\n  cairn token create --name web-agent --scope write --project WEB\n  cairn token create --name ci --scope admin   # may send X-Cairn-Actor: agent:NAME\n  cairn token create --name prometheus --scope metrics')
     .action(async (_o: unknown, cmd: Command) => {
       const o = cmd.opts<{ name: string; scope: string; project?: string[] }>();
-      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as 'read' | 'write' | 'admin', ...(o.project ? { projects: o.project } : {}) }));
+      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as TokenScope, ...(o.project ? { projects: o.project } : {}) }));
       rt.print(out, rt.globals(cmd).json, (r) =>
         [
           `Created ${r.token.scope} token "${r.token.name}"${r.token.projects ? `, limited to ${r.token.projects.join(', ')}` : ''}. Copy the secret now; it is not shown again:`,

@@ -13,7 +13,7 @@ import type { Context } from '../core/context.js';
 import { nowIso } from '../core/context.js';
 import type { LinkKind, LinkRow } from '../core/link-port.js';
 import { newUlid } from '../core/model/ids.js';
-import { systemClock, type Clock, type Store, type Tx } from '../core/ports.js';
+import { systemClock, type Clock, type Store, type StoreStatus, type Tx } from '../core/ports.js';
 import { refuseOverlap } from './conflicts.js';
 import { applyPull } from './pull.js';
 import { pushChanges, type LiveSource } from './push.js';
@@ -130,6 +130,10 @@ export class LinkedStore implements Store {
   forgetLinks(): boolean {
     this.#rows = undefined;
     return true;
+  }
+
+  status(): Promise<StoreStatus> {
+    return this.#inner.status?.() ?? Promise.reject(new Error('the workspace store reports no status'));
   }
 
   async close(): Promise<void> {

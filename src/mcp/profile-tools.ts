@@ -13,7 +13,8 @@ import { advertiseOnly } from './tools.js';
 export interface ProfileHooks {
   context(): Promise<OpContext>;
   env: Readonly<Record<string, string | undefined>>;
-  track<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs a call of `tool` (waited for at shutdown, counted for /metrics). */
+  track<T>(tool: string, work: () => Promise<T>): Promise<T>;
   onInternal(err: unknown): void;
 }
 
@@ -43,7 +44,7 @@ export function registerProfileTools(server: McpServer, profile: Profile, toolse
           openWorldHint: false,
         },
       },
-      (async (raw: unknown) => hooks.track(async () => toResult(await runProfileTool(profile, tool, sources, raw)))) as never,
+      (async (raw: unknown) => hooks.track(tool.name, async () => toResult(await runProfileTool(profile, tool, sources, raw)))) as never,
     );
   }
 }

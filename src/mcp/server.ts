@@ -11,7 +11,7 @@
  *   `stdioSink(server, era)` is the sink (it honours 2025 resources/subscribe; 2026 listen filtering
  *   is done by serveStdio's router).
  */
-import { McpServer, type McpRequestContext } from '@modelcontextprotocol/server';
+import { McpServer, type CallToolResult, type McpRequestContext } from '@modelcontextprotocol/server';
 import { toCairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { systemClock } from '../core/ports.js';
@@ -52,6 +52,8 @@ export interface BuildMcpServerOptions {
   log?: (level: 'debug' | 'info' | 'warning' | 'error', message: string) => void;
   /** Lets the caller wait for tool calls in flight (clean shutdown with no lost write). */
   track?: <T>(work: () => Promise<T>) => Promise<T>;
+  /** Told of every tool call once answered: `ok`, or the error code of a tool error (for /metrics). */
+  onToolCall?: (tool: string, outcome: string, ms: number) => void;
   /** Serve a seed's surface instead of the native tools (src/profiles): its tools, resources, names and errors. */
   profile?: { profile: Profile; toolsets: readonly string[]; env: Readonly<Record<string, string | undefined>> };
   /**
@@ -152,7 +154,8 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
     if (era === 'legacy') void server.sendLoggingMessage({ level: 'error', logger: 'cairn', data: String(err) }).catch(() => undefined);
   };
-  const track = opts.track ?? ((work) => work());
+  const inFlight: <T>(work: () => Promise<T>) => Promise<T> = opts.track ?? ((work) => work());
+  const track = opts.onToolCall ? measured(inFlight, opts.onToolCall) : <T>(_tool: string, work: () => Promise<T>) => inFlight(work);
 
   if (opts.profile) {
     const hooks = { context, env: opts.profile.env, track, onInternal };
@@ -216,4 +219,22 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     opts.onRoots?.(undefined); // 2026 clients are asked for roots only inside a tool call's input round
   }
   return server;
+}
+
+/** A tool call's outcome as /metrics counts it: `ok`, or the code an error result begins with (profiles carry theirs in _meta). */
+function outcomeOf(r: CallToolResult): string {
+  if (!r.isError) return 'ok';
+  const meta = (r._meta as { 'cairn/error'?: { code?: string } } | undefined)?.['cairn/error']?.code;
+  const first = r.content[0];
+  const text = first?.type === 'text' ? /^[A-Z][A-Z_]+/.exec(first.text)?.[0] : undefined;
+  return meta ?? text ?? 'ERROR';
+}
+
+function measured(inFlight: NonNullable<BuildMcpServerOptions['track']>, report: NonNullable<BuildMcpServerOptions['onToolCall']>) {
+  return async <T>(tool: string, work: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    const r = await inFlight(work);
+    report(tool, outcomeOf(r as CallToolResult), performance.now() - start);
+    return r;
+  };
 }

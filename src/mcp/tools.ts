@@ -61,7 +61,8 @@ export interface ToolHooks {
   /** The op context for this call (default project resolved, actor, read-only). */
   context(): Promise<OpContext>;
   /** Wraps each call so shutdown can wait for writes in flight. */
-  track<T>(work: () => Promise<T>): Promise<T>;
+  /** Runs a call of `tool` (waited for at shutdown, counted for /metrics). */
+  track<T>(tool: string, work: () => Promise<T>): Promise<T>;
   /** Bugs (INTERNAL) are reported here with their stack; callers see only the code and message. */
   onInternal(err: unknown): void;
   /** A refusal for tools registered but not served (a toolset left out), answered before anything runs. */
@@ -127,7 +128,7 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
       op.name,
       { title: op.title, description: op.description, inputSchema: advertiseOnly(input, { nonEmpty: true }), outputSchema: advertiseOnly(output), annotations: annotationsOf(op) },
       (async (raw: unknown) =>
-        hooks.track(async () => {
+        hooks.track(op.name, async () => {
           try {
             const refusal = hooks.refuse?.(op);
             if (refusal) return errorResult(refusal);

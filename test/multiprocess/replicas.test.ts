@@ -155,9 +155,16 @@ describe.skipIf(!onPostgres)('a PostgreSQL restart under a running replica', () 
       expect(down.body.error.code).toBe('DATABASE_UNAVAILABLE');
       expect(down.body.error.message).not.toContain('cairn@');
       expect((await freshConnectionFetch(`${replica.url}/healthz`)).status).toBe(503);
+      // The orchestrator's two questions: alive (yes: do not restart it) and ready (no: send no traffic).
+      expect((await freshConnectionFetch(`${replica.url}/livez`)).status).toBe(200);
+      const unready = await freshConnectionFetch(`${replica.url}/readyz`);
+      expect(unready.status).toBe(503);
+      expect((await unready.json()).checks.database).toBe('DATABASE_UNAVAILABLE');
       await db.start();
       await waitFor(async () => (await rest(replica.url, 'POST', '/api/v1/tasks', { project: 'API', title: 'after' }).catch(() => ({ status: 0 }))).status === 201, 'writes succeed again', 30_000);
       expect((await freshConnectionFetch(`${replica.url}/healthz`)).status).toBe(200);
+      // Ready again once the LISTEN connection is back too (it reconnects on its own, with backoff).
+      await waitFor(async () => (await freshConnectionFetch(`${replica.url}/readyz`)).status === 200, 'ready again', 30_000);
       const titles = (await rest(replica.url, 'GET', '/api/v1/tasks?project=API')).body.tasks.map((t: { title: string }) => t.title);
       expect(titles).toContain('before');
       expect(titles).toContain('after');

@@ -9,7 +9,7 @@ import { CairnError } from '../errors.js';
 import { ProjectKey } from '../model/ids.js';
 import type { ProjectRow, TokenRow } from '../ports.js';
 
-export const TokenScope = z.enum(['read', 'write', 'admin']).describe('read: read ops only; write: everything, as the token\'s name; admin: write, and may act as any actor');
+export const TokenScope = z.enum(['read', 'write', 'admin', 'metrics']).describe('read: read ops only; write: everything, as the token\'s name; admin: write, and may act as any actor; metrics: /metrics and nothing else');
 export type TokenScope = z.infer<typeof TokenScope>;
 
 export const CreateTokenInput = lazy(() => z.object({

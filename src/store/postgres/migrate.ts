@@ -9,7 +9,8 @@ import { LATEST_POSTGRES_VERSION, POSTGRES_MIGRATIONS } from '../migrations/post
 
 const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
-async function version(client: pg.PoolClient, schema: string): Promise<number> {
+/** The schema's version: 0 when Cairn has not created it. */
+export async function schemaVersionOf(client: pg.PoolClient | pg.Client, schema: string): Promise<number> {
   const r = await client.query<{ v: number | null }>(
     `SELECT CASE WHEN to_regclass($1) IS NULL THEN NULL ELSE 1 END AS v`,
     [`${quote(schema)}.cairn_schema`],
@@ -22,7 +23,7 @@ async function version(client: pg.PoolClient, schema: string): Promise<number> {
 export async function migratePostgres(pool: pg.Pool, schema: string, location: string): Promise<void> {
   const client = await pool.connect();
   try {
-    const current = await version(client, schema);
+    const current = await schemaVersionOf(client, schema);
     if (current > LATEST_POSTGRES_VERSION) {
       throw new CairnError('VALIDATION_ERROR', `The workspace ${location} has schema version ${current}, newer than this Cairn understands (${LATEST_POSTGRES_VERSION}). Upgrade Cairn to open it.`, {
         suggestions: ['npm install -g cairn-tasks@latest'],
@@ -39,7 +40,7 @@ export async function migratePostgres(pool: pg.Pool, schema: string, location: s
       await client.query(`SET LOCAL search_path TO ${quote(schema)}`);
       await client.query(`CREATE TABLE IF NOT EXISTS cairn_schema (version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
       // Another replica may have migrated while this one waited for the lock.
-      const now = await version(client, schema);
+      const now = await schemaVersionOf(client, schema);
       for (const m of POSTGRES_MIGRATIONS) {
         if (m.version <= now) continue;
         await client.query(m.sql);

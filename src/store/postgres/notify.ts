@@ -36,6 +36,11 @@ export class CommitListener {
     }
   }
 
+  /** The LISTEN connection is up (reconnecting after a loss it is not). */
+  get listening(): boolean {
+    return this.#client !== undefined;
+  }
+
   async #connect(): Promise<void> {
     if (this.#closed) return;
     const client = new pg.Client({ connectionString: this.target.connectionString });

@@ -7,13 +7,14 @@
  */
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
-import type { Store, Tx } from '../../core/ports.js';
+import type { Store, StoreStatus, Tx } from '../../core/ports.js';
+import { LATEST_POSTGRES_VERSION } from '../migrations/postgres.js';
 import type { DB } from '../schema.js';
 import { CountCache } from '../queries/task-list.js';
 import { SummaryCache } from '../queries/summary-cache.js';
 import { openPool, parsePostgresUrl, type PostgresTarget } from './connection.js';
 import { cairnPostgresDialect } from './engine-sql.js';
-import { migratePostgres } from './migrate.js';
+import { migratePostgres, schemaVersionOf } from './migrate.js';
 import { isRetryable, isUniqueViolation, translatePgError } from './pg-errors.js';
 import { PostgresTx } from './tx.js';
 import { indexNewTasks, reindexTask, removeFromIndex, search } from './search.js';
@@ -136,6 +137,27 @@ export class PostgresStore implements Store {
   forget(): void {
     this.#counts.clear();
     this.#summaries.clear();
+  }
+
+  /** Read without migrating: a status check must not change the schema it reports. */
+  async status(): Promise<StoreStatus> {
+    const pool = this.#pool;
+    const client = await pool.connect();
+    let version: number;
+    try {
+      version = await schemaVersionOf(client, this.#target.schema);
+    } catch (err) {
+      throw this.#translate(err);
+    } finally {
+      client.release();
+    }
+    return {
+      engine: 'postgres',
+      schemaVersion: version,
+      latestSchemaVersion: LATEST_POSTGRES_VERSION,
+      pool: { max: pool.options.max ?? 10, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount },
+      ...(this.#listener ? { listening: this.#listener.listening } : {}),
+    };
   }
 
   /** The pool, for tests and maintenance. */

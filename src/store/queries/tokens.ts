@@ -9,7 +9,7 @@ function toTokenRow(r: Selectable<ApiTokensTable>): TokenRow {
   return {
     id: r.id,
     name: r.name,
-    scope: r.scope === 'write' || r.scope === 'admin' ? r.scope : 'read',
+    scope: r.scope === 'write' || r.scope === 'admin' || r.scope === 'metrics' ? r.scope : 'read',
     hash: r.hash,
     prefix: r.prefix,
     createdAt: r.created_at,

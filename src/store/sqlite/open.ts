@@ -49,6 +49,16 @@ export function schemaVersion(db: SqliteDatabase): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** The schema version of a file, opened read-only for the moment it takes (nothing is migrated or created). */
+export function readSchemaVersion(file: string): number {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return schemaVersion(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** Copies the database to `<file>.bak-v<from>-<stamp>` with VACUUM INTO (a consistent snapshot even under WAL). */
 function backup(db: SqliteDatabase, file: string, from: number): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');

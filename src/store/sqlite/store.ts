@@ -5,7 +5,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { CairnError } from '../../core/errors.js';
-import type { Store, Tx } from '../../core/ports.js';
+import type { Store, StoreStatus, Tx } from '../../core/ports.js';
+import { LATEST_SQLITE_VERSION } from '../migrations/sqlite.js';
 import type { DB } from '../schema.js';
 import { KyselyTx } from '../queries/kysely-tx.js';
 import { CountCache } from '../queries/task-list.js';
@@ -13,7 +14,7 @@ import { SummaryCache } from '../queries/summary-cache.js';
 import { ProjectCache } from '../queries/project-cache.js';
 import { cairnSqliteDialect, Connection } from './driver.js';
 import { runDirectly } from '../queries/prepared.js';
-import { hasDatabaseFile, openSqliteFile, type OpenOptions } from './open.js';
+import { hasDatabaseFile, openSqliteFile, readSchemaVersion, schemaVersion, type OpenOptions } from './open.js';
 import { readOnlyError, readOnlyReason, translateSqliteError } from './sqlite-errors.js';
 import { Checkpointer } from './checkpointer.js';
 import { CLOSING_STEPS, tidySearchIndex } from './search-upkeep.js';
@@ -94,6 +95,12 @@ export class SqliteStore implements Store {
     } finally {
       runDirectly(db, undefined);
     }
+  }
+
+  /** Read without migrating: a file not opened yet is looked at read-only. */
+  async status(): Promise<StoreStatus> {
+    const version = this.#file ? schemaVersion(this.#file.raw) : hasDatabaseFile(this.location) ? readSchemaVersion(this.location) : 0;
+    return { engine: 'sqlite', schemaVersion: version, latestSchemaVersion: LATEST_SQLITE_VERSION };
   }
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
