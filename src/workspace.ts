@@ -164,6 +164,17 @@ export async function copyWorkspace(from: string, to: string, onProgress?: (tabl
 }
 
 export type { DoctorReport } from './store/sqlite/doctor.js';
+export type { SchemaReport } from './store/schema-admin.js';
+
+/** `cairn db status`: the schema a workspace holds and whether this Cairn can open it (store/schema-admin.ts, loaded only for it). */
+export async function schemaStatus(path: string) {
+  return (await import('./store/schema-admin.js')).schemaStatus(path);
+}
+
+/** `cairn db migrate [--dry-run]`: the pending migrations, applied or listed. */
+export async function migrateSchema(path: string, dryRun: boolean) {
+  return (await import('./store/schema-admin.js')).migrateSchema(path, dryRun);
+}
 
 /** `cairn doctor`: a workspace file (store/sqlite/doctor.ts) or a PostgreSQL workspace (store/postgres/doctor.ts, loaded only for it). */
 export async function diagnoseWorkspace(location: string): Promise<DoctorReport> {

@@ -15,6 +15,7 @@ export const POSTGRES_SUITE = [
   'test/cli/cli-workflow.test.ts',
   'test/cli/cli-claims.test.ts',
   'test/cli/cli-secrets.test.ts',
+  'test/cli/cli-db-schema.test.ts',
   'test/multiprocess/replicas.test.ts',
 ];
 

@@ -2,7 +2,7 @@
 import type { CommanderError } from 'commander';
 import type { CairnError } from '../core/errors.js';
 import { plainMcpOptions, runPlainMcp } from './commands/mcp-fast.js';
-import { EXIT_OK } from './exit-codes.js';
+import { EXIT_OK, takeRequestedExit } from './exit-codes.js';
 import { writeOut } from './stdout.js';
 
 export { useImporter } from './load-module.js';
@@ -66,7 +66,7 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
     const versionOnly = !word && (args.includes('--version') || args.includes('-V'));
     const program = versionOnly ? baseProgram() : (word && (await lightProgram(word, commandWord(args.slice(at + 1))))) || (await (await import('./program.js')).buildProgram(word));
     await program.parseAsync([...argv]);
-    return EXIT_OK;
+    return takeRequestedExit();
   } catch (err) {
     // Loaded on failure only: a command that succeeds never needs them (start-up time).
     const { reportError } = await import('./report-error.js');

@@ -159,7 +159,7 @@ describe.skipIf(!onPostgres)('a PostgreSQL restart under a running replica', () 
       expect((await freshConnectionFetch(`${replica.url}/livez`)).status).toBe(200);
       const unready = await freshConnectionFetch(`${replica.url}/readyz`);
       expect(unready.status).toBe(503);
-      expect((await unready.json()).checks.database).toBe('DATABASE_UNAVAILABLE');
+      expect(((await unready.json()) as { checks: { database: string } }).checks.database).toBe('DATABASE_UNAVAILABLE');
       await db.start();
       await waitFor(async () => (await rest(replica.url, 'POST', '/api/v1/tasks', { project: 'API', title: 'after' }).catch(() => ({ status: 0 }))).status === 201, 'writes succeed again', 30_000);
       expect((await freshConnectionFetch(`${replica.url}/healthz`)).status).toBe(200);

@@ -26,6 +26,8 @@ export interface OpenOptions {
   targetVersion?: number;
   /** Milliseconds to wait for another process's write lock before giving up. */
   busyTimeoutMs?: number;
+  /** Told when opening migrated the file: the version it had, and the copy made first (none for a new file). */
+  onMigrated?: (from: number, backup: string | null) => void;
 }
 
 export function applyPragmas(db: SqliteDatabase, busyTimeoutMs = 10_000): void {
@@ -375,7 +377,9 @@ function openChecked(file: string, opts: OpenOptions): SqliteDatabase {
     db.pragma(`busy_timeout = ${opts.busyTimeoutMs ?? 10_000}`);
     withBusyRetry(() => assertCairnFile(db, file), opts.busyTimeoutMs ?? 10_000);
     withBusyRetry(() => applyPragmas(db, opts.busyTimeoutMs), opts.busyTimeoutMs ?? 10_000);
-    migrate(db, file === ':memory:' ? null : file, opts.targetVersion);
+    const from = schemaVersion(db);
+    const backup = migrate(db, file === ':memory:' ? null : file, opts.targetVersion);
+    if (schemaVersion(db) !== from) opts.onMigrated?.(from, backup);
   } catch (err) {
     db.close();
     throw err;
