@@ -17,6 +17,7 @@ export const POSTGRES_SUITE = [
   'test/cli/cli-secrets.test.ts',
   'test/cli/cli-db-schema.test.ts',
   'test/multiprocess/replicas.test.ts',
+  'test/multiprocess/rolling-upgrade.test.ts',
 ];
 
 /** Files about SQLite itself (its file format, WAL, pragmas, FTS5, native binding), or that open the file directly. */
