@@ -67,8 +67,14 @@ export interface TransferTx {
    * earlier in the list or already stored. Their search rows are not written: see indexNewTasks.
    */
   insertTasks(tasks: NewTask[]): Promise<void>;
-  /** Appends events under their own seqs (a restore into an empty log), many rows per statement. */
+  /** Appends events under their own seqs (a restore into an empty log, or numbers reserveEventSeqs gave), many rows per statement. */
   insertEventsWithSeq(events: StoredEvent[]): Promise<void>;
+  /**
+   * Reserves `count` consecutive event numbers after the log's end and returns the first, for this
+   * transaction's insertEventsWithSeq: an import numbers its appended events once, at its end, so on
+   * PostgreSQL it holds the feed counter's lock (which every writer needs) only from then to commit.
+   */
+  reserveEventSeqs(count: number): Promise<number>;
   /** Adds blocking edges (task blocked by blocker) that may already exist, many rows per statement; the relation triggers run. */
   addDependencies(edges: Array<{ taskUid: string; blockerUid: string; at: string }>): Promise<void>;
   /** Writes the search rows of tasks that have none yet (insertTasks' tasks, once their text is stored), in one pass. */

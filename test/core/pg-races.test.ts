@@ -130,7 +130,7 @@ describe.skipIf(!onPostgres)('PostgreSQL: writers at once', () => {
     // Writer two waits for the lane (the fix), or reads the same last position and then waits for the
     // feed counter (every write's event), to finish with that position once writer one commits.
     const second = two.call('claim_task', { id: b });
-    await waitFor(async () => (await someoneWaits('pg_advisory_xact_lock')) || (await someoneWaits('cairn_state')), 'writer two waiting for the lane or the feed');
+    await waitFor(async () => (await someoneWaits('pg_advisory_xact_lock')) || (await someoneWaits('cairn_feed')), 'writer two waiting for the lane or the feed');
     release();
     await Promise.all([first, second]);
     const url = new URL(ws.db);

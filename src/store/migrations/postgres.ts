@@ -436,6 +436,18 @@ CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 ALTER TABLE api_tokens ADD COLUMN projects TEXT;
 `,
   },
+  {
+    version: 9,
+    name: 'the feed counter in a row of its own',
+    // A project's or token's change moves cairn_state by trigger and holds its row to commit; the
+    // feed counter there made every writer's first event wait for it (an import creating its project
+    // first stalled all writers for its whole run). Alone in its row, only numbering events waits on it.
+    // cairn_state.last_seq stays for replicas of version 8 during an upgrade; nothing reads it after.
+    sql: `
+CREATE TABLE cairn_feed (id integer PRIMARY KEY CHECK (id = 1), last_seq bigint NOT NULL);
+INSERT INTO cairn_feed (id, last_seq) SELECT 1, greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) FROM cairn_state;
+`,
+  },
 ];
 
 function pgString(s: string): string {

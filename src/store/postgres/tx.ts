@@ -52,7 +52,7 @@ const laneLock = prepared((_db, p) => sql`SELECT pg_advisory_xact_lock(hashtexte
 const lockForRecount = prepared((db, p) => sql`SELECT uid, open_blockers FROM tasks WHERE uid IN (SELECT value FROM json_array_elements_text(${p(0)}::json)) ORDER BY uid FOR UPDATE`);
 
 /**
- * An event numbered by the feed counter (cairn_state.last_seq). The UPDATE locks the counter's row
+ * An event numbered by the feed counter (cairn_feed.last_seq). The UPDATE locks the counter's row
  * until commit, and a writer that waited for it reads the number the last one committed, so events
  * commit in the order of their numbers with none skipped. `greatest` covers events written with
  * their own numbers (an import, a copy), which do not move the counter. The first event of a
@@ -60,11 +60,16 @@ const lockForRecount = prepared((db, p) => sql`SELECT uid, open_blockers FROM ta
  */
 const appendSql = (notify: boolean) =>
   prepared((_db, p) => sql<{ seq: number }>`WITH n AS (
-    UPDATE cairn_state SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) + 1 WHERE id = 1 RETURNING last_seq
+    UPDATE cairn_feed SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) + 1 WHERE id = 1 RETURNING last_seq
   )${notify ? sql`, w AS (SELECT pg_notify(${p(7)}, ''))` : sql``}
   INSERT INTO events (seq, at, actor, project_uid, task_uid, type, changes, via)
   SELECT n.last_seq, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM n${notify ? sql`, w` : sql``} RETURNING seq`);
 const appendFirst = appendSql(true);
+// A range of numbers at once (an import's events, numbered at its end), under the same row lock and with the same wake-up.
+const reserveSql = prepared((_db, p) => sql<{ last: number }>`WITH n AS (
+    UPDATE cairn_feed SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) + ${p(0)}::int WHERE id = 1 RETURNING last_seq
+  ), w AS (SELECT pg_notify(${p(1)}, ''))
+  SELECT n.last_seq AS last FROM n, w`);
 const appendNext = appendSql(false);
 
 export class PostgresTx extends KyselyTx {
@@ -162,6 +167,16 @@ export class PostgresTx extends KyselyTx {
       this.#notified = true;
       return r!.seq;
     };
+  }
+
+  override get transfer(): Tx['transfer'] {
+    const transfer = super.transfer;
+    transfer.reserveEventSeqs = async (count) => {
+      const [r] = await reserveSql.all(this.pg, [count, this.channel]);
+      this.#notified = true;
+      return Number(r!.last) - count + 1;
+    };
+    return transfer;
   }
 
   override exclusive: Tx['exclusive'] = async (resource) => {

@@ -148,6 +148,12 @@ export class KyselyTransfer implements TransferTx {
     insertEvents(this.db, e.map((x) => [x.seq, x.at, x.actor, x.via, x.projectUid, x.taskUid, x.type, x.changes]));
   addDependencies: TransferTx['addDependencies'] = (e) => insertEdges(this.db, e.map((x) => [x.taskUid, x.blockerUid, x.at]));
 
+  // One writer at a time (SQLite): the log's end is this transaction's to extend; PostgreSQL overrides it (postgres/tx.ts).
+  reserveEventSeqs: TransferTx['reserveEventSeqs'] = async () => {
+    const r = await this.db.selectFrom('events').select((eb) => eb.fn.max('seq').as('last')).executeTakeFirst();
+    return Number(r?.last ?? 0) + 1;
+  };
+
   async indexNewTasks(uids: string[]): Promise<void> {
     if (uids.length) await this.engine.indexNewTasks(this.db, uids);
   }

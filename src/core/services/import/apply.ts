@@ -12,9 +12,8 @@ import type { Context } from '../../context.js';
 import { nowIso } from '../../context.js';
 import { newUlid as ulid } from '../../model/ids.js';
 import { templateStatuses, type Status } from '../../model/workflow.js';
-import type { NewEvent, ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
+import type { ProjectRow, TaskPatch, TaskRow, Tx } from '../../ports.js';
 import type { StoredEvent } from '../../transfer-port.js';
-import { record } from '../activity.js';
 import { freeAliases } from '../alias-conflicts.js';
 import { withoutCycles } from './acyclic.js';
 import { TaskBatch } from './batch.js';
@@ -86,8 +85,12 @@ export class Importer {
   /** Cairn exports: uids this import wrote (a dry run's stand in for the store). */
   readonly #seen = new Map<string, string>();
   #keepSeq = false;
-  /** Renumber events held back until the restored history is written (see #create). */
-  #renumbers: Array<Parameters<typeof record>[2]> = [];
+  /**
+   * Events this import appends (as opposed to restored ones, which keep their numbers), held until
+   * the end and numbered there at once: on PostgreSQL every writer needs the feed counter's lock to
+   * number an event, so taking it at the first event would stall them all for the whole import.
+   */
+  readonly #later: Array<Omit<StoredEvent, 'seq'>> = [];
   readonly #batch: TaskBatch;
   /** The workspace had nothing when the import began: no task can exist but those this import wrote. */
   #empty = false;
@@ -109,6 +112,19 @@ export class Importer {
 
   /** Whether an update may change this field: every field for an import, the source's own for a link. */
   readonly #held = (field: string): boolean => !this.opts.link || this.opts.link.fields.has(field);
+
+  /** Holds an appended event for finish() (see #later), stamped now as record() would stamp it. */
+  #append(e: { projectUid: string | null; taskUid: string | null; type: string; changes: Record<string, { before: unknown; after: unknown }> | string; at?: string; actor?: string; via?: string | null }): void {
+    this.#later.push({
+      at: e.at ?? nowIso(this.ctx),
+      actor: e.actor ?? this.ctx.actor,
+      via: e.actor !== undefined ? (e.via ?? null) : (this.ctx.via ?? null),
+      projectUid: e.projectUid,
+      taskUid: e.taskUid,
+      type: e.type,
+      changes: typeof e.changes === 'string' ? e.changes : JSON.stringify(e.changes),
+    });
+  }
 
   /** The project an incoming project's ref became (created or found), once `project()` saw it. */
   projectOf(ref: string): ProjectRow | undefined {
@@ -162,7 +178,7 @@ export class Importer {
     await tx.insertProject(row, statuses.map((s, position) => ({ ...s, position })));
     if (p.nextSeq) await tx.transfer.raiseNextSeq(row.uid, p.nextSeq);
     if (p.events) await this.#events(p.events, row.uid, null);
-    else await record(tx, this.ctx, { projectUid: row.uid, taskUid: null, type: 'project.created', changes: { key: { before: null, after: key }, name: { before: null, after: p.name }, importedFrom: { before: null, after: this.opts.source } } });
+    else this.#append({ projectUid: row.uid, taskUid: null, type: 'project.created', changes: { key: { before: null, after: key }, name: { before: null, after: p.name }, importedFrom: { before: null, after: this.opts.source } } });
   }
 
   /**
@@ -304,13 +320,10 @@ export class Importer {
     }
     if (t.events) await this.#events(t.events, p.row.uid, uid);
     if (this.opts.source !== 'cairn') {
-      await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: uid, type: IMPORTED_EVENT, changes: { source: { before: null, after: this.opts.source }, sourceId: { before: null, after: t.sourceId }, title: { before: null, after: t.title }, status: { before: null, after: status.name } } });
+      this.#append({ projectUid: p.row.uid, taskUid: uid, type: IMPORTED_EVENT, changes: { source: { before: null, after: this.opts.source }, sourceId: { before: null, after: t.sourceId }, title: { before: null, after: t.title }, status: { before: null, after: status.name } } });
     } else if (wanted && wanted !== `${p.row.key}-${seq}`) {
-      const renumbered = { projectUid: p.row.uid, taskUid: uid, type: 'task.renumbered', changes: { id: { before: wanted, after: `${p.row.key}-${seq}` }, source: { before: null, after: 'cairn' } } };
-      // Restored events keep their numbers and are written in batches: one appended now could take a
-      // number a later restored event has. Appended after them all instead.
-      if (this.#keepSeq) this.#renumbers.push(renumbered);
-      else await record(tx, this.ctx, renumbered);
+      // Numbered after every restored event (restored ones keep their numbers, and are written in batches).
+      this.#append({ projectUid: p.row.uid, taskUid: uid, type: 'task.renumbered', changes: { id: { before: wanted, after: `${p.row.key}-${seq}` }, source: { before: null, after: 'cairn' } } });
     }
   }
 
@@ -383,7 +396,7 @@ export class Importer {
       if (checklistChanged) changes.checklist = { before: oldChecklist.length, after: checklist.length };
       if (newComments.length) changes.comments = { before: null, after: newComments.length };
       await tx.updateTask(row.uid, { ...patch, version: row.version + 1, updatedAt: this.#now });
-      await record(tx, this.ctx, { projectUid: p.row.uid, taskUid: row.uid, type: 'task.updated', changes: { ...changes, source: { before: null, after: this.opts.source } } });
+      this.#append({ projectUid: p.row.uid, taskUid: row.uid, type: 'task.updated', changes: { ...changes, source: { before: null, after: this.opts.source } } });
     }
     // A task this import created and now changes again is indexed with the others, from its final text.
     if (!this.#batch.unindexed(row.uid)) await tx.reindexTask(row.uid);
@@ -395,7 +408,7 @@ export class Importer {
     // Under their own seqs, events go in any order, so with the tasks' batch; appended ones are
     // numbered as the engine numbers every event (on PostgreSQL, under the feed's lock).
     if (this.#keepSeq) this.#batch.addEvents(placed);
-    else for (const e of placed) await this.tx.appendEvent({ at: e.at, actor: e.actor, via: e.via, projectUid: e.projectUid, taskUid: e.taskUid, type: e.type, changes: JSON.parse(e.changes) as NewEvent['changes'] });
+    else for (const e of placed) this.#append({ at: e.at, actor: e.actor, via: e.via, projectUid: e.projectUid, taskUid: e.taskUid, type: e.type, changes: e.changes });
   }
 
   #cycleWarnings: Array<{ cycle: string[]; at: string }> = [];
@@ -460,10 +473,14 @@ export class Importer {
         await this.#warnCycles();
       }
       await this.#batch.finish();
-      for (const e of this.#renumbers) await record(tx, this.ctx, e);
       for (const uid of this.#updated) touched.push(...(await tx.dependentUids(uid)));
       for (let i = 0; i < touched.length; i += 500) await tx.refreshOpenBlockers(touched.slice(i, i + 500));
       for (const p of this.#projects.values()) if (p.maxSeq) await tx.transfer.raiseNextSeq(p.row.uid, p.maxSeq + 1);
+      // Last, so the feed counter is held from here to the commit only (see #later).
+      if (this.#later.length) {
+        const first = await tx.transfer.reserveEventSeqs(this.#later.length);
+        await tx.transfer.insertEventsWithSeq(this.#later.map((e, i) => ({ ...e, seq: first + i })));
+      }
     }
     return this.report;
   }
