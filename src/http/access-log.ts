@@ -1,10 +1,8 @@
-/** Structured access log: one JSON line per request on stderr, with the token's name but never a secret. */
+/** The access log: one entry per request, with the token's name but never a secret (the server's logger writes it, log.ts). */
 import type { MiddlewareHandler } from 'hono';
 import type { AuthEnv } from './auth.js';
 
 export interface AccessLogEntry {
-  time: string;
-  msg: 'http';
   method: string;
   path: string;
   /** Query string with secrets (access_token) redacted. */
@@ -18,7 +16,6 @@ export interface AccessLogEntry {
 
 export type AccessLogSink = (entry: AccessLogEntry) => void;
 
-export const stderrSink: AccessLogSink = (e) => void process.stderr.write(`${JSON.stringify(e)}\n`);
 
 function redactedQuery(url: URL): string | undefined {
   if (!url.search) return undefined;
@@ -37,8 +34,6 @@ export function accessLog(sink: AccessLogSink, remote: (c: Parameters<Middleware
       const query = redactedQuery(url);
       const ua = c.req.header('user-agent');
       sink({
-        time: new Date().toISOString(),
-        msg: 'http',
         method: c.req.method,
         path: url.pathname,
         ...(query ? { query } : {}),

@@ -10,7 +10,9 @@ import type { Context as CoreContext } from '../core/context.js';
 import { systemClock, type Clock, type Store } from '../core/ports.js';
 import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
 import { hostname } from 'node:os';
-import { accessLog, stderrSink, type AccessLogSink } from './access-log.js';
+import { randomUUID } from 'node:crypto';
+import { accessLog, type AccessLogSink } from './access-log.js';
+import { createLogger, setServerLog, withRequestId, type Logger } from './log.js';
 import { mountHealth, mountMetrics } from './health.js';
 import { Metrics } from './metrics.js';
 import { authMiddleware, TokenCache, type AuthEnv } from './auth.js';
@@ -38,8 +40,10 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Per-token rate limit; false turns it off. Default 100/s with a burst of 200. */
   rateLimit?: RateLimitOptions | false;
-  /** Where access-log lines go; false for none. Default stderr. */
+  /** Where access-log entries go; false for none. Default: the logger, at info. */
   accessLog?: AccessLogSink | false;
+  /** Every line the server writes (log.ts). Default: JSON on stderr at info, with the replica id. */
+  logger?: Logger;
   /** How often to look for commits by other processes (default 100 ms). */
   changeIntervalMs?: number;
   /** How 2025 MCP clients are served (default 'sessions'). */
@@ -84,7 +88,13 @@ function remoteOf(c: HonoContext): string {
   }
 }
 
+/** A request id a caller or proxy sent (X-Request-Id), when it is short and plain enough to log as it is. */
+const saneRequestId = (v: string | undefined) => (v && /^[\w.:-]{1,100}$/.test(v) ? v : undefined);
+
 export async function createApp(opts: AppOptions): Promise<CairnApp> {
+  const replica = opts.replicaId ?? `${hostname()}-${process.pid}`;
+  const log = opts.logger ?? createLogger({ replica });
+  setServerLog(log);
   const core: CoreContext = { store: opts.store, clock: opts.clock ?? systemClock, actor: 'http', ...(opts.keyRetentionDays !== undefined ? { keyRetentionDays: opts.keyRetentionDays } : {}) };
   // A database that is down fails every poll until it is back: the same error at most every 10 s.
   let lastFeedError = { text: '', at: 0 };
@@ -94,7 +104,11 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
       const text = String(err);
       if (text === lastFeedError.text && Date.now() - lastFeedError.at < 10_000) return;
       lastFeedError = { text, at: Date.now() };
-      process.stderr.write(`${JSON.stringify({ level: 'warning', msg: 'change feed', error: text })}\n`);
+      log.warn({ error: text }, 'change feed: cannot read the database');
+    },
+    onRecovered: () => {
+      lastFeedError = { text: '', at: 0 };
+      log.info('change feed: the database answers again');
     },
   });
   const closing = new AbortController();
@@ -106,17 +120,23 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   // Handlers in flight, so shutdown can let them finish before it ends the long-lived streams.
   let inflight = 0;
   let idle: (() => void) | undefined;
-  app.use('*', async (_c, next) => {
+  app.use('*', async (c, next) => {
     inflight++;
+    const id = saneRequestId(c.req.header('x-request-id')) ?? randomUUID();
     try {
-      await next();
+      await withRequestId(id, next);
     } finally {
+      // So a caller can quote it when reporting a problem; a response whose headers are fixed keeps its own.
+      try {
+        c.res.headers.set('x-request-id', id);
+      } catch {
+        // immutable headers
+      }
       if (--inflight === 0) idle?.();
     }
   });
-  if (opts.accessLog !== false) app.use('*', accessLog(opts.accessLog ?? stderrSink, remoteOf));
+  if (opts.accessLog !== false) app.use('*', accessLog(opts.accessLog ?? ((e) => log.info(e, 'http')), remoteOf));
   const bindHost = opts.host ?? '127.0.0.1';
-  const replica = opts.replicaId ?? `${hostname()}-${process.pid}`;
   let sseStreams = () => 0;
   let mcpSessions = () => 0;
   const metrics = (opts.metrics ?? !isLoopbackHost(bindHost)) ? new Metrics({ store: opts.store, feed, replica, sseStreams: () => sseStreams(), mcpSessions: () => mcpSessions() }) : undefined;
@@ -154,7 +174,12 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     ...(opts.mcpMaxSessions ? { maxSessions: opts.mcpMaxSessions } : {}),
     ...(opts.mcpStreamGraceMs ? { streamGraceMs: opts.mcpStreamGraceMs } : {}),
     ...(opts.onMcpSessionEnded ? { onSessionEnded: opts.onMcpSessionEnded } : {}),
-    ...(metrics ? { onToolCall: (surface: string, tool: string, outcome: string, ms: number) => metrics.toolCall(surface, tool, outcome, ms) } : {}),
+    // A tool error is an HTTP 200 to the access log: it is logged here, by tool and code.
+    onToolCall: (surface: string, tool: string, outcome: string, ms: number) => {
+      metrics?.toolCall(surface, tool, outcome, ms);
+      if (outcome !== 'ok') log.info({ surface, tool, code: outcome, ms: Math.round(ms * 10) / 10 }, 'mcp tool error');
+    },
+    onError: (err: Error) => log.warn({ error: err.message }, 'mcp'),
   });
   mcpSessions = () => mcp.sessionCount;
 

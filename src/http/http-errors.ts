@@ -1,6 +1,7 @@
 /** The one place that maps errors to HTTP: CairnError kinds to statuses, plus the few transport-only codes, in one JSON shape. */
 import type { Context } from 'hono';
 import { CairnError, toCairnError, type ErrorKind } from '../core/errors.js';
+import { serverLog } from './log.js';
 import { restSuggestion } from './rest-suggestions.js';
 
 /** Status per CairnError kind; the codes below override where HTTP has a more precise answer. */
@@ -37,7 +38,7 @@ export const SUGGESTIONS_HEADER = 'x-cairn-suggestions';
  */
 export function errorResponse(err: unknown, headers: Record<string, string> = {}, asCalls = false): Response {
   const e = toCairnError(err);
-  if (e.code === 'INTERNAL') process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'internal error', stack: String((e.cause as Error | undefined)?.stack ?? e.stack) })}\n`);
+  if (e.code === 'INTERNAL') serverLog().error({ stack: String((e.cause as Error | undefined)?.stack ?? e.stack) }, 'internal error');
   // The ops suggest tool calls; an HTTP client is told the routes instead.
   const body = { ...e.toJSON(), suggestions: asCalls ? e.suggestions : e.suggestions.map(restSuggestion) };
   return json(statusOf(e), { error: body }, { ...(e.code === 'BUSY' || e.code === 'DATABASE_UNAVAILABLE' ? { 'retry-after': '1' } : {}), ...headers });

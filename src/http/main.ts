@@ -12,6 +12,10 @@ import { findWorkspace, openStore } from '../workspace.js';
 import { createApp, VERSION, type AppOptions, type CairnApp } from './app.js';
 import { tuneHeap } from './heap-upkeep.js';
 import { isLoopbackHost } from './host-guard.js';
+import { hostname } from 'node:os';
+import { createLogger, parseLogLevel, type LogLevel } from './log.js';
+
+export { parseLogLevel } from './log.js';
 
 export { createApp, VERSION, type AppOptions, type CairnApp } from './app.js';
 
@@ -90,6 +94,8 @@ export interface ServeOptions {
   db?: string;
   /** `--metrics`: serve /metrics (wins over CAIRN_METRICS). */
   metrics?: boolean;
+  /** `--log-level` (wins over CAIRN_LOG_LEVEL); default info. */
+  logLevel?: LogLevel;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -131,28 +137,35 @@ export function envOptions(env: NodeJS.ProcessEnv): Partial<AppOptions> {
 /** The `cairn serve` command: runs until SIGINT/SIGTERM, then shuts down gracefully. */
 export async function runServe(opts: ServeOptions = {}): Promise<void> {
   const env = opts.env ?? process.env;
+  const options = envOptions(env);
+  const level = opts.logLevel ?? (env.CAIRN_LOG_LEVEL ? parseLogLevel(env.CAIRN_LOG_LEVEL, 'CAIRN_LOG_LEVEL') : 'info');
+  const log = createLogger({ replica: options.replicaId ?? `${hostname()}-${process.pid}`, level, pretty: process.stderr.isTTY === true });
+  // A server outlives a failure nobody awaited (a database connection dropped mid-restart): logged, not fatal.
+  process.on('unhandledRejection', (err) => log.error({ error: err instanceof Error ? (err.stack ?? err.message) : String(err) }, 'unhandled rejection'));
   const location = findWorkspace({ db: opts.db, env });
-  // Its log lines are JSON; a linked source's problems (a file it could not read) are warnings among them.
-  const store = openStore(location.path, { watch: true, onWarning: (msg) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warning', msg })}\n`) });
+  // A linked source's problems (a file it could not read) are warnings among the server's lines.
+  const store = openStore(location.path, { watch: true, onWarning: (msg) => log.warn(msg) });
   const heap = tuneHeap();
   let running: RunningServer;
   try {
     // Opened before listening: a workspace this Cairn cannot open (a newer schema, a server that refuses
     // the connection) stops the start with its reason and a non-zero exit, instead of a server that
-    // neither listens nor leaves.
+    // neither listens nor leaves. Opening migrates an older schema, which is logged.
+    const before = await store.status?.();
     await store.read(async () => undefined);
-    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, onMcpSessionEnded: heap.sessionEnded, ...envOptions(env), ...(opts.metrics ? { metrics: true } : {}) });
+    const after = await store.status?.();
+    if (before && after && after.schemaVersion !== before.schemaVersion) log.info({ engine: after.engine, from: before.schemaVersion, to: after.schemaVersion }, before.schemaVersion === 0 ? 'schema created' : 'schema migrated');
+    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, onMcpSessionEnded: heap.sessionEnded, logger: log, ...options, ...(opts.metrics ? { metrics: true } : {}) });
   } catch (err) {
     await store.close();
     throw err;
   }
-  const say = (msg: string, extra: Record<string, unknown> = {}) => process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), msg, ...extra })}\n`);
   // This machine's other repositories find the served one by its package or remote (a local SQLite workspace only).
-  setTimeout(() => void registerWorkspace(store, openStore, { env, onWarning: (m) => say('could not register the workspace', { level: 'warning', detail: m }) }), 250).unref();
-  say('cairn serve listening', { url: running.url, board: `${running.url}/`, version: VERSION, db: store.location, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) });
+  setTimeout(() => void registerWorkspace(store, openStore, { env, onWarning: (m) => log.warn({ detail: m }, 'could not register the workspace') }), 250).unref();
+  log.info({ url: running.url, board: `${running.url}/`, version: VERSION, db: store.location, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) }, 'cairn serve listening');
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
-      say('shutting down', { signal });
+      log.info({ signal }, 'shutting down');
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
       void running.close().then(() => store.close()).finally(resolve);

@@ -40,6 +40,8 @@ export interface McpEndpointOptions {
   revocations?: RevocationWatch;
   /** Told of every tool call, with the surface that served it (`native`, or the profile's name). */
   onToolCall?: (surface: string, tool: string, outcome: string, ms: number) => void;
+  /** The transport's own errors (a malformed message, a broken stream). */
+  onError?: (err: Error) => void;
 }
 
 export interface McpEndpoint {
@@ -157,7 +159,7 @@ const rpcError = (status: number, code: number, message: string) => json(status,
 
 export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpointOptions): McpEndpoint {
   const sessionsMode = (opts.legacy ?? 'sessions') === 'sessions';
-  const onerror = (err: Error) => process.stderr.write(`${JSON.stringify({ level: 'warning', msg: 'mcp', error: err.message })}\n`);
+  const onerror = opts.onError ?? ((err: Error) => process.stderr.write(`${JSON.stringify({ level: 'warn', msg: 'mcp', error: err.message })}\n`));
   const modern = createMcpHandler(factory, { legacy: sessionsMode ? 'reject' : 'stateless', onerror });
   const unforwardModern = forwardChanges(opts.feed, modern.notify);
   const stateless = legacyStatelessFallback(factory, onerror);

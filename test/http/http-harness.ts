@@ -72,7 +72,7 @@ export function cli(db: string, args: string[]): Promise<{ code: number; stdout:
 
 /** `cairn serve --port 0` in its own process (the built bin), so a load test's clients and the server use separate cores. */
 /** `bin`: another build's cairn.js (a rolling upgrade runs two versions side by side). */
-export async function serveProcess(db: string, env: Record<string, string> = {}, bin = BIN): Promise<{ url: string; stop(): Promise<void>; kill(): Promise<void> }> {
+export async function serveProcess(db: string, env: Record<string, string> = {}, bin = BIN): Promise<{ url: string; stop(): Promise<void>; kill(): Promise<void>; log(): string }> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--db', db], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0', ...env },
@@ -104,6 +104,8 @@ export async function serveProcess(db: string, env: Record<string, string> = {},
     stop: () => ended('SIGTERM'),
     /** SIGKILL: no shutdown, no chance to finish anything. */
     kill: () => ended('SIGKILL'),
+    /** What it wrote to stderr so far (its last 50–100 KB). */
+    log: () => err,
   };
 }
 

@@ -4,7 +4,8 @@ import { CairnError } from '../../core/errors.js';
 import { loadModule } from '../load-module.js';
 
 interface HttpMain {
-  runServe(opts: { host: string; port: number; db?: string; metrics?: boolean }): Promise<void>;
+  runServe(opts: { host: string; port: number; db?: string; metrics?: boolean; logLevel?: string }): Promise<void>;
+  parseLogLevel(text: string, from: string): string;
 }
 
 function parsePort(text: string): number {
@@ -22,15 +23,13 @@ export function addServeCommand(program: Command): void {
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--port <port>', 'port to listen on', '7420')
     .option('--metrics', 'serve Prometheus metrics at /metrics (on by default beyond loopback; also CAIRN_METRICS=1)')
+    .option('--log-level <level>', 'fatal, error, warn, info (default), debug, trace or silent; also CAIRN_LOG_LEVEL')
     .addHelpText('after', '\nExamples:\n  cairn serve\n  cairn serve --port 8080 --db ~/work/.cairn/cairn.db\n  cairn serve --metrics   # /metrics for Prometheus; /livez and /readyz always')
     .action(async (_opts: unknown, cmd: Command) => {
-      const o = cmd.optsWithGlobals<{ db?: string; host: string; port: string; metrics?: boolean }>();
+      const o = cmd.optsWithGlobals<{ db?: string; host: string; port: string; metrics?: boolean; logLevel?: string }>();
       const port = parsePort(o.port);
       const m = await loadModule<HttpMain>('../http/main.js', 'cairn serve');
-      // A server outlives a failure nobody awaited (a database connection dropped mid-restart): logged, not fatal, as `cairn mcp` does.
-      process.on('unhandledRejection', (err) =>
-        process.stderr.write(`${JSON.stringify({ level: 'error', msg: 'unhandled rejection', error: err instanceof Error ? (err.stack ?? err.message) : String(err) })}\n`),
-      );
-      await m.runServe({ host: o.host, port, db: o.db, ...(o.metrics ? { metrics: true } : {}) });
+      const logLevel = o.logLevel === undefined ? undefined : m.parseLogLevel(o.logLevel, '--log-level');
+      await m.runServe({ host: o.host, port, db: o.db, ...(o.metrics ? { metrics: true } : {}), ...(logLevel ? { logLevel } : {}) });
     });
 }

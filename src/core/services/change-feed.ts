@@ -35,6 +35,8 @@ export interface ChangeFeedOptions {
   /** Start after this seq; default: the current end of the log (only new changes). */
   fromSeq?: number;
   onError?: (err: unknown) => void;
+  /** Called once when a poll succeeds after one or more failed (the database is back). */
+  onRecovered?: () => void;
 }
 
 const BATCH = 500;
@@ -76,18 +78,24 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
   // A poll asked for while one runs may come after a commit that one has missed: it runs again once
   // the current one ends (at most one waits), so "poll now" always covers what committed before it.
   let queued: Promise<void> | null = null;
+  let failing = false;
   const poll = (): Promise<void> => {
     if (polling) return (queued ??= polling.then(() => ((queued = null), poll())));
     polling = (async () => {
       let next: string | undefined;
       try {
         next = await store.changeToken();
+        if (failing) {
+          failing = false;
+          opts.onRecovered?.();
+        }
         if (next === token) return;
         token = next;
         await drain();
       } catch (err) {
         // Not caught up: the next poll drains again even if nothing else commits meanwhile.
         if (next !== undefined && token === next) token = undefined;
+        failing = true;
         opts.onError?.(err);
       } finally {
         polling = null;
