@@ -4,7 +4,9 @@
 //   --sizes 1k,100k    pick sizes (also plain numbers)
 //   --sections core    pick sections (default: all in bench/sections.js)
 //   --rebuild          rebuild cached workspaces (cache: $CAIRN_BENCH_CACHE or <tmp>/cairn-bench)
-//   --no-write         print only, leave docs/benchmarks.md alone
+//   --no-write         print only, leave docs/benchmarks.md and bench/baseline.json alone
+// Every run ends by comparing its figures with bench/baseline.json (lib/regressions.js) and flags
+// any op more than 20% slower; it reports, never fails. Written runs record their figures there.
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { machine, sectionTable, sizeName, workspaceTable, writeBlock } from './lib/report.js';
 import { SECTIONS } from './sections.js';
 import { cachedWorkspace, pruneCache } from './lib/workspace.js';
+import { compare, readBaseline, recordBaseline, regressionText } from './lib/regressions.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -75,3 +78,11 @@ for (const name of names) {
   // A section may name its block (the CLI section keeps one per Node major).
   if (write && Object.keys(results[name]).length === sizes.length) writeBlock(join(here, '..', 'docs', 'benchmarks.md'), first.block ?? name, text);
 }
+
+// What got slower since the committed figures. Every written run records into the baseline, partial
+// ones too (only what they ran): figures are per section and size, each with its own date and machine.
+const baselineFile = join(here, 'baseline.json');
+const baseline = readBaseline(baselineFile);
+const compared = compare(baseline, results, machine());
+console.log(`\n## Compared with the committed figures\n\n${regressionText(compared, sizeName)}`);
+if (!args['no-write']) recordBaseline(baselineFile, baseline, results, { date, machine: machine() });

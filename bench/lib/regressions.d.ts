@@ -1,0 +1,28 @@
+/** Types for regressions.js (used from the TypeScript tests). */
+export interface BenchResult {
+  title?: string;
+  metrics?: Array<{ key: string; label: string; p50: number }>;
+  values?: Array<{ key: string; label: string; value: number; unit: string }>;
+}
+export type Results = Record<string, Record<string | number, BenchResult>>;
+export interface Baseline {
+  sections: Record<string, Record<string, { date: string; commit: string; machine: string; figures: Record<string, { label: string; p50?: number; value?: number; unit?: string }> }>>;
+}
+export interface Row {
+  section: string;
+  size: number;
+  key: string;
+  label: string;
+  before: number;
+  after: number;
+  unit: string;
+  ratio: number;
+  slower: boolean;
+  otherMachine: boolean;
+  then: { date: string; commit: string };
+}
+export const THRESHOLD: number;
+export function readBaseline(file: string): Baseline;
+export function compare(baseline: Baseline, results: Results, machine: string): Row[];
+export function regressionText(rows: Row[], sizeName: (n: number) => string): string;
+export function recordBaseline(file: string, baseline: Baseline, results: Results, at: { date: string; machine: string }): void;

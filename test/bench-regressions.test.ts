@@ -1,0 +1,56 @@
+/**
+ * `npm run bench` ends by comparing its figures with bench/baseline.json and flags what got more
+ * than 20% worse; a baseline records each section and size with its own date and machine.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compare, readBaseline, recordBaseline, regressionText } from '../bench/lib/regressions.js';
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const result = (p50: { get: number; list: number }, rate: number, rss: number) => ({
+  title: 'MCP',
+  metrics: [
+    { key: 'get', label: 'get_task', p50: p50.get },
+    { key: 'list', label: 'list_tasks', p50: p50.list },
+  ],
+  values: [
+    { key: 'rate', label: 'calls per second', value: rate, unit: 'calls/s' },
+    { key: 'rss', label: 'peak RSS', value: rss, unit: 'MB' },
+    { key: 'n', label: 'operations', value: 400, unit: 'ops' },
+  ],
+});
+const sizeName = (n: number) => `${n / 1000}k`;
+
+describe('the benchmark regression check', () => {
+  it('flags ops more than 20% worse in either direction of better, notes another machine, and records per section and size', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-baseline-'));
+    dirs.push(dir);
+    const file = join(dir, 'baseline.json');
+    const empty = readBaseline(file);
+    expect(regressionText(compare(empty, { mcp: { 1000: result({ get: 1, list: 1 }, 100, 50) } }, 'm1'), sizeName)).toContain('No committed figures');
+    recordBaseline(file, empty, { mcp: { 1000: result({ get: 1, list: 2 }, 100, 50) } }, { date: '2026-11-28 10:00 UTC', machine: 'm1' });
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved.sections.mcp['1000']).toMatchObject({ date: '2026-11-28 10:00 UTC', machine: 'm1', figures: { get: { p50: 1 }, rate: { value: 100 } } });
+    expect(saved.sections.mcp['1000'].figures.n).toBeUndefined();
+
+    // get 1.3× slower (flagged), list 1.1× (within), the rate fell to 70 (flagged), RSS 55 MB (within).
+    const rows = compare(readBaseline(file), { mcp: { 1000: result({ get: 1.3, list: 2.2 }, 70, 55) } }, 'm1');
+    expect(rows.filter((r) => r.slower).map((r) => r.key).sort()).toEqual(['get', 'rate']);
+    const text = regressionText(rows, sizeName);
+    expect(text).toContain('Compared 4 figures with bench/baseline.json: 2 more than 20% worse');
+    expect(text).toContain('| mcp | 1k | get_task | 1.000 ms | 1.300 ms | ×1.30 | 2026-11-28 10:00 UTC');
+    expect(text).not.toContain('another machine');
+    expect(regressionText(compare(readBaseline(file), { mcp: { 1000: result({ get: 1, list: 2 }, 100, 50) } }, 'm2'), sizeName)).toContain('measured on another machine');
+
+    // A partial run replaces only what it ran.
+    const again = readBaseline(file);
+    recordBaseline(file, again, { cli: { 1000: result({ get: 5, list: 5 }, 1, 1) } }, { date: '2026-11-29 10:00 UTC', machine: 'm2' });
+    const both = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(both.sections).sort()).toEqual(['cli', 'mcp']);
+    expect(both.sections.mcp['1000'].machine).toBe('m1');
+  });
+});
