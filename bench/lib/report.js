@@ -76,6 +76,9 @@ partial runs print without rewriting this file).
 Each section below is rewritten when it is run; its date, machine and method are stated with it. Times are
 milliseconds per call; p50 is the median. Benchmarks report, they never assert: compare against the targets
 by reading the table.
+Every run ends by comparing its figures with the committed ones in \`bench/baseline.json\` and lists any
+figure more than 20% worse (slower, larger, or a lower rate), naming the run it is compared with and
+saying when that run was on another machine; a run without \`--no-write\` records what it ran there.
 `;
 
 /** Replaces (or appends) the block between `<!-- bench:<name> -->` and `<!-- /bench:<name> -->`. */
