@@ -47,7 +47,7 @@ export class Metrics {
     this.#latency = new Histogram({ name: 'cairn_http_request_duration_seconds', help: 'Time to answer an HTTP request (a stream: until its response began)', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers });
     this.#toolCalls = new Counter({ name: 'cairn_mcp_tool_calls_total', help: 'MCP tool calls, by surface (native, or a profile), tool and outcome (ok, or the error code of a tool error)', labelNames: ['surface', 'tool', 'outcome'], registers });
     this.#toolLatency = new Histogram({ name: 'cairn_mcp_tool_call_duration_seconds', help: 'Time to run an MCP tool call', labelNames: ['surface', 'tool'], buckets: LATENCY_BUCKETS, registers });
-    this.#events = new Counter({ name: 'cairn_feed_events_total', help: 'Events the change feed delivered, by type (claim expiries and takeovers among them)', labelNames: ['type'], registers });
+    this.#events = new Counter({ name: 'cairn_feed_events_total', help: 'Events the change feed delivered, by type (task.claimed, task.released, task.claim_renewed and every other)', labelNames: ['type'], registers });
     this.#keys = new Counter({ name: 'cairn_idempotent_writes_total', help: 'Writes sent with an Idempotency-Key (outbox deliveries and their retries), by outcome: ok, refused (4xx) or failed (5xx)', labelNames: ['outcome'], registers });
     new Gauge({ name: 'cairn_sse_streams', help: 'Open SSE event streams (/api/v1/events)', registers, collect() { this.set(sources.sseStreams()); } });
     new Gauge({ name: 'cairn_mcp_sessions', help: 'Open MCP sessions of 2025-era clients (2026 clients keep none)', registers, collect() { this.set(sources.mcpSessions()); } });
