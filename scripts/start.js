@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: build if needed, create a demo workspace if there is none, then show it.
 // The last step, `present(db)`, prints the board and runs `cairn serve` on the demo workspace.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +58,21 @@ function present(db) {
       '',
     ].join('\n'),
   );
-  return cairn(['serve', '--port', port], db);
+  return serve(['serve', '--port', port], db);
+}
+
+/**
+ * The server runs as a child that outlives nothing: a SIGTERM or SIGHUP sent to `npm start` (a
+ * supervisor, a closed terminal, a test) is passed on to it, where a blocking spawnSync would die
+ * and leave the server running without its parent. Ctrl-C reaches both already.
+ */
+function serve(args, db) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, '--db', db, ...args], { stdio: 'inherit' });
+    const forward = (signal) => () => child.kill(signal);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, forward(signal));
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
 }
 
 ensureBuild();
@@ -66,4 +80,4 @@ if (!existsSync(demoDb)) {
   await seedDemo(demoDb);
   console.log(`Created a demo workspace at ${demoDb}\n`);
 }
-process.exitCode = present(demoDb);
+process.exitCode = await present(demoDb);

@@ -34,9 +34,17 @@ describe('npm start', () => {
         return page?.status === 200;
       }, 'the board page', 30_000, 100);
       expect(await page!.text()).toMatch(/<html/i);
-    } finally {
+      // Stopping npm start stops the server it started: nothing is left listening on the port.
+      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
+      await exited;
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/livez`).catch(() => undefined)) === undefined, 'the server gone with npm start', 15_000, 100);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
       rmSync(dir, { recursive: true, force: true });
     }
   });
