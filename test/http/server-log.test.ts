@@ -10,22 +10,11 @@ import { openCairn } from '../../src/index.js';
 import { systemClock } from '../../src/core/ports.js';
 import { createToken } from '../../src/core/services/tokens.js';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { freshConnectionFetch, serveProcess } from './http-harness.js';
 import { BIN } from '../cli/cli-harness.js';
 import { waitFor } from '../helpers/wait.js';
+import { freePort } from '../helpers/embedded-pg.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 const lines = (log: string) => log.split('\n').filter((l) => l.trim() !== '');
 
