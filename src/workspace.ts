@@ -140,6 +140,17 @@ function postgresStore(url: string): Store {
     changeToken: async () => (await get()).changeToken(),
     projectsToken: async () => (await get()).projectsToken(),
     status: async () => (await get()).status(),
+    observePoolWaits(listener) {
+      let off: (() => void) | undefined;
+      let stopped = false;
+      void ready.then((s) => {
+        if (!stopped) off = s.observePoolWaits(listener);
+      }, () => undefined);
+      return () => {
+        stopped = true;
+        off?.();
+      };
+    },
     onCommit(listener) {
       let off: (() => void) | undefined;
       let stopped = false;

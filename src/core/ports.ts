@@ -315,6 +315,8 @@ export interface Store {
   forgetLinks?(): boolean;
   /** What health checks and `cairn db status` report: the engine, its schema, its connections. */
   status?(): Promise<StoreStatus>;
+  /** PostgreSQL: tells `listener` how long (seconds) each database call waited for a pool connection. */
+  observePoolWaits?(listener: (seconds: number) => void): () => void;
   close(): Promise<void>;
   readonly location: string;
 }
@@ -326,6 +328,8 @@ export interface StoreStatus {
   latestSchemaVersion: number;
   /** PostgreSQL: this process's connections (in use = total − idle) and callers waiting for one. */
   pool?: { max: number; total: number; idle: number; waiting: number };
+  /** SQLite: transactions of this process that found another process's write holding the lock and waited. */
+  lockWaits?: number;
   /** PostgreSQL: the LISTEN connection that hears other replicas' commits is up (undefined: none opened yet). */
   listening?: boolean;
 }

@@ -30,6 +30,9 @@ function routeOf(c: Parameters<MiddlewareHandler>[0]): string {
   return routes[routes.length - 1]?.path ?? 'unmatched';
 }
 
+/** Seconds: an idle connection is handed over in microseconds; a full pool makes callers wait up to its 10 s timeout. */
+const POOL_WAIT_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10];
+
 export class Metrics {
   readonly registry = new Registry();
   readonly #requests: Counter<'method' | 'route' | 'status'>;
@@ -55,6 +58,9 @@ export class Metrics {
     const lag = new Gauge({ name: 'cairn_feed_lag_events', help: 'Events committed that this replica has not delivered yet (read at scrape time)', registers });
     const pool = new Gauge({ name: 'cairn_db_pool_connections', help: 'Database connections of this process (PostgreSQL), by state', labelNames: ['state'], registers });
     const waiting = new Gauge({ name: 'cairn_db_pool_waiting', help: 'Callers waiting for a database connection (PostgreSQL)', registers });
+    const waits = new Histogram({ name: 'cairn_db_pool_wait_seconds', help: 'Time each database call waited for a pool connection (PostgreSQL): a full pool shows here first', buckets: POOL_WAIT_BUCKETS, registers });
+    sources.store.observePoolWaits?.((seconds) => waits.observe(seconds));
+    const lockWaits = new Gauge({ name: 'cairn_db_lock_waits', help: "Transactions that found SQLite's write lock held by another process and waited, since the server started", registers });
     const schema = new Gauge({ name: 'cairn_schema_version', help: 'Schema version of the database', registers });
     // Read at scrape time, once for all four: a scrape that cannot reach the database still answers, without them.
     new Gauge({
@@ -66,6 +72,7 @@ export class Metrics {
           const [status, last] = await Promise.all([sources.store.status?.(), sources.store.read((tx) => tx.lastSeq())]);
           lag.set(Math.max(0, last - sources.feed.lastSeq));
           if (status) schema.set(status.schemaVersion);
+          if (status?.lockWaits !== undefined) lockWaits.set(status.lockWaits);
           if (status?.pool) {
             pool.set({ state: 'in_use' }, status.pool.total - status.pool.idle);
             pool.set({ state: 'idle' }, status.pool.idle);

@@ -127,6 +127,10 @@ export class LinkedStore implements Store {
     return this.#inner.onCommit?.(listener) ?? (() => undefined);
   }
 
+  observePoolWaits(listener: (seconds: number) => void): () => void {
+    return this.#inner.observePoolWaits?.(listener) ?? (() => undefined);
+  }
+
   forgetLinks(): boolean {
     this.#rows = undefined;
     return true;

@@ -11,6 +11,7 @@ import { systemClock } from '../../src/core/ports.js';
 import { createToken } from '../../src/core/services/tokens.js';
 import { freshConnectionFetch, serveProcess } from './http-harness.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
+import { onPostgres } from '../helpers/engine.js';
 
 type Replica = Awaited<ReturnType<typeof serveProcess>>;
 
@@ -99,6 +100,13 @@ describe('operator probes and metrics on two replicas', () => {
       expect(grew(i, 'cairn_http_requests_total', { method: 'GET', route: '/api/v1/tasks/:id', status: '404' })).toBe(sent[k].gets404);
       expect(grew(i, 'cairn_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/tasks' })).toBe(sent[k].creates);
       expect(total(after[i]!, 'cairn_http_requests_total', { replica: `replica-${k}` })).toBe(total(after[i]!, 'cairn_http_requests_total'));
+    }
+    // Each database call's wait for a pool connection is observed (PostgreSQL); SQLite has no pool.
+    for (const [i, k] of [[0, 'a'], [1, 'b']] as const) {
+      const waited = grew(i, 'cairn_db_pool_wait_seconds_count', {});
+      if (onPostgres) expect(waited).toBeGreaterThanOrEqual(sent[k].creates);
+      else expect(total(after[i]!, 'cairn_db_pool_wait_seconds_count')).toBe(0);
+      expect(total(after[i]!, 'cairn_db_pool_wait_seconds_bucket', { le: '+Inf' })).toBe(total(after[i]!, 'cairn_db_pool_wait_seconds_count'));
     }
     expect(grew(1, 'cairn_mcp_tool_calls_total', { surface: 'native', tool: 'list_tasks', outcome: 'ok' })).toBe(3);
     expect(grew(1, 'cairn_mcp_tool_calls_total', { surface: 'native', tool: 'get_task', outcome: 'TASK_NOT_FOUND' })).toBe(2);

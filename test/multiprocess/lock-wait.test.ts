@@ -75,8 +75,8 @@ describe('waiting for the write lock never blocks the event loop', () => {
       writeDone = true;
       return { status: r.status, body: (await r.json()) as { task?: { id: string } } };
     });
-    // Give the write time to reach the lock (it is refused at once, then retried).
-    await new Promise((r) => setTimeout(r, 200));
+    // The write has reached the lock when the store counts its first wait (it is refused, then retried).
+    await waitFor(async () => ((await store.status()).lockWaits ?? 0) > 0, 'the write waits for the lock');
 
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);

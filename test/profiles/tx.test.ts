@@ -248,3 +248,27 @@ describe('tx profile: deletion is consistent everywhere', () => {
     }
   });
 });
+
+describe('tx profile: a parent with many children', () => {
+  it('tx_children answers every child, past one page of 200', async () => {
+    const own = tempWorkspace('cairn-tx-children-');
+    const native = openCairn({ db: own.db });
+    let parent = '';
+    try {
+      await native.call('create_project', { key: 'TX', name: 'tx' });
+      parent = (await native.call('create_task', { project: 'TX', title: 'Many children' })).task.id;
+      for (let i = 0; i < 205; i++) await native.call('create_task', { project: 'TX', title: `Child ${i}`, parentId: parent });
+    } finally {
+      await native.close();
+    }
+    const client = await connectV1({ env: { TX_DB: own.db }, args: ['--profile', 'tx'] });
+    try {
+      const kids = (await okTx(client, 'tx_children', { id: parent })).structuredContent!.children as Array<{ title: string }>;
+      expect(kids).toHaveLength(205);
+      expect(new Set(kids.map((k) => k.title)).size).toBe(205);
+    } finally {
+      await client.close();
+      own.cleanup();
+    }
+  }, 60_000);
+});

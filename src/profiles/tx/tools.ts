@@ -173,7 +173,13 @@ const txChildren: ProfileTool = {
   idempotent: true,
   async run(call, input: { id: string }) {
     const task = await liveTask(call, input.id);
-    const { tasks: kids } = task.children.length ? await call.op('list_tasks', { parentId: task.id, allProjects: true, includeDone: true, includeArchived: true, sort: 'id', limit: 200, include: [...WITH_DEPS] }) : { tasks: [] };
+    // tx answers with every child: page through them all rather than stop at one page.
+    const kids = [];
+    for (let cursor: string | undefined, first = true; task.children.length > 0 && (first || cursor); first = false) {
+      const page = await call.op('list_tasks', { parentId: task.id, allProjects: true, includeDone: true, includeArchived: true, sort: 'id', limit: 200, include: [...WITH_DEPS], ...(cursor ? { cursor } : {}) });
+      kids.push(...page.tasks);
+      cursor = page.nextCursor ?? undefined;
+    }
     const children = kids.map(withDeps);
     const text = children.length === 0 ? 'No children.' : `${children.length} child task(s):\n${children.map((c) => `- ${c.id} [${c.status}] ${c.title}`).join('\n')}`;
     return answer(text, { children });

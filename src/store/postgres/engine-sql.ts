@@ -1,5 +1,5 @@
 /** PostgreSQL's spelling of the engine-specific fragments (queries/engine-sql.ts), and the Kysely dialect that carries them. */
-import { Kysely, PostgresAdapter, PostgresDriver, PostgresIntrospector, PostgresQueryCompiler, sql, type Dialect } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDriver, PostgresIntrospector, PostgresQueryCompiler, sql, type Dialect, type PostgresPool } from 'kysely';
 import type { Pool } from 'pg';
 import type { EngineAdapter, EngineSql } from '../queries/engine-sql.js';
 
@@ -21,10 +21,23 @@ class CairnPostgresAdapter extends PostgresAdapter implements EngineAdapter {
   readonly engineSql = postgresSql;
 }
 
-export function cairnPostgresDialect(pool: Pool): Dialect {
+/** The pool as Kysely sees it, timing how long each caller waits for a connection (`onWait`, seconds). */
+function timedPool(pool: Pool, onWait: (seconds: number) => void): PostgresPool {
+  return {
+    async connect() {
+      const start = performance.now();
+      const client = await pool.connect();
+      onWait((performance.now() - start) / 1000);
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
+
+export function cairnPostgresDialect(pool: Pool, onWait?: (seconds: number) => void): Dialect {
   return {
     createAdapter: () => new CairnPostgresAdapter(),
-    createDriver: () => new PostgresDriver({ pool }),
+    createDriver: () => new PostgresDriver({ pool: onWait ? timedPool(pool, onWait) : pool }),
     createQueryCompiler: () => new PostgresQueryCompiler(),
     createIntrospector: (k: Kysely<any>) => new PostgresIntrospector(k),
   };

@@ -41,13 +41,17 @@ export class PostgresStore implements Store {
   readonly #summaries = new SummaryCache();
   readonly #channel: string;
   #listener: CommitListener | undefined;
+  readonly #waitListeners = new Set<(seconds: number) => void>();
+  readonly #onWait = (seconds: number): void => {
+    for (const l of this.#waitListeners) l(seconds);
+  };
 
   constructor(url: string, options: PostgresStoreOptions = {}) {
     this.#target = parsePostgresUrl(url);
     this.location = this.#target.display;
     this.#poolSize = options.poolSize;
     this.#pool = openPool(this.#target, options.poolSize);
-    this.#db = new Kysely<DB>({ dialect: cairnPostgresDialect(this.#pool) });
+    this.#db = new Kysely<DB>({ dialect: cairnPostgresDialect(this.#pool, this.#onWait) });
     this.#closed = false;
     this.#channel = `cairn_${this.#target.schema}`;
   }
@@ -59,7 +63,7 @@ export class PostgresStore implements Store {
     // Used again after close (as a SQLite store reopens its file): a new pool, nothing remembered.
     if (this.#closed) {
       this.#pool = openPool(this.#target, this.#poolSize);
-      this.#db = new Kysely<DB>({ dialect: cairnPostgresDialect(this.#pool) });
+      this.#db = new Kysely<DB>({ dialect: cairnPostgresDialect(this.#pool, this.#onWait) });
       this.#closed = false;
     }
     this.#ready ??= migratePostgres(this.#pool, this.#target.schema, this.location).catch((err: unknown) => {
@@ -126,6 +130,11 @@ export class PostgresStore implements Store {
     } catch (err) {
       throw this.#translate(err);
     }
+  }
+
+  observePoolWaits(listener: (seconds: number) => void): () => void {
+    this.#waitListeners.add(listener);
+    return () => this.#waitListeners.delete(listener);
   }
 
   onCommit(listener: () => void): () => void {

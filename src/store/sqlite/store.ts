@@ -59,6 +59,8 @@ export class SqliteStore implements Store {
   #file: Handle | undefined;
   #empty: Handle | undefined;
   #localWrites = 0;
+  /** Transactions that found the lock held by another process's write and waited for it (since open). */
+  #lockWaits = 0;
   /** Committed a write since the file was (re)opened: closing then merges the search index a little. */
   #wrote = false;
   readonly #counts = new CountCache();
@@ -100,7 +102,7 @@ export class SqliteStore implements Store {
   /** Read without migrating: a file not opened yet is looked at read-only. */
   async status(): Promise<StoreStatus> {
     const version = this.#file ? schemaVersion(this.#file.raw) : hasDatabaseFile(this.location) ? readSchemaVersion(this.location) : 0;
-    return { engine: 'sqlite', schemaVersion: version, latestSchemaVersion: LATEST_SQLITE_VERSION };
+    return { engine: 'sqlite', schemaVersion: version, latestSchemaVersion: LATEST_SQLITE_VERSION, lockWaits: this.#lockWaits };
   }
 
   async read<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -126,6 +128,7 @@ export class SqliteStore implements Store {
         return await attempt();
       } catch (err) {
         if (!isBusy(err)) throw this.#translate(err);
+        if (n === 0) this.#lockWaits++;
         if (Date.now() >= deadline) {
           throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer for ${this.#lockWaitMs >= 1000 ? `${Math.round(this.#lockWaitMs / 1000)} s` : `${this.#lockWaitMs} ms`}; nothing was changed. Retry the command.`, {
             cause: err,
