@@ -69,6 +69,9 @@ describe('a rolling upgrade across two versions', () => {
 
       // The surge replica of the next release: it migrates on open (under the lock every replica takes).
       c = await serveProcess(ws.db, {}, next);
+      // Ready once its change-feed listener is up too (PostgreSQL: LISTEN), which may follow the start line: wait, as an orchestrator does.
+      const surge = c;
+      await waitFor(async () => (await rest(surge.url, 'GET', '/readyz')).status === 200, 'the new replica is ready', 10_000);
       const ready = await rest(c.url, 'GET', '/readyz');
       expect(ready.status).toBe(200);
       expect(ready.body).toMatchObject({ schemaVersion: LATEST + 1, latestSchemaVersion: LATEST + 1 });
