@@ -41,7 +41,7 @@ export const section = {
       return [...out];
     };
     const getIds = ids(() => true, 2000);
-    const liveIds = ids((t) => !t.deleted_at && t.category !== 'done' && t.category !== 'canceled', 2000);
+    const liveIds = ids((t) => !t.deleted_at && t.category !== 'done' && t.category !== 'canceled' && !t.claimed_by, 2000);
     // Claimable: a claim on a task with open blockers is refused (BLOCKED) unless forced.
     const claimIds = ids((t) => !t.deleted_at && t.category === 'todo' && !t.claimed_by && t.open_blockers === 0, WARMUP.claim + ITER.claim);
     sample.close();

@@ -29,7 +29,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function liveIds(db, n) {
   const s = new Database(db, { readonly: true });
-  const ids = s.prepare("SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled') ORDER BY t.num LIMIT ?").pluck().all(n);
+  const ids = s.prepare("SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled') AND t.claimed_by IS NULL ORDER BY t.num LIMIT ?").pluck().all(n);
   s.close();
   return ids;
 }

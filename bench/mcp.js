@@ -104,7 +104,8 @@ export const section = {
     const ids = (where, n) =>
       sample.prepare(`SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE ${where} ORDER BY random() LIMIT ?`).pluck().all(n);
     const getIds = ids('1', 2000);
-    const liveIds = ids("t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled')", 2000);
+    // Updates touch unclaimed tasks: another agent's claimed task refuses them (CLAIMED_BY_OTHER).
+    const liveIds = ids("t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled') AND t.claimed_by IS NULL", 2000);
     // Claimable: a claim on a task with open blockers is refused (BLOCKED) unless forced.
     const claimIds = ids("t.deleted_at IS NULL AND t.category = 'todo' AND t.claimed_by IS NULL AND t.open_blockers = 0", WARMUP + ITER + STEADY + STEADY_ITER);
     sample.close();

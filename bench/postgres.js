@@ -160,7 +160,7 @@ export const section = {
       return [...out];
     };
     const getIds = ids(() => true, 2000);
-    const liveIds = ids((t) => !t.deleted_at && t.category !== 'done' && t.category !== 'canceled', 2000);
+    const liveIds = ids((t) => !t.deleted_at && t.category !== 'done' && t.category !== 'canceled' && !t.claimed_by, 2000);
     // A claim must meet a task nobody holds: each run of claims (SQLite, PostgreSQL twice, HTTP twice) gets its own.
     const claimable = ids((t) => !t.deleted_at && t.category === 'todo' && !t.claimed_by && t.open_blockers === 0, 5 * (WARMUP.claim + ITER.claim));
     sample.close();

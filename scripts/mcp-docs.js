@@ -17,7 +17,7 @@ const EXAMPLES = [
   ['create_project', { key: 'API', name: 'API server', root: '/home/me/src/api' }],
   ['get_project', { key: 'API' }],
   ['create_task', { project: 'API', title: 'Add login endpoint', priority: 'high', labels: ['auth'], checklist: ['Route', 'Tests'] }],
-  ['create_task', { project: 'API', title: 'Session store', description: 'Redis-backed sessions.' }],
+  ['create_task', { project: 'API', title: 'Session store', description: 'Redis-backed sessions.', touches: ['src/session/**'] }],
   ['create_task', { project: 'API', title: 'Old spike', kind: 'spike' }],
   ['add_dependency', { taskId: 'API-1', blockedBy: 'API-2' }],
   ['list_tasks', { project: 'API' }],
@@ -25,6 +25,8 @@ const EXAMPLES = [
   ['search_tasks', { query: 'session' }],
   ['next_tasks', { project: 'API' }],
   ['claim_task', { id: 'API-2' }],
+  ['check_paths', { paths: ['src/session/store.ts', 'src/login.ts'] }],
+  ['checkpoint_task', { id: 'API-2', summary: 'Store and TTL done.', next: 'Wire logout to delete the session.', head: '3f9c2e1', changedFiles: ['src/session/store.ts'] }],
   ['add_comment', { id: 'API-2', body: 'Using ioredis; TTL 24h.', kind: 'research' }],
   ['update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'Docs' }] }],
   ['update_task', { id: 'API-1', expectedVersion: 3, priority: 'urgent', addLabels: ['backend'] }],
@@ -59,7 +61,7 @@ cpSync(join(root, 'test/fixtures/import/devplanner'), join(dir, 'planner'), { re
 const here = (v) => JSON.parse(JSON.stringify(v).replaceAll('@/', `${dir}/`));
 const shown = (text) => text.replaceAll(realpathSync(dir), '/home/me').replaceAll(dir, '/home/me');
 const client = new Client({ name: 'docs', version: '1' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/mcp/stdio-entry.js'), '--db', join(dir, 'cairn.db'), '--toolsets', 'all'], stderr: 'ignore' }));
+await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/mcp/stdio-entry.js'), '--db', join(dir, 'cairn.db'), '--toolsets', 'all'], cwd: dir, stderr: 'ignore' }));
 const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
 const examples = new Map();
 for (const [name, args] of EXAMPLES) {

@@ -5,6 +5,7 @@ import type { LinkKind } from './core/link-port.js';
 import type { Store } from './core/ports.js';
 import { sqliteAccess } from './foreign-sqlite.js';
 import { linkStore } from './links/index.js';
+import { mainCheckoutOf } from './core/services/git-facts.js';
 import { isCairnFile } from './store/sqlite/open.js';
 import { SqliteStore } from './store/sqlite/store.js';
 import { isPostgresUrl, redact } from './store/postgres/url.js';
@@ -41,9 +42,24 @@ export function findWorkspace(opts: { db?: string | undefined; cwd?: string; env
   for (let dir = cwd; ; dir = dirname(dir)) {
     const candidate = join(dir, WORKSPACE_DIR);
     if (existsSync(candidate) && statSync(candidate).isDirectory()) return { path: join(candidate, DB_FILE), source: 'ancestor' };
+    // A linked worktree (`git worktree add`) shares its repository's workspace: one set of tasks,
+    // one key sequence and one outbox for every worktree. Its own folder holds no `.cairn/`, which
+    // git does not check out; the main checkout's is found through the git common directory.
+    if (isFile(join(dir, '.git'))) {
+      const main = mainCheckoutOf(dir);
+      if (main) return { path: join(main, WORKSPACE_DIR, DB_FILE), source: existsSync(join(main, WORKSPACE_DIR)) ? 'ancestor' : 'default' };
+    }
     if (dirname(dir) === dir) break;
   }
   return { path: join(cwd, WORKSPACE_DIR, DB_FILE), source: 'default' };
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -34,6 +34,7 @@ export const SQLITE_ONLY = [
 
 /** Files in the folders above whose subject is the protocol, the SDK or schemas, not the store: once is enough. */
 export const ENGINE_FREE = [
+  'test/core/git-facts.test.ts',
   'test/mcp/inspector.test.ts',
   'test/mcp/sdk-internals.test.ts',
   'test/mcp/zod-failure-patch.test.ts',

@@ -10,6 +10,8 @@
 const EXPECTED = new Set([
   'VERSION_CONFLICT', 'CYCLE_DETECTED', 'SELF_DEPENDENCY', 'VALIDATION_ERROR', 'TASK_DELETED', 'TASK_NOT_FOUND',
   'ALREADY_CLAIMED', 'NOT_CLAIMED', 'BLOCKED',
+  // Claims exclude: another agent's live claim refuses a write, and a holder whose lease another claimed is fenced out.
+  'CLAIMED_BY_OTHER', 'LEASE_LOST',
 ]);
 
 /** A small seeded generator (mulberry32): a failing run can be replayed from its seed. */

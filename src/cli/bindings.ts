@@ -76,6 +76,11 @@ export const BINDINGS: readonly Binding[] = [
     command: 'check', op: 'update_checklist', summary: 'Edit a checklist (ops applied in the order given)', args: ['<id>'], omit: ['ops'], custom: 'checklist', view: 'checklist',
     examples: ['cairn check API-3 --check 0 --check 2', 'cairn check API-3 --add "write docs" --remove 4', 'cairn check API-3 --edit "1=Write the tests" --uncheck 1'],
   },
+  {
+    command: 'checkpoint', op: 'checkpoint_task', summary: 'Leave a hand-on for whoever works the task next', args: ['<id>', '<summary...>'], view: 'task-changed', verb: 'Checkpointed',
+    examples: ['cairn checkpoint API-3 "Parser fixed; the lexer still drops tabs" --next "Fix lexer tabs" --questions "Keep CRLF?"'],
+  },
+  { command: 'paths', op: 'check_paths', summary: "Which of these paths another agent's claim reserves", args: ['<paths...>'], view: 'paths', examples: ['cairn paths src/api src/web/app.tsx', 'cairn paths "src/**/*.ts" --json'] },
   { command: 'comment', op: 'add_comment', summary: 'Comment on a task', args: ['<id>', '<body...>'], view: 'commented', examples: ['cairn comment API-3 "Looked into it: the bug is in the parser"', 'cairn comment API-3 --kind research "Options: A, B"'] },
   { command: 'search', op: 'search_tasks', summary: 'Full-text search', args: ['<query...>'], view: 'search', fields: true, examples: ['cairn search login', 'cairn search "rate limit" --no-include-done', 'cairn search auth* --json'] },
   { command: 'board', op: 'board_overview', summary: 'The board: lanes, cards and progress', view: 'board', examples: ['cairn board', 'cairn board --project API --cards-per-lane 10'] },

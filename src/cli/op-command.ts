@@ -96,6 +96,8 @@ export function collectInput(b: BoundCommand, args: unknown[], opts: Record<stri
   b.positionals.forEach(({ field, variadic }, i) => {
     const value = args[i];
     if (value === undefined) return;
+    // Words of a variadic list field are its items (`cairn paths a b`); of a text field, one text.
+    if (variadic && Array.isArray(value) && field.kind === 'list') return setPath(input, field.path, value.map(String));
     const text = variadic && Array.isArray(value) ? value.join(' ') : String(value);
     setPath(input, field.path, field.kind === 'number' ? parseNumber(text) : field.kind === 'list' ? appendList(text, [], field) : text);
   });

@@ -7,6 +7,11 @@ export interface Context {
   clock: Clock;
   /** The actor recorded in history and used for claims, e.g. "alice" or "agent:claude-1". */
   actor: string;
+  /**
+   * Whether this caller may take over or release another actor's live claim (claims.ts). Unset: yes
+   * (a local user owns the workspace); a server sets it from the token (one that may act as anyone).
+   */
+  mayTakeOver?: boolean;
   /** Who acts on the actor's behalf (e.g. "token:ci" acting as "agent:x"), recorded beside it in history. */
   via?: string;
   /**
@@ -18,6 +23,11 @@ export interface Context {
   repositories?: RepositoryRegistry;
   /** The caller's working directory, against which a relative path it gives (a project root) is read; the CLI sets it. */
   cwd?: string;
+  /**
+   * The folder the caller works in (its first MCP root, else its working directory): a claim records
+   * the git worktree, branch and HEAD found there (core/services/git-facts.ts). Unset: `cwd`.
+   */
+  workdir?: string;
   /** Whose idempotency keys this call's are (the token that sent it): another scope's keys never match. */
   keyScope?: string;
   /** How long an idempotency key is remembered (default 7 days; handoff keys are kept for good). */

@@ -25,6 +25,12 @@ export const ERROR_KINDS = {
   /** Claiming a task whose blockers are not finished (claim_task force: true overrides, and history says so). */
   BLOCKED: 'conflict',
   NOT_CLAIMED: 'conflict',
+  /** A write to a task another actor holds a live claim on (comments and dependencies stay open): core/services/claim-guard.ts. */
+  CLAIMED_BY_OTHER: 'conflict',
+  /** A write by an earlier holder whose lease ended and was claimed by another since (fencing). */
+  LEASE_LOST: 'conflict',
+  /** Claiming a task whose paths (touches) overlap another actor's live claim's (claim_task force: true overrides). */
+  PATHS_RESERVED: 'conflict',
   TASK_DELETED: 'conflict',
   STATUS_IN_USE: 'conflict',
   BUSY: 'conflict',

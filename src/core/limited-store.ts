@@ -22,7 +22,7 @@ import { CairnError } from './errors.js';
 import type { IdempotencyTx } from './idempotency-port.js';
 import type { LinkItem, LinkTx } from './link-port.js';
 import type {
-  BoardRow, EventQuery, ListAfter, NewEvent, OpenWorkCounts, ProjectPatch, ProjectRow, SearchAfter, SearchHit, Store, TaskFilter, TaskPatch, TaskRow, TaskSort, TaskSummaryRow, TokenRow, Tx,
+  BoardRow, DueLease, EventQuery, ListAfter, LiveReservation, NewEvent, OpenWorkCounts, ProjectPatch, ProjectRow, SearchAfter, SearchHit, Store, TaskFilter, TaskPatch, TaskRow, TaskSort, TaskSummaryRow, TokenRow, Tx,
 } from './ports.js';
 import type { TransferTx } from './transfer-port.js';
 
@@ -224,9 +224,29 @@ class LimitedTx implements Tx {
     if (patch.parentUid) await this.#mustTask(patch.parentUid);
     return this.tx.updateTask(uid, patch);
   }
-  async tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean> {
+  async tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch, takeover?: number): Promise<boolean> {
     await this.#mustTask(uid);
-    return this.tx.tryClaim(uid, actor, now, expiresAt, patch);
+    return this.tx.tryClaim(uid, actor, now, expiresAt, patch, takeover);
+  }
+
+  // Announcing lease ends is the server's own upkeep, never a token's call: a limited view has none to announce.
+  async dueLeases(): Promise<DueLease[]> {
+    return [];
+  }
+
+  async markLeaseLapsed(): Promise<boolean> {
+    return false;
+  }
+
+  async nextLeaseEnd(): Promise<string | null> {
+    return null;
+  }
+
+  // Only the projects the token reaches: another project's reservations are as absent as its tasks.
+  async liveReservations(now: string): Promise<LiveReservation[]> {
+    const all = await this.tx.liveReservations(now);
+    const allowed = new Set((await this.tx.getTasks(all.map((r) => r.uid))).filter((t) => this.#ok(t.projectUid)).map((t) => t.uid));
+    return all.filter((r) => allowed.has(r.uid));
   }
   async purgeTask(uid: string): Promise<void> {
     await this.#mustTask(uid);

@@ -1,6 +1,7 @@
 /** What the core needs from outside: a transactional store of rows, and a clock. Engines implement these. */
 import type { ActivityEvent } from './model/activity.js';
 import type { ChecklistItem, Comment, CommentKind, Kind, Links, Priority } from './model/task.js';
+import type { Checkpoint, ClaimWhere, Evidence } from './model/coordination.js';
 import type { Category, Status } from './model/workflow.js';
 import type { IdempotencyTx } from './idempotency-port.js';
 import type { LinkTx } from './link-port.js';
@@ -13,6 +14,8 @@ export interface ProjectRow {
   description: string;
   root: string | null;
   aliases: string[];
+  /** A completion must carry evidence (commit, PR or test run); absent: false. */
+  requireEvidence?: boolean;
   archivedAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -38,6 +41,15 @@ export interface TaskRow {
   slug: string | null;
   claimedBy: string | null;
   claimExpiresAt: string | null;
+  /** The fencing number: +1 on every claim that is not its holder's renewal (0: never claimed). */
+  claimGeneration: number;
+  /** Where the current claim was made (worktree, branch, HEAD), when the claimer's directory is known. */
+  claimWhere: ClaimWhere | null;
+  /** Repo-relative paths or globs the task edits: a live claim reserves them (reservations.ts). */
+  touches: string[];
+  evidence: Evidence | null;
+  /** The latest checkpoint (each one is also in the history). */
+  checkpoint: Checkpoint | null;
   parentUid: string | null;
   /** Display id of the parent, derived. */
   parentId: string | null;
@@ -68,7 +80,9 @@ export interface TaskRow {
 }
 
 /** What lists read of a task: everything a summary shows, none of the long or detail-only fields. */
-export type TaskSummaryRow = Omit<TaskRow, 'description' | 'links' | 'anchors' | 'closeReason' | 'origin' | 'documentPath' | 'completedAt'>;
+export type TaskSummaryRow = Omit<TaskRow, 'description' | 'links' | 'anchors' | 'closeReason' | 'origin' | 'documentPath' | 'completedAt' | DetailOnly>;
+/** Coordination fields read with the full row only. */
+type DetailOnly = 'claimGeneration' | 'claimWhere' | 'touches' | 'evidence' | 'checkpoint';
 
 /** Fields a service may change on a task; the store bumps nothing by itself. */
 export type TaskPatch = Partial<
@@ -174,6 +188,25 @@ export interface OpenWorkCounts {
   blocked: string[];
 }
 
+/** A live claim's reservation: the paths its task touches. */
+export interface LiveReservation {
+  uid: string;
+  /** Display id. */
+  id: string;
+  holder: string;
+  expiresAt: string;
+  touches: string[];
+}
+
+/** A lease whose end is due to be announced. */
+export interface DueLease {
+  uid: string;
+  projectUid: string;
+  holder: string;
+  expiresAt: string;
+  generation: number;
+}
+
 /** Which activity events to read: after a seq, of one task, of one project or of several (`projectUids`, which leaves out events of no project). */
 export interface EventQuery {
   afterSeq?: number;
@@ -212,7 +245,19 @@ export interface Tx {
   insertTask(row: TaskRow, checklist?: ChecklistItem[]): Promise<void>;
   updateTask(uid: string, patch: TaskPatch): Promise<void>;
   /** Conditional claim: succeeds only if unclaimed, claimed by `actor`, or the lease expired; `patch` is written in the same UPDATE. */
-  tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean>;
+  /**
+   * Claims in one conditional UPDATE: succeeds when the task is unclaimed, the actor's own, its lease
+   * is over, or (a takeover) its claim is still generation `takeover`. False when another claim won.
+   */
+  tryClaim(uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch, takeover?: number): Promise<boolean>;
+  /** Leases ended by `now` whose end is not yet announced, soonest first. */
+  dueLeases(now: string, limit: number): Promise<DueLease[]>;
+  /** Marks the lease's end announced; false when it changed since it was read (renewed, reclaimed) or another process did first. */
+  markLeaseLapsed(lease: DueLease): Promise<boolean>;
+  /** The soonest end among leases not yet announced; null when there is none. */
+  nextLeaseEnd(): Promise<string | null>;
+  /** Live claims (ending after `now`) whose tasks touch paths. */
+  liveReservations(now: string): Promise<LiveReservation[]>;
   purgeTask(uid: string): Promise<void>;
   /**
    * A page of `limit` rows after `after` (keyset; from the start when undefined); `more` says whether
@@ -279,7 +324,7 @@ export interface Tx {
    * spans many rows (a cycle in the graph, a key or alias in use) still holds when the write lands.
    * Engines that admit one writer at a time need nothing.
    */
-  exclusive(resource: 'graph' | 'projects' | 'tokens'): Promise<void>;
+  exclusive(resource: 'graph' | 'projects' | 'tokens' | 'reservations'): Promise<void>;
 
   /** Bulk reads and raw writes for export and import (core/transfer-port.ts). */
   readonly transfer: TransferTx;

@@ -9,6 +9,7 @@ import { bodyLimit } from 'hono/body-limit';
 import type { Context as CoreContext } from '../core/context.js';
 import { systemClock, type Clock, type Store } from '../core/ports.js';
 import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
+import { LeaseWatch } from '../core/services/lease-expiry.js';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { accessLog, type AccessLogSink } from './access-log.js';
@@ -111,6 +112,8 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
       log.info('change feed: the database answers again');
     },
   });
+  // Lease ends become claim_expired events on time; every replica runs one, and each lease is announced once.
+  const leases = new LeaseWatch(core, { onError: (err) => log.warn({ error: String(err) }, 'lease watch: cannot announce ended leases') }).start();
   const closing = new AbortController();
   const app = new Hono<AuthEnv>();
   app.onError(onAppError);
@@ -195,10 +198,11 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
       idle = undefined;
     },
     async close() {
+      const watchStopped = leases.stop();
       closing.abort();
       revocations.close();
       await mcp.close();
-      feed.close();
+      await Promise.all([feed.close(), watchStopped]);
     },
   };
 }

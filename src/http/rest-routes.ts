@@ -21,9 +21,11 @@ export const MAX_ACTOR_LENGTH = 100;
  * could open the database with any --as). Naming oneself is always allowed. A name that is too long
  * or holds control characters is refused rather than replaced, so two callers never share an identity.
  */
-export function identityFor(p: Principal, requested: string | undefined): { actor: string; via?: string } {
+export function identityFor(p: Principal, requested: string | undefined): { actor: string; via?: string; mayTakeOver?: false } {
+  // Taking over another's live claim is for a principal that could act as the holder anyway (claim-guard.ts).
+  const steer: { mayTakeOver?: false } = p.actAs ? {} : { mayTakeOver: false };
   const own = p.token ? p.token.name : 'http';
-  if (requested === undefined || requested.trim() === '') return { actor: own };
+  if (requested === undefined || requested.trim() === '') return { actor: own, ...steer };
   const name = requested.trim();
   if (name.length > MAX_ACTOR_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
     throw new CairnError(
@@ -32,7 +34,7 @@ export function identityFor(p: Principal, requested: string | undefined): { acto
       { suggestions: [`Use a shorter actor name, e.g. "agent:claude-1"`], details: { field: 'actor', maxLength: MAX_ACTOR_LENGTH } },
     );
   }
-  if (name === own) return { actor: own };
+  if (name === own) return { actor: own, ...steer };
   if (!p.actAs) {
     throw new CairnError(
       'FORBIDDEN',

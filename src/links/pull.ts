@@ -153,7 +153,7 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     gone.push(sid);
     const row = await tx.getTask(item.taskUid);
     if (row && row.deletedAt === null) {
-      await commitTaskChange(tx, ctx, row, { deletedAt: nowIso(ctx), claimedBy: null, claimExpiresAt: null }, 'task.deleted', { source: { before: null, after: link.kind } });
+      await commitTaskChange(tx, ctx, row, { deletedAt: nowIso(ctx), claimedBy: null, claimExpiresAt: null }, 'task.deleted', { source: { before: null, after: link.kind } }, { anyActor: true });
       applied++;
     }
   }
@@ -210,7 +210,7 @@ async function followOrder(tx: Tx, ctx: Context, projectUid: string, status: str
   for (const [i, uid] of order.entries()) {
     const row = await tx.getTask(uid);
     if (!row || row.position === i + 1) continue;
-    await commitTaskChange(tx, ctx, row, { position: i + 1 }, 'task.moved');
+    await commitTaskChange(tx, ctx, row, { position: i + 1 }, 'task.moved', {}, { anyActor: true });
     moved++;
   }
   return moved;

@@ -25,6 +25,9 @@ export function compactJsonSchema<T>(schema: T, opts: { nonEmpty?: boolean } = {
     for (const [k, x] of Object.entries(v)) if (k !== '$schema') n[k] = walk(x);
     if (typeof n.format === 'string') delete n.pattern;
     if (opts.nonEmpty && n.type === 'string' && n.minLength === 1) delete n.minLength;
+    // zod's int() bounds every integer by the safe range: no caller comes near it, and it costs each one 12 tokens.
+    if (opts.nonEmpty && n.maximum === Number.MAX_SAFE_INTEGER) delete n.maximum;
+    if (opts.nonEmpty && n.minimum === Number.MIN_SAFE_INTEGER) delete n.minimum;
     trimEnumDescription(n);
     // `T | T[]` unions: the array's items say the same as the scalar branch.
     if (Array.isArray(n.anyOf)) {

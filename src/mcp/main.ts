@@ -5,8 +5,9 @@
 import { resolve } from 'node:path';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
+import { LeaseWatch } from '../core/services/lease-expiry.js';
 import { truthy } from '../core/rules/flag-value.js';
-import type { Store } from '../core/ports.js';
+import { systemClock, type Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
 import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
 import { registerWorkspace, userRegistry } from '../registry/user-registry.js';
@@ -116,6 +117,10 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   }
   const feed: Promise<ChangeFeed | undefined> = runner ? Promise.resolve(undefined) : choice.ready.then((s) => (s ? followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }) : undefined));
   feed.catch((err: unknown) => log('error', `cannot open the workspace: ${String(err)}`));
+  // Lease ends become claim_expired events on time, here as in cairn serve (a remote or read-only server has none to announce).
+  const leases: Promise<LeaseWatch | undefined> =
+    runner || readOnly ? Promise.resolve(undefined) : choice.ready.then((s) => (s ? new LeaseWatch({ store: s, clock: systemClock, actor: 'cairn' }, { firstDelayMs: 250, onError: (err) => log('warning', `lease watch: ${String(err)}`) }).start() : undefined));
+  leases.catch(() => undefined);
 
   let inflight = 0;
   let drained: (() => void) | undefined;
@@ -166,7 +171,8 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
       }
       choice.abandon();
       if (runner) await runner.close();
-      else (await feed.catch(() => undefined))?.close();
+      else await (await feed.catch(() => undefined))?.close();
+      await (await leases.catch(() => undefined))?.stop();
       await handle.close().catch(() => undefined);
       await store.close().catch(() => undefined);
       resolve();

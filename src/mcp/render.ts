@@ -61,7 +61,10 @@ function taskBlock(t: Task): string {
     `status ${t.status} (${t.statusCategory}) · priority ${t.priority} · kind ${t.kind} · assignee ${t.assignee ?? '–'} · version ${t.version} · ${t.isReady ? 'ready' : 'not ready'}`,
     `blockedBy ${list(t.blockedBy)}${t.openBlockers.length < t.blockedBy.length ? ` (open: ${list(t.openBlockers)})` : ''} · blocks ${list(t.blocks)} · children ${list(t.children)}${t.parentId ? ` · parent ${t.parentId}` : ''}`,
   ];
-  if (t.claim) out.push(`claimed by ${t.claim.actor} until ${t.claim.expiresAt}`);
+  if (t.claim) {
+    const w = t.claim.where;
+    out.push(`claimed by ${t.claim.actor} until ${t.claim.expiresAt}${w ? ` from ${w.worktree}${w.branch ? ` (${w.branch}` : ' ('}${w.head ? ` @ ${w.head.slice(0, 10)})` : ')'}` : ''}`);
+  }
   if (t.labels.length) out.push(`labels ${t.labels.join(', ')}`);
   if (t.deletedAt) out.push(`deleted at ${t.deletedAt} (restore_task brings it back)`);
   if (t.archivedAt) out.push(`archived at ${t.archivedAt}`);
@@ -69,9 +72,22 @@ function taskBlock(t: Task): string {
   const links = Object.entries(t.links).filter(([, v]) => v !== undefined);
   if (links.length) out.push(`links ${links.map(([k, v]) => `${k}=${String(v)}`).join(' · ')}`);
   if (t.anchors.length) out.push(`anchors ${t.anchors.join(', ')}`);
+  if (t.touches?.length) out.push(`touches ${t.touches.join(', ')}`);
+  if (t.evidence) {
+    const e = t.evidence;
+    const what = [e.commit && `commit ${e.commit}`, e.prUrl && `PR ${e.prUrl}`, e.test && `\`${e.test.command}\` exited ${e.test.exitCode}`].filter(Boolean).join(' · ');
+    out.push(`evidence ${e.status}: ${what}`);
+  } else if (t.statusCategory === 'done') out.push('evidence none');
   if (t.origin) out.push(`origin ${t.origin}`);
   if (t.documentPath) out.push(`document ${t.documentPath}`);
   if (t.description) out.push('', clip(t.description, where));
+  if (t.checkpoint) {
+    const c = t.checkpoint;
+    out.push('', `Checkpoint by ${c.actor} at ${c.at}${c.head ? ` (HEAD ${c.head.slice(0, 10)})` : ''}:`, clip(c.summary, where, 1500));
+    if (c.next) out.push(`next: ${c.next}`);
+    if (c.changedFiles?.length) out.push(`changed: ${c.changedFiles.join(', ')}`);
+    for (const q of c.questions ?? []) out.push(`? ${q}`);
+  }
   if (t.checklist.length) {
     out.push('', `Checklist (${t.checklist.filter((c) => c.checked).length}/${t.checklist.length}):`);
     for (const c of t.checklist) out.push(`- [${c.checked ? 'x' : ' '}] ${c.index}. ${c.text}`);
@@ -185,9 +201,14 @@ function renderBoard(o: Rec): string {
 export function renderResult(r: RenderContext, output: unknown): string {
   if (!isRec(output)) return JSON.stringify(output);
   const o = output;
-  if ('task' in o && o.task === null) return 'No ready task to claim (nothing matches, or everything is blocked or claimed). next_tasks explains what blocks the queue.';
+  const skipped =
+    Array.isArray(o.skipped) && o.skipped.length
+      ? `Passed over for reserved paths: ${(o.skipped as Array<{ id: string; reservedBy: Array<{ task: string; holder: string; paths: string[] }> }>).map((k) => `${k.id} (${k.reservedBy.map((b) => `${b.paths.join(', ')} held by ${b.holder} on ${b.task}`).join('; ')})`).join('; ')}.`
+      : '';
+  if ('task' in o && o.task === null) return ['No ready task to claim (nothing matches, or everything is blocked or claimed). next_tasks explains what blocks the queue.', skipped].filter(Boolean).join('\n');
   if (isRec(o.task)) {
     const parts = [taskBlock(o.task as Task)];
+    if (skipped) parts.push('', skipped);
     if (Array.isArray(o.nowReady)) parts.push('', o.nowReady.length ? `Now ready: ${o.nowReady.join(', ')}. Call next_tasks to pick the next one.` : 'No task became ready by this. Call next_tasks for more work.');
     return parts.join('\n');
   }

@@ -39,6 +39,8 @@ export interface BuildMcpServerOptions {
   actor: string;
   /** Who acts on the actor's behalf (an admin token over HTTP), recorded beside it in history. */
   via?: string;
+  /** False when the caller may not take over another's live claim (a token that acts only as itself). */
+  mayTakeOver?: boolean;
   toolsets: Toolset[];
   /** Write tools are neither listed nor callable. */
   readOnly: boolean;
@@ -145,10 +147,12 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
   const remote = opts.services?.remote;
   const scope = new ProjectScope(remote ? remoteProjects(opts) : opts.store, { explicit: opts.defaultProject, env: opts.envProject, cwd: opts.cwd });
   let rootsPending: Promise<void> | undefined;
+  // Where the agent works: its first root, else the server's working directory (a claim records the git checkout there).
+  let workdir = opts.cwd;
   const context = async (): Promise<OpContext> => {
     if (rootsPending) await rootsPending;
     const defaultProject = await scope.current();
-    return { store: opts.store, clock: systemClock, actor: opts.actor, ...(opts.via ? { via: opts.via } : {}), readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}), ...opts.services };
+    return { store: opts.store, clock: systemClock, actor: opts.actor, ...(workdir ? { workdir } : {}), ...(opts.via ? { via: opts.via } : {}), ...(opts.mayTakeOver === false ? { mayTakeOver: false } : {}), readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}), ...opts.services };
   };
   const onInternal = (err: unknown): void => {
     log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));
@@ -204,6 +208,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
           const { roots } = await server.server.listRoots(undefined, { timeout: 2000 });
           const paths = rootPaths(roots);
           scope.setRoots(paths);
+          if (paths[0]) workdir = paths[0];
           opts.onRoots?.(paths);
         } catch (err) {
           log('warning', `roots/list failed, scoping falls back to CAIRN_PROJECT / the working directory: ${toCairnError(err).message}`);

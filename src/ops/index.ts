@@ -1,6 +1,7 @@
 /** The list of every operation; MCP tools, CLI commands, REST routes and docs are generated from it. */
 import type { Op } from './op.js';
 import { getTaskDocumentOp, submitHandoffOp } from './handoff-ops.js';
+import { checkPathsOp, checkpointTaskOp } from './coordination-ops.js';
 import { archiveTaskOp, changesSinceOp, deleteTaskOp, getProgressOp, listLabelsOp, purgeTaskOp, restoreTaskOp, taskHistoryOp } from './history-ops.js';
 import { linkSourceOp, listLinksOp, unlinkSourceOp } from './link-ops.js';
 import { archiveProjectOp, createProjectOp, getProjectOp, listProjectsOp, updateProjectOp } from './project-ops.js';
@@ -14,6 +15,7 @@ export const OPS = [
   addDependencyOp, removeDependencyOp, updateChecklistOp, addCommentOp, boardOverviewOp,
   listProjectsOp, getProjectOp, createProjectOp,
   taskHistoryOp, archiveTaskOp, deleteTaskOp, getProgressOp,
+  checkPathsOp, checkpointTaskOp,
   submitHandoffOp, getTaskDocumentOp,
   updateProjectOp, archiveProjectOp, restoreTaskOp, purgeTaskOp, listLabelsOp, changesSinceOp,
   linkSourceOp, unlinkSourceOp, listLinksOp,

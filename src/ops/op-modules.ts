@@ -13,6 +13,7 @@ const MODULES = {
   projects: () => import('./project-ops.js'),
   history: () => import('./history-ops.js'),
   handoff: () => import('./handoff-ops.js'),
+  coordination: () => import('./coordination-ops.js'),
   links: () => import('./link-ops.js'),
 } satisfies Record<string, () => Promise<OpModule>>;
 
@@ -21,6 +22,7 @@ const WORK = ['claim_task', 'claim_next', 'release_task', 'complete_task', 'add_
 const PROJECTS = ['list_projects', 'get_project', 'create_project', 'update_project', 'archive_project'];
 const HISTORY = ['task_history', 'archive_task', 'delete_task', 'get_progress', 'restore_task', 'purge_task', 'list_labels', 'changes_since'];
 const HANDOFF = ['submit_handoff', 'get_task_document'];
+const COORDINATION = ['check_paths', 'checkpoint_task'];
 const LINKS = ['link_source', 'unlink_source', 'list_links'];
 
 /** Op name → the module that declares it. */
@@ -30,6 +32,7 @@ export const OP_MODULE: ReadonlyMap<string, keyof typeof MODULES> = new Map([
   ...PROJECTS.map((n) => [n, 'projects'] as const),
   ...HISTORY.map((n) => [n, 'history'] as const),
   ...HANDOFF.map((n) => [n, 'handoff'] as const),
+  ...COORDINATION.map((n) => [n, 'coordination'] as const),
   ...LINKS.map((n) => [n, 'links'] as const),
 ]);
 

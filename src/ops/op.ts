@@ -3,7 +3,7 @@ import type * as z from 'zod';
 import type { Context } from '../core/context.js';
 import type { ReadOnlyReason } from './write-gate.js';
 
-export const TOOLSETS = ['tasks', 'projects', 'history', 'handoff', 'admin'] as const;
+export const TOOLSETS = ['tasks', 'projects', 'history', 'coordination', 'handoff', 'admin'] as const;
 export type Toolset = (typeof TOOLSETS)[number];
 export const DEFAULT_TOOLSETS: readonly Toolset[] = ['tasks', 'projects'];
 

@@ -14,7 +14,7 @@ export const listTasksOp = defineOp({
   toolset: 'tasks',
   title: 'List tasks',
   description:
-    'List tasks with filters (project, status, category, kind, priority, labels, assignee, parentId, ready). Open tasks only unless includeDone. Returns compact summaries with blockedBy/blocks/children/isReady, total and nextCursor. Use get_task for full detail, next_tasks to pick work.',
+    'List tasks by the filters below; open ones unless includeDone. Compact rows with blockedBy/blocks/children/isReady, total and nextCursor. get_task for full detail, next_tasks to pick work.',
   input: ListTasksInput,
   output: TaskListOut,
   readOnly: true,
@@ -104,7 +104,7 @@ export const updateTaskOp = defineOp({
   toolset: 'tasks',
   title: 'Update a task',
   description:
-    'Change only the fields given: title, description (or appendDescription), status and position (moves it on the board), kind, priority, score, labels (or addLabels/removeLabels), assignee, parentId, links. Pass expectedVersion to refuse if someone changed it meanwhile.',
+    'Change only the fields given; status and position move it on the board. Pass expectedVersion to refuse if someone changed it meanwhile.',
   input: UpdateTaskInput,
   output: TaskOut,
   readOnly: false,

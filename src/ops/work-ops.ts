@@ -16,7 +16,7 @@ export const claimTaskOp = defineOp({
   toolset: 'tasks',
   title: 'Claim a task',
   description:
-    'Lease a task so no other agent works it: you become assignee, todo moves to in progress. Claim again before leaseSeconds end to renew. ALREADY_CLAIMED: another agent holds it; BLOCKED: blockers open.',
+    'Lease a task: until it ends only you change it (others may comment). You become assignee; todo moves to in progress. Claim again to renew. ALREADY_CLAIMED: another holds it; BLOCKED: blockers open.',
   input: ClaimTaskInput,
   output: TaskOut,
   readOnly: false,
@@ -29,9 +29,13 @@ export const claimNextOp = defineOp({
   name: 'claim_next',
   toolset: 'tasks',
   title: 'Claim the next ready task',
-  description: 'Atomically claim the first ready task (next_tasks order); concurrent callers never get the same one. task is null when none is ready.',
+  description: 'Atomically claim the first ready task (next_tasks order); concurrent callers never get the same one. task is null when none is ready; skipped: tasks passed over for reserved paths.',
   input: ClaimNextInput,
-  output: () => z.object({ task: Task().nullable() }),
+  output: () =>
+    z.object({
+      task: Task().nullable(),
+      skipped: z.array(z.object({ id: z.string(), reservedBy: z.array(z.object({ task: z.string(), holder: z.string(), paths: z.array(z.string()) })) })).optional(),
+    }),
   readOnly: false,
   rest: { method: 'POST', path: '/claims/next' },
   run: (ctx, input) => claimNext(ctx, withDefaultProject(ctx, input)),
@@ -41,7 +45,7 @@ export const releaseTaskOp = defineOp({
   name: 'release_task',
   toolset: 'tasks',
   title: 'Release a claim',
-  description: 'Give up your claim on a task you will not finish; an in-progress task returns to the first todo lane so others can take it.',
+  description: 'Give up a claim you will not finish; an in-progress task returns to the first todo lane for others.',
   input: ReleaseTaskInput,
   output: TaskOut,
   readOnly: false,

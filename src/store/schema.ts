@@ -8,6 +8,7 @@ export interface ProjectsTable {
   description: string;
   root: string | null;
   aliases: string; // JSON array
+  require_evidence: Generated<number>;
   next_seq: number;
   archived_at: string | null;
   created_at: string;
@@ -39,6 +40,12 @@ export interface TasksTable {
   assignee: string | null;
   claimed_by: string | null;
   claim_expires_at: string | null;
+  claim_generation: Generated<number>;
+  claim_lapsed: Generated<number>;
+  claim_where: Generated<string | null>; // JSON ClaimWhere
+  touches: Generated<string>; // JSON array
+  evidence: Generated<string | null>; // JSON Evidence
+  checkpoint: Generated<string | null>; // JSON Checkpoint
   parent_uid: string | null;
   links: string; // JSON object
   anchors: string; // JSON array

@@ -54,10 +54,11 @@ describe('claim_task and blockers', () => {
     await c.call('add_dependency', { taskId: t.id, blockedBy: blocker.id });
     clock.advance(30_000);
     const { task } = await c.call('claim_task', { id: t.id, leaseSeconds: 600 });
-    expect(task.claim).toEqual({ actor: 'alice', expiresAt: '2026-04-01T12:10:30.002Z' });
+    // Full views carry the claim's generation (a renewal keeps it).
+    expect(task.claim).toEqual({ actor: 'alice', expiresAt: '2026-04-01T12:10:30.002Z', generation: 1 });
     expect((await c.call('task_history', { id: t.id })).events.at(-1)!.type).toBe('task.claim_renewed');
     const listed = (await c.call('list_tasks', { project: 'API' })).tasks.find((x) => x.id === t.id)!;
-    expect(listed.claim).toEqual(task.claim);
+    expect(listed.claim).toEqual({ actor: 'alice', expiresAt: task.claim!.expiresAt });
     // Someone else is refused while the lease lives, blocked or not.
     await expectCode(bob.call('claim_task', { id: t.id, force: true }), 'ALREADY_CLAIMED');
   });

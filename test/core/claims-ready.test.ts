@@ -49,8 +49,9 @@ describe('claims', () => {
     const e = await expectCode(bob.call('claim_task', { id: t.id }), 'ALREADY_CLAIMED');
     expect(e.message).toContain('alice');
     expect(e.message).toContain('2026-04-01T12:01:00.001Z');
-    expect(e.details).toEqual({ holder: 'alice', expiresAt: '2026-04-01T12:01:00.001Z' });
-    await expectCode(bob.call('release_task', { id: t.id }), 'ALREADY_CLAIMED');
+    expect(e.details).toEqual({ holder: 'alice', expiresAt: '2026-04-01T12:01:00.001Z', generation: 1 });
+    // Releasing another's live claim is a write the claim excludes (docs/coordination.md).
+    await expectCode(bob.call('release_task', { id: t.id }), 'CLAIMED_BY_OTHER');
     expect(await snapshot(c)).toEqual(before);
   });
 

@@ -44,6 +44,13 @@ async function call(base: string, path: string, init: { method?: string; body?: 
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 
+/** /readyz once it says ready: on PostgreSQL the change feed's LISTEN may follow the start line, so poll, as an orchestrator does. */
+async function untilReady(url: string): Promise<{ status: number; text: string }> {
+  let last = await call(url, '/readyz');
+  for (const until = Date.now() + 10_000; last.status !== 200 && Date.now() < until; last = await call(url, '/readyz')) await new Promise((r) => setTimeout(r, 50));
+  return last;
+}
+
 describe('operator probes and metrics on two replicas', () => {
   let ws: TempWorkspace;
   let a: Replica;
@@ -62,8 +69,7 @@ describe('operator probes and metrics on two replicas', () => {
     const live = JSON.parse((await call(a.url, '/livez')).text);
     expect(live).toMatchObject({ status: 'ok', replica: 'replica-a' });
     expect(Number.isInteger(live.uptimeS)).toBe(true);
-    const ready = await call(b.url, '/readyz');
-    expect(ready.status).toBe(200);
+    const ready = await untilReady(b.url);
     const body = JSON.parse(ready.text);
     expect(body).toMatchObject({ status: 'ready', replica: 'replica-b', checks: { database: 'ok', schema: 'current' } });
     expect(body.schemaVersion).toBe(body.latestSchemaVersion);
@@ -131,7 +137,7 @@ describe('metrics behind tokens, and off unless asked for', () => {
       expect(res.status).toBe(404);
       expect(JSON.parse(res.text).error.suggestions.join(' ')).toContain('--metrics');
       expect((await call(r.url, '/livez')).status).toBe(200);
-      expect((await call(r.url, '/readyz')).status).toBe(200);
+      expect((await untilReady(r.url)).status).toBe(200);
     } finally {
       await r.stop();
     }
@@ -159,7 +165,7 @@ describe('metrics behind tokens, and off unless asked for', () => {
         expect(JSON.parse(res.text).error.code).toBe('FORBIDDEN');
       }
       expect((await call(r.url, '/livez')).status).toBe(200);
-      expect((await call(r.url, '/readyz')).status).toBe(200);
+      expect((await untilReady(r.url)).status).toBe(200);
     } finally {
       await r.stop();
       ws2.cleanup();

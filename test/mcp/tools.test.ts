@@ -248,6 +248,23 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       expect(new Set(ids).size).toBe(6);
     });
 
+    it('check_paths names the claim that reserves a path; checkpoint_task hands on to the next claim', async () => {
+      await given('project');
+      await setup('create_task', { project: 'API', title: 'Users endpoint', touches: ['src/api/**'] });
+      await setup('create_task', { project: 'API', title: 'Parser', touches: ['src/parser.ts'] });
+      await inOtherProcess(ws.db, "await cairn.call('claim_task', { id: 'API-1' })");
+      const paths = await must('check_paths', { paths: ['src/api/users.ts', 'README.md'] });
+      expect(paths.data).toMatchObject({ held: [{ path: 'src/api/users.ts', reserved: 'src/api/**', task: 'API-1', holder: 'cli' }], free: ['README.md'] });
+      expect(paths.text).toContain('API-1');
+      await setup('claim_task', { id: 'API-2', leaseSeconds: 60 });
+      const saved = await must('checkpoint_task', { id: 'API-2', summary: 'Tokenizer done', next: 'Handle tabs', head: 'abc1234', questions: ['Keep CRLF?'] });
+      expect(saved.data).toMatchObject({ task: { checkpoint: { summary: 'Tokenizer done', next: 'Handle tabs', head: 'abc1234', questions: ['Keep CRLF?'] } } });
+      await setup('release_task', { id: 'API-2' });
+      const next = await setup('claim_task', { id: 'API-2' });
+      expect(next.text).toContain('Tokenizer done');
+      expect(next.data).toMatchObject({ task: { checkpoint: { summary: 'Tokenizer done' } } });
+    });
+
     it('link_source serves a DevPlanner workspace in place, list_links says how it stands, unlink_source lets it go', async () => {
       const planner = join(ws.dir, 'planner');
       cpSync(join(ROOT, 'test', 'fixtures', 'import', 'devplanner'), planner, { recursive: true });

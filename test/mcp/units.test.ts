@@ -13,7 +13,7 @@ describe('toolsets', () => {
     expect(parseToolsets(undefined)).toEqual(['tasks', 'projects']);
     expect(parseToolsets(' History , tasks ')).toEqual(['tasks', 'history']);
     expect(parseToolsets('default,admin')).toEqual(['tasks', 'projects', 'admin']);
-    expect(parseToolsets('all')).toEqual(['tasks', 'projects', 'history', 'handoff', 'admin']);
+    expect(parseToolsets('all')).toEqual(['tasks', 'projects', 'history', 'coordination', 'handoff', 'admin']);
     expect(() => parseToolsets('tasks,bogus')).toThrow(/Unknown toolset "bogus"/);
   });
   it('read-only keeps only reads', () => {

@@ -33,3 +33,10 @@ export function linksView(out: { links: LinkView[] }, env: RenderEnv): string {
   const extra = out.links.flatMap((l) => (l.warnings.length || l.lost.length ? [`${l.path}:`, ...problems(l, env)] : []));
   return [table(['PATH', 'KIND', 'PROJECTS', 'RECORDS', 'STATE'], rows, { paint: env.paint, width: env.width, flex: 0 }), ...extra].join('\n');
 }
+
+/** check_paths: each path held by another agent's live claim, then the free ones. */
+export function pathsView(out: { held: Array<{ path: string; reserved: string; task: string; holder: string; expiresAt: string }>; free: string[] }, env: RenderEnv): string {
+  const lines = out.held.map((h) => `${env.paint('yellow', 'held')}  ${h.path}  ${env.paint('dim', `${h.reserved} · ${h.task} · ${h.holder} until ${h.expiresAt}`)}`);
+  lines.push(...out.free.map((p) => `${env.paint('green', 'free')}  ${p}`));
+  return lines.join('\n');
+}

@@ -36,12 +36,20 @@ function facts(t: Task, env: RenderEnv): string[] {
   const out = [field(env, 'status', `${t.status} (${t.statusCategory})${t.substatus ? `   substatus: ${t.substatus}` : ''}`), field(env, 'priority', `${t.priority}   kind: ${t.kind}   score: ${t.score}`)];
   out.push(field(env, 'assignee', t.assignee ?? '-'));
   if (t.slug) out.push(field(env, 'slug', t.slug));
-  if (t.claim) out.push(field(env, 'claim', `${t.claim.actor} until ${humanTime(t.claim.expiresAt)}`));
+  if (t.claim) {
+    const w = t.claim.where;
+    out.push(field(env, 'claim', `${t.claim.actor} until ${humanTime(t.claim.expiresAt)}${w ? `, from ${w.worktree}${w.branch ? ` on ${w.branch}` : ''}${w.head ? ` at ${w.head.slice(0, 10)}` : ''}` : ''}`));
+  }
   if (t.labels.length) out.push(field(env, 'labels', t.labels.join(', ')));
   out.push(...relations(t, env));
   const links = Object.entries(t.links).map(([k, v]) => `${k}=${String(v)}`);
   if (links.length) out.push(field(env, 'links', links.join('  ')));
   if (t.anchors.length) out.push(field(env, 'anchors', t.anchors.join(', ')));
+  if (t.touches?.length) out.push(field(env, 'touches', t.touches.join(', ')));
+  if (t.evidence) {
+    const e = t.evidence;
+    out.push(field(env, 'evidence', `${env.paint(e.status === 'verified' ? 'green' : 'yellow', e.status)}  ${[e.commit && `commit ${e.commit}`, e.prUrl, e.test && `\`${e.test.command}\` exit ${e.test.exitCode}`].filter(Boolean).join('  ')}`));
+  } else if (t.statusCategory === 'done') out.push(field(env, 'evidence', env.paint('dim', 'none')));
   if (t.origin) out.push(field(env, 'origin', t.origin));
   if (t.documentPath) out.push(field(env, 'document', t.documentPath));
   if (t.closeReason) out.push(field(env, 'closed', t.closeReason));
@@ -55,6 +63,11 @@ export function taskDetailView(out: { task: Task }, env: RenderEnv): string {
   const blocks = [`${taskLine(t, env)}`, facts(t, env).join('\n')];
   if (t.description) blocks.push(`${env.paint('bold', 'Description')}\n${indent(t.description)}`);
   if (t.checklist.length) blocks.push(checklistLines(t, env).join('\n'));
+  if (t.checkpoint) {
+    const c = t.checkpoint;
+    const rows = [indent(c.summary), ...(c.next ? [`  next: ${c.next}`] : []), ...(c.changedFiles?.length ? [`  changed: ${c.changedFiles.join(', ')}`] : []), ...(c.questions ?? []).map((q) => `  ? ${q}`)];
+    blocks.push(`${env.paint('bold', 'Checkpoint')} ${env.paint('dim', `${c.actor} · ${relativeTime(c.at)}${c.head ? ` · HEAD ${c.head.slice(0, 10)}` : ''}`)}\n${rows.join('\n')}`);
+  }
   if (t.comments.length) {
     const comments = t.comments.map((c) => `  ${env.paint('cyan', c.author)} ${env.paint('dim', `· ${c.kind} · ${relativeTime(c.createdAt)}`)}\n${indent(c.body, '    ')}`);
     blocks.push(`${env.paint('bold', `Comments (${t.comments.length})`)}\n${comments.join('\n')}`);
@@ -68,11 +81,12 @@ export function taskCreatedView(out: { task: Task }, env: RenderEnv): string {
   return `${env.paint('green', 'Created')} ${taskLine(t, env)}\n  ${env.paint('dim', rel)}`;
 }
 
-export function taskChangedView(out: { task: Task | null }, env: RenderEnv): string {
+export function taskChangedView(out: { task: Task | null; skipped?: Array<{ id: string; reservedBy: Array<{ task: string; holder: string; paths: string[] }> }> }, env: RenderEnv): string {
   const t = out.task;
+  const skipped = (out.skipped ?? []).map((k) => `  ${env.paint('dim', `passed over ${k.id}: ${k.reservedBy.map((b) => `${b.paths.join(', ')} reserved by ${b.holder} (${b.task})`).join('; ')}`)}`);
   // claim_next (`cairn start --next`) answers null when nothing is ready.
-  if (!t) return 'No ready task to claim: nothing matches, or everything is blocked or claimed. `cairn ready` says what blocks the queue.';
-  const lines = [`${env.verb ?? 'Changed'} ${taskLine(t, env)}`];
+  if (!t) return ['No ready task to claim: nothing matches, or everything is blocked or claimed. `cairn ready` says what blocks the queue.', ...skipped].join('\n');
+  const lines = [`${env.verb ?? 'Changed'} ${taskLine(t, env)}`, ...skipped];
   if (t.claim) lines.push(`  ${env.paint('dim', `claimed by ${t.claim.actor} until ${humanTime(t.claim.expiresAt)}`)}`);
   else if (markerCell(t).text) lines.push(`  ${env.paint('dim', markerCell(t).text)}`);
   return lines.join('\n');

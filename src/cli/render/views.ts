@@ -2,7 +2,7 @@
 import { boardView } from './board-view.js';
 import { progressView } from './progress-view.js';
 import { documentView, handoffView } from './handoff-views.js';
-import { linksView, linkView, unlinkedView } from './link-views.js';
+import { linksView, linkView, pathsView, unlinkedView } from './link-views.js';
 import { changesView, historyView, labelsView, projectsView, projectView, purgedView } from './misc-views.js';
 import type { RenderEnv } from './render-env.js';
 import { visibleStrings } from './visible-text.js';
@@ -37,6 +37,7 @@ export const VIEWS = {
   link: linkView,
   unlinked: unlinkedView,
   links: linksView,
+  paths: pathsView,
 } satisfies Record<string, View>;
 
 export type ViewName = keyof typeof VIEWS;

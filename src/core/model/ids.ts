@@ -21,7 +21,7 @@ export const TaskRef = z
   .trim()
   .min(1, 'task id must not be empty')
   .max(64, 'task id is too long')
-  .describe('Task id: API-12 or internal ULID');
+  .describe('Task id, e.g. API-12 (or its ULID)');
 
 export type ParsedTaskRef =
   | { type: 'display'; projectKey: string; seq: number; text: string }

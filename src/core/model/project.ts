@@ -16,6 +16,7 @@ export const Project = lazy(() => z.object({
   description: z.string(),
   root: z.string().nullable().describe('Repository path; agents started inside it default to this project'),
   aliases: z.array(z.string()),
+  requireEvidence: z.boolean().describe('Completions must carry evidence'),
   statuses: z.array(Status()),
   archived: z.boolean(),
   taskCount: z.number().int(),

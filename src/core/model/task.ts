@@ -2,6 +2,7 @@
 import * as z from 'zod';
 import { isSafeUrl } from '../rules/safe-url.js';
 import { lazy } from './lazy.js';
+import { Checkpoint, ClaimWhere, Evidence } from './coordination.js';
 import { Category } from './workflow.js';
 
 export const KINDS = ['task', 'feature', 'bug', 'chore', 'spike', 'epic'] as const;
@@ -27,12 +28,15 @@ export const Title = z
 
 export const Description = z.string().max(100_000, 'description must be at most 100,000 characters');
 
+// Checked by refinements, not a pattern and lengths: a label schema appears in six default tools (see `ruled`).
 export const Label = z
   .string({ error: 'each label must be a string' })
   .trim()
-  .min(1, 'labels must not be empty')
-  .max(50, 'labels must be at most 50 characters')
-  .regex(/^[^,\s][^,]*$/, 'labels must not contain commas');
+  .check(
+    z.refine((s) => s.length > 0, 'labels must not be empty'),
+    z.refine((s) => s.length <= 50, 'labels must be at most 50 characters'),
+    z.refine((s) => !s.includes(','), 'labels must not contain commas'),
+  );
 export const Labels = z.array(Label).max(50, 'at most 50 labels per task');
 
 /**
@@ -119,7 +123,14 @@ export const Comment = lazy(() => z.object({
 }));
 export type Comment = z.infer<ReturnType<typeof Comment>>;
 
-export const Claim = lazy(() => z.object({ actor: z.string(), expiresAt: z.string() }));
+export const Claim = lazy(() =>
+  z.object({
+    actor: z.string(),
+    expiresAt: z.string(),
+    generation: z.number().int().optional().describe('Rises with every new claim of the task (full views)'),
+    where: ClaimWhere().optional().describe('Worktree, branch and HEAD it was claimed from (full views)'),
+  }),
+);
 export type Claim = z.infer<ReturnType<typeof Claim>>;
 
 /** Fields every task carries, in lists and in full. Ids are display ids (`API-12`). */
@@ -168,6 +179,9 @@ export const Task = lazy(() => TaskSummary().extend({
   comments: z.array(Comment()),
   links: Links(),
   anchors: z.array(z.string()),
+  touches: z.array(z.string()).describe('Paths or globs it edits; a live claim reserves them'),
+  evidence: Evidence().nullable().describe('What its completion showed: verified (commit found here) or reported; null: none'),
+  checkpoint: Checkpoint().nullable().describe('The latest hand-on for the next agent'),
   closeReason: z.string().nullable(),
   origin: z.string().nullable(),
   documentPath: z.string().nullable(),

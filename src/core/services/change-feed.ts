@@ -26,7 +26,8 @@ export interface ChangeFeed {
   readonly lastSeq: number;
   /** Checks for changes now (also runs on the timer). */
   poll(): Promise<void>;
-  close(): void;
+  /** Stops polling; resolves once a poll in flight has ended, so the store can close after it. */
+  close(): Promise<void>;
 }
 
 export interface ChangeFeedOptions {
@@ -79,7 +80,9 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
   // the current one ends (at most one waits), so "poll now" always covers what committed before it.
   let queued: Promise<void> | null = null;
   let failing = false;
+  let closed = false;
   const poll = (): Promise<void> => {
+    if (closed) return Promise.resolve();
     if (polling) return (queued ??= polling.then(() => ((queued = null), poll())));
     polling = (async () => {
       let next: string | undefined;
@@ -95,6 +98,8 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
       } catch (err) {
         // Not caught up: the next poll drains again even if nothing else commits meanwhile.
         if (next !== undefined && token === next) token = undefined;
+        // A poll that outlives close() fails on a closing store: that is shutdown, not an outage.
+        if (closed) return;
         failing = true;
         opts.onError?.(err);
       } finally {
@@ -118,9 +123,11 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
       return lastSeq;
     },
     poll,
-    close: () => {
+    close: async () => {
+      closed = true;
       clearInterval(timer);
       unlisten?.();
+      await polling?.catch(() => undefined);
     },
   };
 }

@@ -11,28 +11,32 @@ import { CairnError } from '../errors.js';
 import { TaskRef } from '../model/ids.js';
 import type { Task } from '../model/task.js';
 import { Kind } from '../model/task.js';
-import type { ListAfter, TaskFilter, TaskPatch, TaskRow, Tx } from '../ports.js';
+import type { ListAfter, LiveReservation, TaskFilter, TaskPatch, TaskRow, Tx } from '../ports.js';
 import { isBlockerOpen, isClaimLive } from '../rules/readiness.js';
 import { sortKeyOf } from './cursor.js';
 import { displayIdOf, hydrate } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject } from './resolve.js';
+import { assertMayTakeOver, assertMayWrite } from './claim-guard.js';
+import { pathConflicts, pathsReserved, type PathConflict } from './reservations.js';
+import { whereIs } from './git-facts.js';
 import { commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
-const LeaseSeconds = z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS).describe('Lease length; claim again before it ends to renew');
+const LeaseSeconds = z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS).describe('Lease length');
 
 export const ClaimTaskInput = lazy(() => z.object({
   id: TaskRef,
   leaseSeconds: LeaseSeconds,
-  force: z.boolean().default(false).describe('Claim despite open blockers (history records it)'),
+  force: z.boolean().default(false).describe('Past open blockers (recorded)'),
+  takeover: z.boolean().default(false).describe("Take another's live claim (recorded)"),
 }));
 
 function alreadyClaimed(row: TaskRow): CairnError {
   const id = displayIdOf(row);
   return new CairnError('ALREADY_CLAIMED', `Task ${id} is claimed by ${row.claimedBy} until ${row.claimExpiresAt}. Only one agent works a task at a time.`, {
-    suggestions: ['next_tasks to find another ready task', `Wait until ${row.claimExpiresAt}, when the lease lapses if not renewed`],
-    details: { holder: row.claimedBy, expiresAt: row.claimExpiresAt },
+    suggestions: ['claim_next {} to take another ready task', `Wait until ${row.claimExpiresAt}, when the lease lapses if not renewed`, `claim_task {id: "${id}", takeover: true} to take it over (needs a token that may act as anyone)`],
+    details: { holder: row.claimedBy, expiresAt: row.claimExpiresAt, generation: row.claimGeneration },
   });
 }
 
@@ -49,8 +53,17 @@ export async function claimTask(ctx: Context, input: z.infer<ReturnType<typeof C
   return ctx.store.write(async (tx) => hydrate(tx, await claimRow(tx, ctx, await resolveLiveTask(tx, input.id), input), nowIso(ctx), ctx.actor));
 }
 
-/** Claims `row` for ctx.actor inside the caller's write transaction; the saved row. */
-async function claimRow(tx: Tx, ctx: Context, row: TaskRow, input: { leaseSeconds: number; force: boolean }): Promise<TaskRow> {
+/**
+ * Claims `row` for ctx.actor inside the caller's write transaction; the saved row. A new claim (not
+ * the holder's renewal, which an expired lease nobody else took still is) moves the generation on:
+ * the earlier holder is then fenced out (claim-guard.ts).
+ */
+async function claimRow(
+  tx: Tx,
+  ctx: Context,
+  row: TaskRow,
+  input: { leaseSeconds: number; force: boolean; takeover?: boolean; ignorePaths?: boolean; reservations?: LiveReservation[] },
+): Promise<TaskRow> {
   const now = nowIso(ctx);
   const id = displayIdOf(row);
   if (row.category === 'done' || row.category === 'canceled') {
@@ -64,13 +77,24 @@ async function claimRow(tx: Tx, ctx: Context, row: TaskRow, input: { leaseSecond
     });
   }
   const stored = row.claimedBy && row.claimExpiresAt ? { actor: row.claimedBy, expiresAt: row.claimExpiresAt } : null;
-  if (stored && isClaimLive(stored, now) && stored.actor !== ctx.actor) throw alreadyClaimed(row);
-  const renewing = stored?.actor === ctx.actor && isClaimLive(stored, now);
+  const takingOver = stored !== null && isClaimLive(stored, now) && stored.actor !== ctx.actor;
+  if (takingOver && !input.takeover) throw alreadyClaimed(row);
+  if (takingOver) assertMayTakeOver(ctx, row, 'take over');
+  // Another's lapsed lease is open to anyone: a holder fenced out by it (LEASE_LOST on writes) claims afresh.
+  const renewing = stored?.actor === ctx.actor;
   // The holder renewing keeps the lease even if a blocker was added meanwhile; a new claim must be workable.
   const forced = row.openBlockers > 0 && !renewing;
   if (forced && !input.force) throw blocked(row);
+  // A new claim reserves the task's paths: another actor's overlapping reservation refuses it unless forced.
+  const conflicts = renewing || input.ignorePaths ? [] : await pathConflicts(tx, ctx, row, now, input.reservations);
+  if (conflicts.length && !input.force) throw pathsReserved(row, conflicts);
   const expiresAt = new Date(ctx.clock.now().getTime() + input.leaseSeconds * 1000).toISOString();
   const patch: TaskPatch = { claimedBy: ctx.actor, claimExpiresAt: expiresAt, assignee: ctx.actor };
+  if (!renewing) patch.claimGeneration = row.claimGeneration + 1;
+  // Where the claim was made from (worktree, branch, HEAD); a renewal is a heartbeat and keeps it
+  // (checkpoints carry the HEAD work reached).
+  const dir = ctx.workdir ?? ctx.cwd;
+  if (!renewing) patch.claimWhere = (dir ? whereIs(dir) : undefined) ?? null;
   // A record of a source Cairn does not write (Castle's castle.db) keeps its assignee and status as
   // the source has them: the claim is the lease alone, which is Cairn's own data.
   const leaseOnly = await tx.links.inReadOnlyLink(row.uid);
@@ -80,13 +104,16 @@ async function claimRow(tx: Tx, ctx: Context, row: TaskRow, input: { leaseSecond
     if (inProgress) Object.assign(patch, statusPatch(row, inProgress, now), { position: await positionAt(tx, row, inProgress.name, undefined) });
   }
   // The claim and its status change are one conditional UPDATE: the condition holds on engines
-  // without an exclusive write lock too, and the row (and its indexes) is written once.
+  // without an exclusive write lock too, and the row (and its indexes) is written once. A takeover
+  // wins only over the claim it read (its generation).
   const guarded = async ({ claimedBy: _holder, claimExpiresAt: _expiry, ...rest }: TaskPatch) => {
-    if (!(await tx.tryClaim(row.uid, ctx.actor, now, expiresAt, rest))) throw alreadyClaimed((await tx.getTask(row.uid))!);
+    if (!(await tx.tryClaim(row.uid, ctx.actor, now, expiresAt, rest, takingOver ? row.claimGeneration : -1))) throw alreadyClaimed((await tx.getTask(row.uid))!);
   };
   // Diff against the pre-claim row so the event shows the claim itself, and a forced claim the blockers it went past.
   const extra: Record<string, { before: unknown; after: unknown }> = forced ? { forcedPastBlockers: { before: null, after: row.openBlockerIds } } : {};
-  return commitTaskChange(tx, ctx, row, patch, renewing ? 'task.claim_renewed' : 'task.claimed', extra, { write: guarded });
+  if (takingOver) extra.takenOver = { before: { holder: stored.actor, expiresAt: stored.expiresAt }, after: ctx.actor };
+  if (conflicts.length) extra.forcedPastReservations = { before: null, after: conflicts.map((c) => ({ task: c.task, holder: c.holder })) };
+  return commitTaskChange(tx, ctx, row, patch, renewing ? 'task.claim_renewed' : 'task.claimed', extra, { write: guarded, anyActor: true });
 }
 
 // Kept small: every default tool list carries it (the budget is test/mcp/surface.test.ts).
@@ -95,16 +122,27 @@ export const ClaimNextInput = lazy(() => z.object({
   labels: z.array(z.string()).max(50).optional().describe('Any of these'),
   assignee: z.string().optional().describe('"none": unassigned'),
   kind: Kind.optional(),
-  leaseSeconds: LeaseSeconds.describe('As claim_task'),
+  leaseSeconds: LeaseSeconds,
+  avoidOverlap: z.boolean().default(true).describe("Skip tasks whose touches overlap another's live claim"),
 }));
+
+/** A ready task claim_next passed over because its paths overlap a live reservation. */
+export interface SkippedTask {
+  id: string;
+  reservedBy: Array<{ task: string; holder: string; paths: string[] }>;
+}
 
 /**
  * Claims the first ready task (DESIGN §2 order) matching the filter, in one write transaction:
  * on SQLite the transaction holds the write lock, and on any engine each attempt is tryClaim's
  * conditional UPDATE, so a task lost to a concurrent claimer is passed over, never shared.
  */
-export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof ClaimNextInput>>): Promise<{ task: Task | null }> {
+export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof ClaimNextInput>>): Promise<{ task: Task | null; skipped?: SkippedTask[] }> {
   return ctx.store.write(async (tx) => {
+    const skipped: SkippedTask[] = [];
+    const answer = (task: Task | null) => (skipped.length ? { task, skipped } : { task });
+    // Read once per call, and only once a candidate declares paths.
+    let reservations: LiveReservation[] | undefined;
     const now = nowIso(ctx);
     const projectUids = input.project ? [(await resolveProject(tx, input.project)).uid] : await activeProjectUids(tx);
     const filter: TaskFilter = {
@@ -124,13 +162,23 @@ export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof C
         // the list; such a candidate is skipped, never answered as an error.
         const row = await tx.getTask(r.uid);
         if (!row || row.claimedBy === ctx.actor || row.deletedAt !== null || !isBlockerOpen({ category: row.category, deleted: false })) continue;
+        if (row.touches.length && input.avoidOverlap && !reservations) {
+          await tx.exclusive('reservations');
+          reservations = await tx.liveReservations(now);
+        }
         try {
-          return { task: await hydrate(tx, await claimRow(tx, ctx, row, { leaseSeconds: input.leaseSeconds, force: false }), now, ctx.actor) };
+          const claimed = await claimRow(tx, ctx, row, { leaseSeconds: input.leaseSeconds, force: false, ignorePaths: !input.avoidOverlap, ...(reservations ? { reservations } : {}) });
+          return answer(await hydrate(tx, claimed, now, ctx.actor));
         } catch (err) {
+          if (err instanceof CairnError && err.code === 'PATHS_RESERVED') {
+            const conflicts = ((err.details as { conflicts?: PathConflict[] } | undefined)?.conflicts ?? []);
+            skipped.push({ id: displayIdOf(row), reservedBy: conflicts.map((c) => ({ task: c.task, holder: c.holder, paths: [...new Set(c.overlaps.map((o) => o.reserved))] })) });
+            continue;
+          }
           if (!(err instanceof CairnError) || (err.code !== 'ALREADY_CLAIMED' && err.code !== 'BLOCKED')) throw err;
         }
       }
-      if (!more || !rows.length) return { task: null };
+      if (!more || !rows.length) return answer(null);
       after = sortKeyOf(rows[rows.length - 1]!, 'priority');
     }
   });
@@ -138,7 +186,7 @@ export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof C
 
 export const ReleaseTaskInput = lazy(() => z.object({
   id: TaskRef,
-  force: z.boolean().default(false).describe("Release someone else's live claim (humans steering agents)"),
+  force: z.boolean().default(false).describe("Release another's live claim"),
   toStatus: z.string().optional().describe("Status to return to; default the project's first todo status if in progress"),
 }));
 
@@ -151,16 +199,17 @@ export async function releaseTask(ctx: Context, input: z.infer<ReturnType<typeof
       throw new CairnError('NOT_CLAIMED', `Task ${id} is not claimed; there is nothing to release.`, { suggestions: [`claim_task {id: "${id}"} to claim it`] });
     }
     const live = isClaimLive({ actor: row.claimedBy, expiresAt: row.claimExpiresAt ?? '' }, now);
-    if (live && row.claimedBy !== ctx.actor && !input.force) throw alreadyClaimed(row);
+    if (live && row.claimedBy !== ctx.actor && input.force) assertMayTakeOver(ctx, row, 'release');
+    else await assertMayWrite(tx, ctx, row, now);
     const statuses = await statusesOf(tx, row);
     const leaseOnly = await tx.links.inReadOnlyLink(row.uid);
-    const patch: TaskPatch = { claimedBy: null, claimExpiresAt: null, ...(row.assignee === row.claimedBy && !leaseOnly ? { assignee: null } : {}) };
+    const patch: TaskPatch = { claimedBy: null, claimExpiresAt: null, claimWhere: null, ...(row.assignee === row.claimedBy && !leaseOnly ? { assignee: null } : {}) };
     // findStatus: the same matching (case, spaces) and the same error with suggestions as everywhere else.
     const target = leaseOnly && !input.toStatus ? undefined : input.toStatus
       ? findStatus(statuses, input.toStatus, row.projectKey)
       : row.category === 'in_progress' ? firstOfCategory(statuses, 'todo') : undefined;
     if (target && target.name !== row.status) Object.assign(patch, statusPatch(row, target, now), { position: await positionAt(tx, row, target.name, 0) });
-    const saved = await commitTaskChange(tx, ctx, row, patch, 'task.released');
+    const saved = await commitTaskChange(tx, ctx, row, patch, 'task.released', {}, { anyActor: true });
     return hydrate(tx, saved, now, ctx.actor);
   });
 }

@@ -22,7 +22,7 @@ export async function addComment(ctx: Context, input: z.infer<ReturnType<typeof 
     const now = nowIso(ctx);
     const id = ulid();
     await tx.addComment(row.uid, { id, author: ctx.actor, kind: input.kind, body: input.body, createdAt: now });
-    const saved = await commitTaskChange(tx, ctx, row, {}, 'comment.added', { comment: { before: null, after: { id, kind: input.kind, body: input.body.slice(0, 500) } } }, { reindex: true });
+    const saved = await commitTaskChange(tx, ctx, row, {}, 'comment.added', { comment: { before: null, after: { id, kind: input.kind, body: input.body.slice(0, 500) } } }, { reindex: true, anyActor: true });
     return hydrate(tx, saved, now, ctx.actor);
   });
 }

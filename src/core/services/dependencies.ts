@@ -53,7 +53,7 @@ export async function addDependency(ctx: Context, input: z.infer<ReturnType<type
     if (await linkBlocker(tx, task, blocker, now)) {
       await tx.refreshOpenBlockers([task.uid]);
       const after = [...before, displayIdOf(blocker)];
-      const saved = await commitTaskChange(tx, ctx, task, {}, 'dependency.added', { blockedBy: { before, after } });
+      const saved = await commitTaskChange(tx, ctx, task, {}, 'dependency.added', { blockedBy: { before, after } }, { anyActor: true });
       return hydrate(tx, saved, now, ctx.actor);
     }
     return hydrate(tx, task, now, ctx.actor);
@@ -73,7 +73,7 @@ export async function removeDependency(ctx: Context, input: z.infer<ReturnType<t
     }
     await tx.refreshOpenBlockers([task.uid]);
     const after = before.filter((b) => b !== displayIdOf(blocker));
-    const saved = await commitTaskChange(tx, ctx, task, {}, 'dependency.removed', { blockedBy: { before, after } });
+    const saved = await commitTaskChange(tx, ctx, task, {}, 'dependency.removed', { blockedBy: { before, after } }, { anyActor: true });
     return hydrate(tx, saved, now, ctx.actor);
   });
 }

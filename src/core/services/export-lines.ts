@@ -51,6 +51,7 @@ export function taskLine(d: TaskDump): string {
     checklist: d.checklist.map((i) => ({ text: i.text, checked: i.checked })),
     links: t.links,
     anchors: t.anchors,
+    touches: t.touches,
     closeReason: t.closeReason,
     origin: t.origin,
     documentPath: t.documentPath,

@@ -119,7 +119,7 @@ export async function submitHandoff(ctx: Context & { defaultProject?: string }, 
     const targetCtx: Context = { ...ctx, store: ws.store };
     const create = (c: Context) => createTask(c, {
       project: project.key, title: input.title, description: input.details, priority: input.priority, labels: input.tags, anchors,
-      origin, kind: 'task', score: 0, blockedBy: [], checklist: [], links: {},
+      origin, kind: 'task', score: 0, blockedBy: [], checklist: [], links: {}, touches: [],
     });
     const made = input.idempotencyKey ? await withIdempotency(targetCtx, { key: input.idempotencyKey, op: 'submit_handoff', request: { ...input, idempotencyKey: undefined } }, create) : await create(targetCtx);
     if (isReplay(made)) {

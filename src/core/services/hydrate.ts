@@ -48,6 +48,10 @@ export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string,
   // One after another: the store runs them on one connection anyway, and the summary already
   // lists the (undeleted) children, so the child roll-up query runs only for tasks that have some.
   const [summary] = summarize([row], now, actor);
+  if (summary!.claim) {
+    summary!.claim.generation = row.claimGeneration;
+    if (row.claimWhere) summary!.claim.where = row.claimWhere;
+  }
   // The row counts its checklist items: most tasks have none, and then there is nothing to read.
   const checklist = known.checklist ?? (row.checklistTotal === 0 ? [] : await tx.getChecklist(row.uid));
   const comments = known.comments ?? (await tx.getComments(row.uid));
@@ -63,6 +67,9 @@ export async function hydrate(tx: Tx, row: TaskRow, now: string, actor?: string,
     comments,
     links: row.links,
     anchors: row.anchors,
+    touches: row.touches,
+    evidence: row.evidence,
+    checkpoint: row.checkpoint,
     closeReason: row.closeReason,
     origin: row.origin,
     documentPath: row.documentPath,

@@ -9,6 +9,8 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
 import { TaskRef } from '../model/ids.js';
+import { EvidenceInput, type Evidence } from '../model/coordination.js';
+import { commitExists } from './git-facts.js';
 import { CommentKind, type Task } from '../model/task.js';
 import { newUlid as ulid } from '../model/ids.js';
 import { record } from './activity.js';
@@ -20,13 +22,50 @@ export const CompleteTaskInput = lazy(() => z.object({
   id: TaskRef,
   closeReason: z.string().trim().max(500).optional().describe('Why it closed, e.g. fixed, duplicate, wont_fix'),
   comment: z.string().trim().min(1).max(100_000).optional().describe('Implementation notes recorded as a comment'),
+  evidence: EvidenceInput().optional(),
   expectedVersion: z.number().int().min(1).optional(),
 }));
 
+/**
+ * The evidence as stored: a commit is looked up in the project's repository when this machine has
+ * it (refused when git says it is not there), and the answer is `verified`; anything else is `reported`.
+ */
+async function checkedEvidence(ctx: Context, input: EvidenceInput, id: string, root: string | null): Promise<Evidence> {
+  let status: Evidence['status'] = 'reported';
+  if (input.commit && root) {
+    const found = await commitExists(root, input.commit);
+    if (found === false) {
+      throw new CairnError('VALIDATION_ERROR', `Commit ${input.commit} is not in the repository at ${root}, so it cannot be the evidence that ${id} is done. Nothing was changed.`, {
+        suggestions: [`git -C ${root} fetch, if the commit was pushed from elsewhere`, 'Check the SHA (git log --oneline -1)', 'Send evidence.prUrl or evidence.test instead'],
+        details: { field: 'evidence.commit', commit: input.commit, repository: root },
+      });
+    }
+    if (found) status = 'verified';
+  }
+  return { ...input, status, at: nowIso(ctx), actor: ctx.actor };
+}
+
+/** Completing (complete_task, or moving it to a done lane) in a project that requires evidence, without it. */
+export function evidenceRequired(id: string, key: string): CairnError {
+  return new CairnError('VALIDATION_ERROR', `Project ${key} requires evidence to complete a task: send evidence with a commit SHA, a PR url or a test command and its exit code. Nothing was changed.`, {
+    suggestions: [`complete_task {id: "${id}", evidence: {commit: "<sha>", test: {command: "npm test", exitCode: 0}}}`, `update_project {key: "${key}", requireEvidence: false} to stop requiring it`],
+    details: { field: 'evidence', required: true },
+  });
+}
+
 export async function completeTask(ctx: Context, input: z.infer<ReturnType<typeof CompleteTaskInput>>): Promise<{ task: Task; nowReady: string[] }> {
+  // git is asked before the write transaction, which it would otherwise hold for the lookup.
+  const given = input.evidence && Object.keys(input.evidence).length ? input.evidence : undefined;
+  const evidence = given
+    ? await ctx.store.read(async (tx) => {
+        const row = await resolveLiveTask(tx, input.id);
+        return checkedEvidence(ctx, given, displayIdOf(row), (await tx.getProjectByUid(row.projectUid))?.root ?? null);
+      })
+    : undefined;
   return ctx.store.write(async (tx) => {
     const row = await resolveLiveTask(tx, input.id);
     checkVersion(row, input.expectedVersion);
+    if (!evidence && (await tx.getProjectByUid(row.projectUid))?.requireEvidence) throw evidenceRequired(displayIdOf(row), row.projectKey);
     const now = nowIso(ctx);
     const dependents = await tx.dependentUids(row.uid);
     const wasReady = new Set((summarize(await tx.getTaskSummaries(dependents), now)).filter((t) => t.isReady).map((t) => t.uid));
@@ -36,6 +75,8 @@ export async function completeTask(ctx: Context, input: z.infer<ReturnType<typeo
       ...(row.category === 'done' ? {} : { ...statusPatch(row, done, now), position: await positionAt(tx, row, done.name, undefined) }),
       claimedBy: null,
       claimExpiresAt: null,
+      claimWhere: null,
+      ...(evidence ? { evidence } : {}),
       ...(input.closeReason !== undefined ? { closeReason: input.closeReason } : {}),
     };
     let extra = {};
@@ -69,7 +110,7 @@ export async function deleteTask(ctx: Context, input: z.infer<ReturnType<typeof 
     const row = await resolveTask(tx, input.id);
     const now = nowIso(ctx);
     if (row.deletedAt) return hydrate(tx, row, now, ctx.actor);
-    const saved = await commitTaskChange(tx, ctx, row, { deletedAt: now, claimedBy: null, claimExpiresAt: null }, 'task.deleted');
+    const saved = await commitTaskChange(tx, ctx, row, { deletedAt: now, claimedBy: null, claimExpiresAt: null, claimWhere: null }, 'task.deleted');
     return hydrate(tx, saved, now, ctx.actor);
   });
 }

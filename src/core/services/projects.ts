@@ -47,6 +47,7 @@ export const UpdateProjectInput = lazy(() => z.object({
   description: ProjectDescription.optional(),
   root: ProjectRoot.nullable().optional(),
   aliases: Aliases.optional(),
+  requireEvidence: z.boolean().optional().describe('Refuse completions without evidence'),
   statuses: z.array(StatusOp()).max(50).optional().describe('Workflow edits applied in order: add, rename, move, recolor, recategorize, remove'),
 }));
 
@@ -67,6 +68,7 @@ async function present(tx: Tx, p: ProjectRow, counts?: Map<string, number>): Pro
     description: p.description,
     root: p.root,
     aliases: p.aliases,
+    requireEvidence: p.requireEvidence ?? false,
     statuses,
     archived: p.archivedAt !== null,
     taskCount: n.get(p.uid) ?? 0,
@@ -129,6 +131,7 @@ export async function updateProject(ctx: Context, input: z.infer<ReturnType<type
     if (input.aliases) await assertAliasesFree(tx, input.aliases, p.uid);
     const patch = {
       ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.requireEvidence !== undefined ? { requireEvidence: input.requireEvidence } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.root !== undefined ? { root: input.root === null ? null : storedRoot(ctx, input.root) } : {}),
       ...(input.aliases !== undefined ? { aliases: [...new Set(input.aliases)] } : {}),

@@ -28,9 +28,9 @@ export function realish(p: string): string {
 
 const inside = (root: string, p: string): boolean => p === root || p.startsWith(root.endsWith(sep) ? root : root + sep);
 
-function outside(anchor: string, root: string, why: string): CairnError {
-  return new CairnError('ANCHOR_OUTSIDE_REPOSITORY', `Anchor "${anchor}" is outside the target repository ${root} (${why}). Anchors must name files inside it. Nothing was changed.`, {
-    suggestions: ['Give the path relative to the target repository root (e.g. src/index.ts)', 'Leave the anchor out'],
+function outside(anchor: string, root: string, why: string, what = 'Anchor'): CairnError {
+  return new CairnError('ANCHOR_OUTSIDE_REPOSITORY', `${what} "${anchor}" is outside the target repository ${root} (${why}). ${what}s must name files inside it. Nothing was changed.`, {
+    suggestions: ['Give the path relative to the target repository root (e.g. src/index.ts)', `Leave the ${what.toLowerCase()} out`],
     details: { anchor, repository: root },
   });
 }
@@ -39,26 +39,26 @@ function outside(anchor: string, root: string, why: string): CairnError {
  * Anchors as repo-relative paths with `/` separators. `root` null: no repository is known, so only
  * relative paths that stay inside are accepted (checked lexically).
  */
-export function normalizeAnchors(anchors: readonly string[], root: string | null): string[] {
+export function normalizeAnchors(anchors: readonly string[], root: string | null, what = 'Anchor'): string[] {
   const out: string[] = [];
   for (const raw of anchors) {
     const a = raw.trim();
     if (!a) continue;
-    if (a.includes('\0')) throw outside(raw, root ?? '(unknown)', 'it contains a NUL character');
+    if (a.includes('\0')) throw outside(raw, root ?? '(unknown)', 'it contains a NUL character', what);
     let rel: string;
     if (root) {
       const realRoot = realish(root);
       const abs = isAbsolute(a) ? a : resolve(root, a);
       const lexical = relative(resolve(root), abs);
       const viaReal = isAbsolute(a) && inside(realRoot, realish(abs)) ? relative(realRoot, realish(abs)) : lexical;
-      if (viaReal === '..' || viaReal.startsWith(`..${sep}`) || isAbsolute(viaReal)) throw outside(raw, root, isAbsolute(a) ? 'an absolute path elsewhere' : 'it climbs out with ..');
+      if (viaReal === '..' || viaReal.startsWith(`..${sep}`) || isAbsolute(viaReal)) throw outside(raw, root, isAbsolute(a) ? 'an absolute path elsewhere' : 'it climbs out with ..', what);
       // Follow symlinks: where the file really is must be inside the real root too.
-      if (!inside(realRoot, realish(join(realRoot, viaReal)))) throw outside(raw, root, 'a symlink points out of it');
+      if (!inside(realRoot, realish(join(realRoot, viaReal)))) throw outside(raw, root, 'a symlink points out of it', what);
       rel = viaReal;
     } else {
-      if (isAbsolute(a)) throw outside(raw, '(unknown)', 'an absolute path, and the target has no repository root to compare with');
+      if (isAbsolute(a)) throw outside(raw, '(unknown)', 'an absolute path, and the target has no repository root to compare with', what);
       const norm = relative('/r', resolve('/r', a));
-      if (norm === '..' || norm.startsWith(`..${sep}`)) throw outside(raw, '(unknown)', 'it climbs out with ..');
+      if (norm === '..' || norm.startsWith(`..${sep}`)) throw outside(raw, '(unknown)', 'it climbs out with ..', what);
       rel = norm;
     }
     const posix = rel.split(sep).join('/') || '.';
@@ -74,6 +74,11 @@ export function normalizeAnchors(anchors: readonly string[], root: string | null
  */
 export function taskAnchors(anchors: readonly string[], projectRoot: string | null): string[] {
   return normalizeAnchors(anchors, projectRoot && isAbsolute(projectRoot) ? projectRoot : null);
+}
+
+/** A task's touches (paths or globs it edits), held to the anchors' rule; duplicates dropped. */
+export function taskTouches(touches: readonly string[], projectRoot: string | null): string[] {
+  return [...new Set(normalizeAnchors(touches, projectRoot && isAbsolute(projectRoot) ? projectRoot : null, 'Path'))];
 }
 
 /** The repository root whose `.cairn/` folder holds `path` (the path itself or its nearest ancestor), if any. */

@@ -6,6 +6,7 @@ import type { Status } from '../model/workflow.js';
 import type { TaskPatch, TaskRow, Tx } from '../ports.js';
 import { isBlockerOpen } from '../rules/readiness.js';
 import { diff, record, type Changes } from './activity.js';
+import { assertMayWrite } from './claim-guard.js';
 import { displayIdOf } from './hydrate.js';
 
 const INDEXED = ['title', 'description'] as const;
@@ -62,7 +63,8 @@ export function statusPatch(row: TaskRow, s: Status, now: string): TaskPatch {
 }
 
 /**
- * Writes `patch` to the task with version+1 and updatedAt, keeps dependents' blocker counts and the
+ * Refuses a non-holder while another's claim is live (claim-guard.ts, unless `anyActor`), then
+ * writes `patch` to the task with version+1 and updatedAt, keeps dependents' blocker counts and the
  * search index current, and appends the activity event. Returns the row as stored.
  */
 export async function commitTaskChange(
@@ -72,11 +74,15 @@ export async function commitTaskChange(
   patch: TaskPatch,
   type: string,
   extra: Changes = {},
-  opts: { reindex?: boolean; write?: (patch: TaskPatch) => Promise<void> } = {},
+  opts: { reindex?: boolean; write?: (patch: TaskPatch) => Promise<void>; anyActor?: boolean } = {},
 ): Promise<TaskRow> {
+  const now = nowIso(ctx);
+  // Another's live claim excludes every write but those open to all (anyActor: comments,
+  // dependency edges, a source's own changes, a workflow edit, the claim calls that check themselves).
+  // Asked before the no-change shortcut: a fenced-out holder learns so even when its write changes nothing.
+  if (!opts.anyActor) await assertMayWrite(tx, ctx, row, now);
   const changes = { ...diff(row as unknown as Record<string, unknown>, patch as Record<string, unknown>), ...extra };
   if (Object.keys(changes).length === 0) return row;
-  const now = nowIso(ctx);
   const stored: TaskPatch = { ...patch, version: row.version + 1, updatedAt: now };
   // `write` replaces the plain row update with a guarded one (a claim's condition), still one UPDATE.
   await (opts.write ? opts.write(stored) : tx.updateTask(row.uid, stored));
@@ -98,6 +104,6 @@ export async function commitTaskChange(
 /** Patch fields stored as they are in the row and read back unchanged, from which no other field of the row is derived. */
 const OWN_COLUMNS = new Set<string>([
   'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position', 'assignee', 'substatus', 'slug',
-  'claimedBy', 'claimExpiresAt', 'links', 'anchors', 'closeReason', 'origin', 'documentPath',
+  'claimedBy', 'claimExpiresAt', 'claimGeneration', 'claimWhere', 'touches', 'evidence', 'checkpoint', 'links', 'anchors', 'closeReason', 'origin', 'documentPath',
   'version', 'updatedAt', 'completedAt', 'archivedAt', 'deletedAt',
 ] satisfies Array<keyof TaskPatch>);

@@ -10,6 +10,7 @@ import {
   type Task, type TaskSummary,
 } from '../model/task.js';
 import { Category } from '../model/workflow.js';
+import { Touches } from '../model/coordination.js';
 import type { TaskFilter, TaskRow, Tx } from '../ports.js';
 import { TASK_SORTS } from '../ports.js';
 import { record } from './activity.js';
@@ -18,7 +19,8 @@ import { linkBlocker, setParent } from './dependencies.js';
 import { IncludeDetails } from './details.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
-import { taskAnchors } from './repo-paths.js';
+import { taskAnchors, taskTouches } from './repo-paths.js';
+import { evidenceRequired } from './lifecycle.js';
 import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
 // UTF-8 byte order, as the store sorts them (SQLite's BINARY collation), so the labels written
@@ -42,6 +44,7 @@ export const CreateTaskInput = lazy(() => z.object({
   blockedBy: z.array(TaskRef).max(100).default([]).describe('Ids of tasks that must finish first'),
   checklist: z.array(ChecklistText).max(200).default([]),
   anchors: Anchors.default([]),
+  touches: Touches.default([]),
   links: Links().default({}),
   origin: Origin.optional().describe('Where the task came from (handoffs: submitting project or repository)'),
   documentPath: DocumentPath.optional(),
@@ -67,9 +70,9 @@ export async function createTask(ctx: Context, input: z.infer<ReturnType<typeof 
       status: status.name, category: status.category,
       kind: input.kind, priority: input.priority, score: input.score || 0, // -0 is stored as 0
       position: await positionAt(tx, { uid, projectUid: project.uid }, status.name, undefined),
-      assignee: input.assignee ?? null, substatus: input.substatus ?? null, slug: input.slug ?? null, claimedBy: null, claimExpiresAt: null,
+      assignee: input.assignee ?? null, substatus: input.substatus ?? null, slug: input.slug ?? null, claimedBy: null, claimExpiresAt: null, claimGeneration: 0, claimWhere: null, evidence: null, checkpoint: null,
       parentUid: parent?.uid ?? null, parentId: parent ? displayIdOf(parent) : null,
-      links: input.links, anchors: taskAnchors(input.anchors, project.root),
+      links: input.links, anchors: taskAnchors(input.anchors, project.root), touches: taskTouches(input.touches, project.root),
       closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
       version: 1, createdAt: now, updatedAt: now,
       completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
@@ -204,6 +207,7 @@ export const UpdateTaskInput = lazy(() => z.object({
   parentId: TaskRef.nullable().optional().describe('null detaches from the parent'),
   links: Links().optional().describe('Merged into existing links'),
   anchors: Anchors.optional(),
+  touches: Touches.optional().describe('Replaces the reserved paths'),
   closeReason: CloseReason.nullable().optional(),
   documentPath: DocumentPath.nullable().optional(),
 }));
@@ -220,6 +224,7 @@ export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<
       if (input[k] !== undefined) (patch as Record<string, unknown>)[k] = input[k];
     }
     if (input.anchors !== undefined) patch.anchors = taskAnchors(input.anchors, (await tx.getProjectByUid(row.projectUid))?.root ?? null);
+    if (input.touches !== undefined) patch.touches = taskTouches(input.touches, (await tx.getProjectByUid(row.projectUid))?.root ?? null);
     if (input.appendDescription) {
       const base = patch.description ?? row.description;
       patch.description = `${base}${base ? '\n\n' : ''}${input.appendDescription}`;
@@ -229,6 +234,8 @@ export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<
       const statuses = await statusesOf(tx, row);
       const s = input.status !== undefined ? findStatus(statuses, input.status, row.projectKey) : findStatus(statuses, row.status, row.projectKey);
       if (s.name !== row.status) Object.assign(patch, statusPatch(row, s, now));
+      // A move into a done lane is a completion: a project that requires evidence takes it through complete_task.
+      if (s.category === 'done' && row.category !== 'done' && (await tx.getProjectByUid(row.projectUid))?.requireEvidence) throw evidenceRequired(displayIdOf(row), row.projectKey);
       if (s.name !== row.status || input.position !== undefined) patch.position = await positionAt(tx, row, s.name, input.position);
     }
     if (input.labels || input.addLabels || input.removeLabels) {

@@ -448,6 +448,23 @@ CREATE TABLE cairn_feed (id integer PRIMARY KEY CHECK (id = 1), last_seq bigint 
 INSERT INTO cairn_feed (id, last_seq) SELECT 1, greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) FROM cairn_state;
 `,
   },
+  {
+    version: 10,
+    name: 'coordination: claim generations, lapsed leases, reserved paths, evidence, checkpoints',
+    // As SQLite's migration 26.
+    sql: `
+ALTER TABLE tasks ADD COLUMN claim_generation integer NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN claim_lapsed integer NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN claim_where ${T};
+ALTER TABLE tasks ADD COLUMN touches ${T} NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN evidence ${T};
+ALTER TABLE tasks ADD COLUMN checkpoint ${T};
+ALTER TABLE projects ADD COLUMN require_evidence integer NOT NULL DEFAULT 0;
+UPDATE tasks SET claim_generation = 1 WHERE claimed_by IS NOT NULL;
+UPDATE tasks SET claim_lapsed = 1 WHERE claimed_by IS NOT NULL AND claim_expires_at <= to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+CREATE INDEX tasks_lease_due ON tasks (claim_expires_at) WHERE claimed_by IS NOT NULL AND claim_lapsed = 0;
+`,
+  },
 ];
 
 function pgString(s: string): string {

@@ -694,6 +694,30 @@ CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 ALTER TABLE api_tokens ADD COLUMN projects TEXT;
 `,
   },
+  {
+    version: 26,
+    name: 'coordination: claim generations, lapsed leases, reserved paths, evidence, checkpoints',
+    // claim_generation: the fencing number, +1 on every claim that is not a renewal (core/services/claims.ts).
+    // touches: the JSON array of paths or globs the task edits (reservations.ts); claim_where: JSON of
+    // the worktree, branch and HEAD a claim was made from; evidence: JSON of a completion's evidence;
+    // checkpoint: JSON of the latest checkpoint (every one is also an event in the history).
+    // projects.require_evidence: 1 refuses a completion without evidence (lifecycle.ts).
+    // claim_lapsed: 1 once a lease's end has been announced as task.claim_expired (lease-expiry.ts);
+    // the partial index holds only leases still to announce, so the sweep reads a handful of rows.
+    // Leases already over when this runs are marked announced: their expiry is old news.
+    sql: `
+ALTER TABLE tasks ADD COLUMN claim_generation INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN claim_lapsed INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE tasks ADD COLUMN claim_where TEXT;
+ALTER TABLE tasks ADD COLUMN touches TEXT NOT NULL DEFAULT '[]';
+ALTER TABLE tasks ADD COLUMN evidence TEXT;
+ALTER TABLE tasks ADD COLUMN checkpoint TEXT;
+ALTER TABLE projects ADD COLUMN require_evidence INTEGER NOT NULL DEFAULT 0;
+UPDATE tasks SET claim_generation = 1 WHERE claimed_by IS NOT NULL;
+UPDATE tasks SET claim_lapsed = 1 WHERE claimed_by IS NOT NULL AND claim_expires_at <= strftime('%Y-%m-%dT%H:%M:%fZ', 'now');
+CREATE INDEX tasks_lease_due ON tasks (claim_expires_at) WHERE claimed_by IS NOT NULL AND claim_lapsed = 0;
+`,
+  },
 ];
 
 export const LATEST_SQLITE_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;

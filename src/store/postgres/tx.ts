@@ -23,7 +23,7 @@ import type { SummaryCache } from '../queries/summary-cache.js';
 
 /** Advisory lock numbers within a schema's key space (the other key is the schema's hash). */
 // 1 was the feed's lock before the feed counter (migration 3); not reused, for replicas of both versions.
-const LOCKS = { migrate: 0, graph: 2, projects: 3, tokens: 4 } as const;
+const LOCKS = { migrate: 0, graph: 2, projects: 3, tokens: 4, reservations: 5 } as const;
 export type LockName = keyof typeof LOCKS;
 
 export const lockSql = (name: LockName) => sql`SELECT pg_advisory_xact_lock(hashtext(current_schema()), ${sql.lit(LOCKS[name])})`;

@@ -4,6 +4,7 @@ import type { ProjectRow, Tx, TaskFilter, SearchAfter } from '../../core/ports.j
 import type { DB } from '../schema.js';
 import * as events from './events.js';
 import * as graph from './graph.js';
+import * as leases from './leases.js';
 import * as projects from './projects.js';
 import * as taskList from './task-list.js';
 import * as tasks from './tasks.js';
@@ -95,7 +96,11 @@ export class KyselyTx implements Tx {
   getTaskSummaries: Tx['getTaskSummaries'] = (u) => tasks.getTaskSummaries(this.db, u);
   insertTask: Tx['insertTask'] = (r, c) => tasks.insertTask(this.db, r, c);
   updateTask: Tx['updateTask'] = (u, p) => tasks.updateTask(this.db, u, p);
-  tryClaim: Tx['tryClaim'] = (u, a, n, e, p) => tasks.tryClaim(this.db, u, a, n, e, p);
+  tryClaim: Tx['tryClaim'] = (u, a, n, e, p, t) => tasks.tryClaim(this.db, u, a, n, e, p, t);
+  dueLeases: Tx['dueLeases'] = (n, l) => leases.dueLeases(this.db, n, l);
+  markLeaseLapsed: Tx['markLeaseLapsed'] = (l) => leases.markLeaseLapsed(this.db, l);
+  nextLeaseEnd: Tx['nextLeaseEnd'] = () => leases.nextLeaseEnd(this.db);
+  liveReservations: Tx['liveReservations'] = (n) => leases.liveReservations(this.db, n);
   listTasks: Tx['listTasks'] = (f, s, l, a, opts) => taskList.listTasks(this.db, f, s, l, a, opts, this.counts, this.summaries);
   lanePositions: Tx['lanePositions'] = (p, s, e) => tasks.lanePositions(this.db, p, s, e);
   maxLanePosition: Tx['maxLanePosition'] = (p, s) => tasks.maxLanePosition(this.db, p, s);

@@ -34,6 +34,7 @@ export async function insertProject(db: Q, row: ProjectRow, statuses: Status[]):
       description: row.description,
       root: row.root,
       aliases: JSON.stringify(row.aliases),
+    require_evidence: row.requireEvidence ? 1 : 0,
       next_seq: 1,
       archived_at: row.archivedAt,
       created_at: row.createdAt,

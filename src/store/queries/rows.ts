@@ -135,6 +135,11 @@ export function toTaskRow(r: TaskRecord): TaskRow {
     origin: r.origin,
     documentPath: r.document_path,
     completedAt: r.completed_at,
+    claimGeneration: r.claim_generation,
+    claimWhere: r.claim_where === null ? null : JSON.parse(r.claim_where),
+    touches: JSON.parse(r.touches),
+    evidence: r.evidence === null ? null : JSON.parse(r.evidence),
+    checkpoint: r.checkpoint === null ? null : JSON.parse(r.checkpoint),
   });
 }
 
@@ -143,6 +148,8 @@ const COLUMN: Record<string, string> = {
   parentUid: 'parent_uid',
   claimedBy: 'claimed_by',
   claimExpiresAt: 'claim_expires_at',
+  claimGeneration: 'claim_generation',
+  claimWhere: 'claim_where',
   closeReason: 'close_reason',
   documentPath: 'document_path',
   updatedAt: 'updated_at',
@@ -161,7 +168,9 @@ export function toColumns(patch: Record<string, unknown>): Record<string, unknow
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined || DERIVED.has(k)) continue;
     if (k === 'priority') out.priority = priorityRank(v as TaskSummary['priority']);
-    else if (k === 'links' || k === 'anchors' || k === 'aliases') out[k] = JSON.stringify(v);
+    else if (k === 'links' || k === 'anchors' || k === 'aliases' || k === 'touches') out[k] = JSON.stringify(v);
+    else if (k === 'requireEvidence') out.require_evidence = v ? 1 : 0;
+    else if (k === 'claimWhere' || k === 'evidence' || k === 'checkpoint') out[COLUMN[k] ?? k] = v === null ? null : JSON.stringify(v);
     else out[COLUMN[k] ?? k] = v;
   }
   return out;
@@ -175,6 +184,7 @@ export function toProjectRow(r: Selectable<ProjectsTable>): ProjectRow {
     description: r.description,
     root: r.root,
     aliases: JSON.parse(r.aliases),
+    requireEvidence: r.require_evidence === 1,
     archivedAt: r.archived_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

@@ -82,6 +82,7 @@ const TASK_COLUMNS = [
   'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position',
   'assignee', 'claimed_by', 'claim_expires_at', 'parent_uid', 'links', 'anchors', 'close_reason', 'origin', 'document_path',
   'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels', 'checklist_done', 'checklist_total', 'rev', 'substatus', 'slug',
+  'touches',
 ] as const;
 const insertRow = prepared((db, p) => db.insertInto('tasks').values(Object.fromEntries(TASK_COLUMNS.map((c, i) => [c, p(i)])) as never));
 
@@ -104,6 +105,7 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
     parent_uid: t.parentUid,
     links: JSON.stringify(t.links),
     anchors: JSON.stringify(t.anchors),
+    touches: JSON.stringify(t.touches),
     close_reason: t.closeReason,
     origin: t.origin,
     document_path: t.documentPath,
@@ -197,21 +199,23 @@ async function slugTaken(db: Q, projectUid: string, slug: string, self: string, 
   );
 }
 
-// Shape: the patched column names; arguments: their values, then uid, actor, expiry, now.
+// Shape: the patched column names; arguments: their values, then uid, actor, expiry, now, and the
+// generation a takeover replaces (-1: none, which no claim has). A claim always re-arms the lease's
+// expiry announcement (claim_lapsed, lease-expiry.ts).
 const claimRow = prepared((db, p, cols: string) => {
   const names = cols ? cols.split(',') : [];
   const n = names.length;
   return db
     .updateTable('tasks')
-    .set({ ...Object.fromEntries(names.map((c, i) => [c, p(i)])), claimed_by: p(n + 1), claim_expires_at: p(n + 2), rev: BUMP } as never)
+    .set({ ...Object.fromEntries(names.map((c, i) => [c, p(i)])), claimed_by: p(n + 1), claim_expires_at: p(n + 2), claim_lapsed: 0, rev: BUMP } as never)
     .where('uid', '=', p(n))
-    .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_by', '=', p(n + 1)), eb('claim_expires_at', '<=', p(n + 3))]));
+    .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_by', '=', p(n + 1)), eb('claim_expires_at', '<=', p(n + 3)), eb('claim_generation', '=', p(n + 4))]));
 });
 
-export async function tryClaim(db: Q, uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch): Promise<boolean> {
+export async function tryClaim(db: Q, uid: string, actor: string, now: string, expiresAt: string, patch: TaskPatch, takeover = -1): Promise<boolean> {
   const cols = toColumns(patch);
   const names = Object.keys(cols);
-  const r = await claimRow.run(db, [...names.map((c) => cols[c]), uid, actor, expiresAt, now], names.join(','));
+  const r = await claimRow.run(db, [...names.map((c) => cols[c]), uid, actor, expiresAt, now, takeover], names.join(','));
   return Number(r.numAffectedRows ?? 0n) === 1;
 }
 

@@ -36,7 +36,7 @@ async function dumpTasks(db: Q, q: DumpQuery): Promise<TaskDump[]> {
   let s = db
     .selectFrom('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
-    .select([packedSummary(db).as('packed'), 'tasks.description', 'tasks.links', 'tasks.anchors', 'tasks.close_reason', 'tasks.origin', 'tasks.document_path', 'tasks.completed_at'])
+    .select([packedSummary(db).as('packed'), 'tasks.description', 'tasks.links', 'tasks.anchors', 'tasks.close_reason', 'tasks.origin', 'tasks.document_path', 'tasks.completed_at', 'tasks.claim_generation', 'tasks.claim_where', 'tasks.touches', 'tasks.evidence', 'tasks.checkpoint'])
     .where('tasks.project_uid', '=', q.projectUid)
     .where('tasks.seq', '>', q.afterSeq)
     .orderBy('tasks.seq')
@@ -50,6 +50,11 @@ async function dumpTasks(db: Q, q: DumpQuery): Promise<TaskDump[]> {
     Object.assign(unpackSummary(r.packed), {
       description: r.description, links: JSON.parse(r.links), anchors: JSON.parse(r.anchors),
       closeReason: r.close_reason, origin: r.origin, documentPath: r.document_path, completedAt: r.completed_at,
+      claimGeneration: r.claim_generation,
+      claimWhere: r.claim_where === null ? null : JSON.parse(r.claim_where),
+      touches: JSON.parse(r.touches),
+      evidence: r.evidence === null ? null : JSON.parse(r.evidence),
+      checkpoint: r.checkpoint === null ? null : JSON.parse(r.checkpoint),
     }),
   );
   if (rows.length === 0) return [];
@@ -103,7 +108,7 @@ const COPIED = [
   'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at',
 ] as const;
 const FIELDS = COPIED.map((c) => c.replace(/_([a-z])/g, (_, x: string) => x.toUpperCase())) as Array<keyof TaskRow>;
-const insertTaskRows = manyRows('tasks', [...COPIED, 'priority', 'links', 'anchors', 'rel_labels', 'checklist_done', 'checklist_total', 'rev']);
+const insertTaskRows = manyRows('tasks', [...COPIED, 'priority', 'links', 'anchors', 'touches', 'rel_labels', 'checklist_done', 'checklist_total', 'rev']);
 
 /** A new task's values in insertTaskRows' column order, as insertTask writes them. */
 function taskValues(t: NewTask): unknown[] {
@@ -113,6 +118,7 @@ function taskValues(t: NewTask): unknown[] {
     priorityRank(r.priority),
     JSON.stringify(r.links),
     JSON.stringify(r.anchors),
+    JSON.stringify(r.touches),
     // The labels go in with the row, so the label trigger finds each present and leaves the row alone.
     JSON.stringify(r.labels),
     t.checklist.filter((i) => i.checked).length,

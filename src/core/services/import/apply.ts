@@ -299,7 +299,8 @@ export class Importer {
       kind: t.kind, priority: t.priority, score: t.score,
       position: t.position ?? (await this.#lastInLane(p, status.name)) + 1,
       assignee: t.assignee, substatus: t.substatus, slug: t.slug,
-      claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null,
+      claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null, claimGeneration: t.claim ? 1 : 0, claimWhere: null,
+      touches: t.touches ?? [], evidence: null, checkpoint: null,
       parentUid: parentAtInsert ?? null, parentId: null,
       links: t.links, anchors: t.anchors, closeReason: t.closeReason, origin: t.origin, documentPath: t.documentPath,
       version: t.version ?? 1, createdAt: t.createdAt ?? now, updatedAt,
@@ -349,6 +350,8 @@ export class Importer {
     const held = this.#held;
     const fields = ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'substatus', 'slug', 'links', 'anchors', 'closeReason', 'origin', 'documentPath'] as const;
     for (const k of fields) if (held(k) && !same(row[k], t[k])) (patch as Record<string, unknown>)[k] = t[k];
+    // Only a source that has touches (Cairn's own exports) says anything about them.
+    if (t.touches !== undefined && held('touches') && !same(row.touches, t.touches)) patch.touches = t.touches;
     if (held('status') && row.status !== status.name) Object.assign(patch, { status: status.name, category: status.category });
     const cairn = this.opts.source === 'cairn';
     if (cairn) {

@@ -81,6 +81,8 @@ export interface IncomingTask {
   comments: IncomingComment[];
   links: Links;
   anchors: string[];
+  /** Paths or globs the task edits (Cairn's own exports carry them). */
+  touches?: string[];
   closeReason: string | null;
   origin: string | null;
   documentPath: string | null;

@@ -11,7 +11,8 @@ import {
   Anchors, Assignee, ChecklistText, CloseReason, CommentBody, Description, DocumentPath, Labels, Links, Origin, Score, Slug, Substatus, Title,
 } from '../../model/task.js';
 import { Color, StatusName } from '../../model/workflow.js';
-import { taskAnchors } from '../repo-paths.js';
+import { Touches } from '../../model/coordination.js';
+import { taskAnchors, taskTouches } from '../repo-paths.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 
 const preview = (v: unknown): string => {
@@ -61,6 +62,14 @@ export function checkTask(t: IncomingTask): void {
     t.anchors = taskAnchors(t.anchors, null);
   } catch (err) {
     throw importError(at, 'anchors', (err as Error).message.replace(/ Nothing was changed\.$/, ''));
+  }
+  if (t.touches !== undefined) {
+    t.touches = check(at, 'touches', Touches, t.touches);
+    try {
+      t.touches = taskTouches(t.touches, null);
+    } catch (err) {
+      throw importError(at, 'touches', (err as Error).message.replace(/ Nothing was changed\.$/, ''));
+    }
   }
   t.closeReason = orNull(at, 'closeReason', CloseReason, t.closeReason);
   t.origin = orNull(at, 'origin', Origin, t.origin);
