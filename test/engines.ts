@@ -18,6 +18,7 @@ export const POSTGRES_SUITE = [
   'test/cli/cli-db-schema.test.ts',
   'test/multiprocess/replicas.test.ts',
   'test/multiprocess/rolling-upgrade.test.ts',
+  'test/multiprocess/coordination.test.ts',
 ];
 
 /** Files about SQLite itself (its file format, WAL, pragmas, FTS5, native binding), or that open the file directly. */
@@ -35,6 +36,7 @@ export const SQLITE_ONLY = [
 /** Files in the folders above whose subject is the protocol, the SDK or schemas, not the store: once is enough. */
 export const ENGINE_FREE = [
   'test/core/git-facts.test.ts',
+  'test/props/path-patterns.test.ts',
   'test/mcp/inspector.test.ts',
   'test/mcp/sdk-internals.test.ts',
   'test/mcp/zod-failure-patch.test.ts',

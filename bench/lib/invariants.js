@@ -159,3 +159,56 @@ export async function checkInvariants(query, run) {
   for (const body of run.acked.comments.keys()) if (counted.get(body) !== 1) broken.push(`acknowledged comment "${body}" is present ${counted.get(body) ?? 0} times`);
   return broken;
 }
+
+// Claims that exclude (issue 33), replayed from the history. Writes that start or end a hold are the
+// claim calls; the ones open to every actor are comments, dependency edges and a linked source's own
+// changes (they carry `changes.source`). A workflow edit that moves tasks between lanes is open to all
+// too but leaves no mark in its event: a workload that edits workflows under live claims sees those flagged.
+const HOLD_STARTS = new Set(['task.claimed', 'task.claim_renewed']);
+const HOLD_ENDS = new Set(['task.released', 'task.completed', 'task.deleted']);
+const OPEN_TO_ALL = new Set(['comment.added', 'dependency.added', 'dependency.removed', 'link.write_lost']);
+const NOT_TASK_WRITES = new Set(['task.created', 'task.imported', 'task.renumbered', 'task.purged', 'task.claim_expired']);
+
+/**
+ * Replays activity events (seq order; each `{seq?, at?, type, actor, task (or taskId), changes}`) and
+ * lists every write to a task that its claim should have refused; an empty list is a pass:
+ * - a write by an actor other than the live holder (CLAIMED_BY_OTHER), where a claim is live from its
+ *   task.claimed / task.claim_renewed until its lease end (`changes.claimExpiresAt.after`, compared with
+ *   the event's `at` when both are there) or until it is released, completed or deleted;
+ * - a write by an earlier holder whose claim another actor's claim, release or completion replaced,
+ *   until it claims again (LEASE_LOST), even once nobody holds the task.
+ * A claim by another actor over a live one is a takeover, and a release of another's live claim a
+ * forced release: both are the claim calls' own business (they need a steering principal), not writes.
+ */
+export function nonHolderWrites(events) {
+  const tasks = new Map(); // task -> { holder, expiresAt, open: actors whose latest own hold event is a claim }
+  const out = [];
+  const stateOf = (task) => tasks.get(task) ?? tasks.set(task, { holder: null, expiresAt: null, open: new Set() }).get(task);
+  for (const e of events) {
+    const task = e.task ?? e.taskId;
+    if (!task || NOT_TASK_WRITES.has(e.type)) continue;
+    const s = stateOf(task);
+    const changes = e.changes ?? {};
+    const live = s.holder !== null && !(s.expiresAt && e.at && Date.parse(e.at) >= Date.parse(s.expiresAt));
+    if (HOLD_STARTS.has(e.type)) {
+      s.holder = e.actor;
+      s.expiresAt = changes.claimExpiresAt?.after ?? (e.type === 'task.claim_renewed' ? s.expiresAt : null);
+      s.open.add(e.actor);
+      continue;
+    }
+    const open = OPEN_TO_ALL.has(e.type) || 'source' in changes;
+    const forcedRelease = e.type === 'task.released' && live && s.holder !== e.actor;
+    if (!open && !forcedRelease && s.holder !== e.actor) {
+      const what = `#${e.seq ?? '?'} ${e.type} of ${task} by ${e.actor}${e.at ? ` at ${e.at}` : ''} (${Object.keys(changes).join(', ') || 'no changes'})`;
+      if (live) out.push(`${what} while ${s.holder} held it${s.expiresAt ? ` until ${s.expiresAt}` : ''}`);
+      else if (s.open.has(e.actor)) out.push(`${what} after its claim was replaced (${s.holder ? `${s.holder} claimed it since` : 'the task was released or completed since'}) and before it claimed again`);
+    }
+    if (HOLD_ENDS.has(e.type)) {
+      s.holder = null;
+      s.expiresAt = null;
+      // The actor who ended the hold let go; everyone else who held it and never let go was replaced.
+      s.open.delete(e.actor);
+    }
+  }
+  return out;
+}

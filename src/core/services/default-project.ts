@@ -4,12 +4,14 @@
  * places are compared as real absolute paths (symlinks resolved); the deepest root wins
  * (rules/project-root.ts). Roots are stored absolute and real (`storedRoot`); a relative one left
  * by an older Cairn (`--root .` was stored as typed) is read against the workspace's repository
- * folder, the parent of `.cairn/`, never against the reader's own directory.
+ * folder, the parent of `.cairn/`, never against the reader's own directory. A place in a linked git
+ * worktree also counts as the same place in the main checkout.
  */
 import { isAbsolute, resolve } from 'node:path';
 import type { Context } from '../context.js';
 import type { Store } from '../ports.js';
 import { projectForPaths } from '../rules/project-root.js';
+import { inMainCheckout } from './git-facts.js';
 import { realish, repositoryOfDb } from './repo-paths.js';
 
 export interface RootedProject {
@@ -32,7 +34,10 @@ export function projectAt(projects: readonly RootedProject[], places: readonly s
     if (!isAbsolute(p.root) && !workspaceRoot) continue;
     rooted.push({ key: p.key, root: realish(isAbsolute(p.root) ? p.root : resolve(workspaceRoot!, p.root)) });
   }
-  return projectForPaths(rooted, places.map((p) => realish(p)));
+  const real = places.map((p) => realish(p));
+  // A linked worktree has the project of its main checkout.
+  const mirrored = real.map((p) => inMainCheckout(p)).filter((p): p is string => p !== undefined);
+  return projectForPaths(rooted, [...real, ...mirrored]);
 }
 
 /**

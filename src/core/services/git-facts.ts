@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export interface Checkout {
   /** The folder the checkout's files are in (a linked worktree's own folder). */
@@ -67,6 +67,19 @@ export function mainCheckoutOf(dir: string): string | undefined {
   const c = checkoutOf(dir);
   if (!c || c.gitDir === c.commonDir || basename(c.commonDir) !== '.git') return undefined;
   return dirname(c.commonDir);
+}
+
+/**
+ * Where `dir` sits in its repository's main checkout, when `dir` is in a linked worktree: the same
+ * relative path under the main checkout. A project rooted at the main checkout (or a folder in it)
+ * is then the default in every worktree of it, as it is in the main checkout.
+ */
+export function inMainCheckout(dir: string): string | undefined {
+  const c = checkoutOf(dir);
+  const main = mainCheckoutOf(dir);
+  if (!c || !main) return undefined;
+  const rel = relative(c.worktree, resolve(dir));
+  return rel.startsWith('..') ? undefined : join(main, rel);
 }
 
 /** The commit a ref names: a loose ref file, else the packed refs. */

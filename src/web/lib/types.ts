@@ -27,6 +27,42 @@ export interface Progress {
   total: number;
 }
 
+/** Where a claim was made: the worktree, its branch and HEAD then. */
+export interface ClaimWhere {
+  worktree: string;
+  branch: string | null;
+  head: string | null;
+}
+
+export interface Claim {
+  actor: string;
+  expiresAt: string;
+  /** Rises with every new claim of the task (full views only, like `where`). */
+  generation?: number;
+  where?: ClaimWhere;
+}
+
+/** What a completion showed: `verified` when the commit was found in the project's repository, else `reported`. */
+export interface Evidence {
+  commit?: string;
+  prUrl?: string;
+  test?: { command: string; exitCode: number };
+  status: 'verified' | 'reported';
+  at: string;
+  actor: string;
+}
+
+/** The latest hand-on for whoever works the task next. */
+export interface Checkpoint {
+  summary: string;
+  next?: string;
+  head?: string;
+  changedFiles?: string[];
+  questions?: string[];
+  at: string;
+  actor: string;
+}
+
 export interface TaskSummary {
   id: string;
   project: string;
@@ -38,7 +74,7 @@ export interface TaskSummary {
   score: number;
   labels: string[];
   assignee: string | null;
-  claim: { actor: string; expiresAt: string } | null;
+  claim: Claim | null;
   parentId: string | null;
   position: number;
   version: number;
@@ -68,6 +104,10 @@ export interface Task extends TaskSummary {
   comments: Array<{ id: string; author: string; kind: string; body: string; createdAt: string }>;
   links: Links;
   anchors: string[];
+  /** Paths or globs it edits; a live claim reserves them. */
+  touches: string[];
+  evidence: Evidence | null;
+  checkpoint: Checkpoint | null;
   closeReason: string | null;
   /** Where the task came from: a handoff's project, or a linked or imported source's record (castle:UUID). */
   origin: string | null;
@@ -97,6 +137,12 @@ export interface SearchResult {
   task: TaskSummary;
   matchedFields: string[];
   excerpt: string;
+}
+
+/** POST /paths/check: which of the asked paths another actor's live claim reserves, and which are free. */
+export interface PathsCheck {
+  held: Array<{ path: string; reserved: string; task: string; holder: string; expiresAt: string }>;
+  free: string[];
 }
 
 export interface Filters {

@@ -1,7 +1,7 @@
-/** Agents at work: current claims with their lease countdown, and the live activity feed, newest first. */
+/** Agents at work: current claims with the paths they reserve and their lease countdown, and the live activity feed, newest first. */
 import { useEffect, useState } from 'preact/hooks';
 import type { BoardModel } from '../lib/model.js';
-import type { ActivityEvent, TaskList, TaskSummary } from '../lib/types.js';
+import type { ActivityEvent, PathsCheck, TaskList, TaskSummary } from '../lib/types.js';
 import { ago, countdown } from './fields.js';
 
 const VERBS: Record<string, string> = {
@@ -11,6 +11,8 @@ const VERBS: Record<string, string> = {
   'task.completed': 'completed',
   'task.claimed': 'claimed',
   'task.claim_renewed': 'renewed the claim on',
+  'task.claim_expired': 'saw the lease end on',
+  'task.checkpoint': 'checkpointed',
   'task.released': 'released',
   'task.archived': 'archived',
   'task.unarchived': 'restored from the archive',
@@ -60,13 +62,23 @@ export function ActivityList({ model, onOpen, limit = 100 }: { model: BoardModel
   );
 }
 
+/** Task id → the path patterns its live claim reserves. */
+function reservedByTask(check: PathsCheck): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const h of check.held) map.set(h.task, [...(map.get(h.task) ?? []), h.reserved]);
+  return map;
+}
+
 export function Agents({ model, onOpen }: { model: BoardModel; onOpen(id: string): void }) {
   const [claimed, setClaimed] = useState<TaskSummary[]>([]);
+  const [reserves, setReserves] = useState(new Map<string, string[]>());
   const key = model.project?.key;
   useEffect(() => {
     if (!key) return;
     // Claiming or renewing updates the task, so live claims are among the most recently updated open tasks.
     void model.api.get<TaskList>('/tasks', { project: key, sort: 'updated', limit: 200 }).then((r) => setClaimed(r.tasks.filter((t) => t.claim)), () => undefined);
+    // '**' overlaps every pattern: the answer names every live reservation but those of the board's own actor.
+    void model.api.send<PathsCheck>('POST', '/paths/check', { paths: ['**'] }).then((r) => setReserves(reservedByTask(r)), () => undefined);
   }, [key, model.liveTick]);
   const live = claimed.filter((t) => Date.parse(t.claim!.expiresAt) > Date.now()).sort((a, b) => Date.parse(a.claim!.expiresAt) - Date.parse(b.claim!.expiresAt));
   return (
@@ -80,6 +92,7 @@ export function Agents({ model, onOpen }: { model: BoardModel; onOpen(id: string
             <tr>
               <th scope="col">Agent</th>
               <th scope="col">Card</th>
+              <th scope="col">Reserves</th>
               <th scope="col">Lease ends in</th>
             </tr>
           </thead>
@@ -91,6 +104,11 @@ export function Agents({ model, onOpen }: { model: BoardModel; onOpen(id: string
                   <button class="link-btn" onClick={() => onOpen(t.id)}>
                     {t.id} {t.title}
                   </button>
+                </td>
+                <td class="reserves">
+                  {(reserves.get(t.id) ?? []).map((p) => (
+                    <code key={p}>{p}</code>
+                  ))}
                 </td>
                 <td class="lease" title={new Date(t.claim!.expiresAt).toLocaleString()}>
                   {countdown(t.claim!.expiresAt)}

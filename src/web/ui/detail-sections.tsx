@@ -1,12 +1,108 @@
-/** Sections of the card panel: checklist, dependencies, parent and children, links, comments, history. */
+/** Sections of the card panel: coordination, checklist, dependencies, parent and children, links, comments, history. */
 import { useEffect, useState } from 'preact/hooks';
 import { isSafeUrl } from '../../core/rules/safe-url.js';
 import { renderExcerpt, renderMarkdown } from '../lib/markdown.js';
-import type { ActivityEvent, SearchResult, Task, TaskSummary } from '../lib/types.js';
+import type { ActivityEvent, Checkpoint, Evidence, SearchResult, Task, TaskSummary } from '../lib/types.js';
 import type { PanelApi } from './detail.js';
 import { ago, EditText, type Save } from './fields.js';
 
 type SectionProps = Omit<PanelApi, 'change'> & { change: PanelApi['change'] };
+
+function EvidenceLine({ evidence }: { evidence: Evidence | null }) {
+  const status = evidence?.status ?? 'none';
+  return (
+    <p class="evidence">
+      <strong>Evidence</strong> <span class={`badge ${status}`}>{status}</span>
+      {evidence?.commit && <code> {evidence.commit.slice(0, 12)}</code>}
+      {evidence?.prUrl && isSafeUrl(evidence.prUrl, { schemes: ['http:', 'https:'] }) && (
+        <>
+          {' '}
+          <a href={evidence.prUrl} target="_blank" rel="noopener noreferrer">
+            Pull request
+          </a>
+        </>
+      )}
+      {evidence?.test && (
+        <span class="muted">
+          {' '}
+          · <code>{evidence.test.command}</code> exited {evidence.test.exitCode}
+        </span>
+      )}
+    </p>
+  );
+}
+
+function CheckpointNote({ checkpoint: c }: { checkpoint: Checkpoint }) {
+  return (
+    <div class="checkpoint">
+      <p>
+        <strong>Checkpoint</strong>{' '}
+        <span class="muted">
+          by {c.actor}, <time dateTime={c.at}>{ago(c.at)}</time>
+          {c.head ? ` · HEAD ${c.head.slice(0, 10)}` : ''}
+        </span>
+      </p>
+      <p>{c.summary}</p>
+      {c.next && <p>Next: {c.next}</p>}
+      {!!c.changedFiles?.length && (
+        <p>
+          Changed: {c.changedFiles.map((f) => (
+            <code key={f}>{f}</code>
+          ))}
+        </p>
+      )}
+      {!!c.questions?.length && (
+        <ul aria-label="Open questions">
+          {c.questions.map((q) => (
+            <li key={q}>{q}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+/**
+ * What agents leave for each other on a card: the paths it reserves while claimed, the evidence of its
+ * completion, the latest checkpoint, and where its claim was made. Absent when there is none of it.
+ */
+export function Coordination({ task }: { task: Task }) {
+  const done = task.statusCategory === 'done';
+  const where = task.claim?.where;
+  if (!task.touches.length && !done && !task.evidence && !task.checkpoint && !where) return null;
+  return (
+    <section class="section coordination" aria-labelledby="coord-h">
+      <h3 id="coord-h">Coordination</h3>
+      {task.touches.length > 0 && (
+        <p>
+          <strong>Touches</strong>{' '}
+          {task.touches.map((t) => (
+            <code key={t}>{t}</code>
+          ))}
+        </p>
+      )}
+      {(done || task.evidence) && <EvidenceLine evidence={task.evidence} />}
+      {task.checkpoint && <CheckpointNote checkpoint={task.checkpoint} />}
+      {where && (
+        <p>
+          <strong>Claimed from</strong> <code>{where.worktree}</code>
+          {where.branch && (
+            <>
+              {' '}
+              on <code>{where.branch}</code>
+            </>
+          )}
+          {where.head && (
+            <>
+              {' '}
+              at <code>{where.head.slice(0, 10)}</code>
+            </>
+          )}
+        </p>
+      )}
+    </section>
+  );
+}
 
 /** A checklist change, refused if the card changed since `base` (default: the version on screen). */
 const checklistOp = (p: SectionProps, what: string, ops: unknown[], base = p.task.version) =>
@@ -255,9 +351,12 @@ export function Comments(p: SectionProps) {
   );
 }
 
+/** A history value in a line: a structured one (a checkpoint, a takeover, a comment) by its gist, else its JSON. */
 const short = (v: unknown): string => {
   if (v === null || v === undefined || v === '') return '—';
-  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  const o = (typeof v === 'object' ? v : {}) as Record<string, unknown>;
+  const gist = [o.summary, o.holder, o.body].find((f): f is string => typeof f === 'string');
+  const s = typeof v === 'string' ? v : (gist ?? JSON.stringify(v));
   return s.length > 60 ? `${s.slice(0, 57)}…` : s;
 };
 

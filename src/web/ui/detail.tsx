@@ -2,7 +2,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BoardModel } from '../lib/model.js';
 import { KINDS, PRIORITIES, type ActivityEvent, type Task } from '../lib/types.js';
-import { Checklist, Comments, Dependencies, History, LinksSection, Relations } from './detail-sections.js';
+import { Checklist, Comments, Coordination, Dependencies, History, LinksSection, Relations } from './detail-sections.js';
 import { countdown, Description, EditSelect, EditText } from './fields.js';
 import { NoticeBar } from './notice.js';
 
@@ -146,17 +146,32 @@ export function Detail({ model, id, onOpen, onClose }: { model: BoardModel; id: 
             {live ? (
               <span class="claim">
                 Claimed by {live.actor}, lease ends in <span class="lease">{countdown(live.expiresAt)}</span>
+                {live.where && (
+                  <span class="muted">
+                    {' '}
+                    · from {live.where.worktree}
+                    {live.where.branch ? ` on ${live.where.branch}` : ''}
+                    {live.where.head ? ` at ${live.where.head.slice(0, 10)}` : ''}
+                  </span>
+                )}
               </span>
             ) : (
               <span class="muted">Not claimed.</span>
             )}{' '}
             {live && (
-              <button class="secondary" onClick={() => void change('release', () => model.api.send('POST', `/tasks/${enc}/release`, { force: true }))}>
-                Release claim
-              </button>
+              <>
+                {/* The board acts as one actor (`user`, or its token's): taking over is how a person steps in for a stuck agent; history records it. */}
+                <button class="secondary" onClick={() => void change('takeover', () => model.api.send<{ task: Task }>('POST', `/tasks/${enc}/claim`, { takeover: true, force: true }))}>
+                  Take over
+                </button>{' '}
+                <button class="secondary" onClick={() => void change('release', () => model.api.send('POST', `/tasks/${enc}/release`, { force: true }))}>
+                  Release claim
+                </button>
+              </>
             )}
           </p>
           <Actions task={task} model={model} change={change} />
+          <Coordination task={task} />
           <Description value={task.description} version={task.version} onSave={(v, base) => patch('description change', { description: v }, base)} />
           <Checklist task={task} model={model} change={change} onOpen={onOpen} />
           <Dependencies task={task} model={model} change={change} onOpen={onOpen} />
