@@ -160,10 +160,11 @@ export async function checkInvariants(query, run) {
   return broken;
 }
 
-// Claims that exclude (issue 33), replayed from the history. Writes that start or end a hold are the
-// claim calls; the ones open to every actor are comments, dependency edges and a linked source's own
-// changes (they carry `changes.source`). A workflow edit that moves tasks between lanes is open to all
-// too but leaves no mark in its event: a workload that edits workflows under live claims sees those flagged.
+// Claims that exclude (issue 33), replayed from the history (test/multiprocess/coordination.test.ts).
+// Writes that start or end a hold are the claim calls; the ones open to every actor are comments,
+// dependency edges and a linked source's own changes (they carry `changes.source`). A workflow edit
+// that moves tasks between lanes is open to all too but leaves no mark in its event: a workload that
+// edits workflows under live claims sees those flagged.
 const HOLD_STARTS = new Set(['task.claimed', 'task.claim_renewed']);
 const HOLD_ENDS = new Set(['task.released', 'task.completed', 'task.deleted']);
 const OPEN_TO_ALL = new Set(['comment.added', 'dependency.added', 'dependency.removed', 'link.write_lost']);

@@ -112,8 +112,6 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
       log.info('change feed: the database answers again');
     },
   });
-  // Lease ends become claim_expired events on time; every replica runs one, and each lease is announced once.
-  const leases = new LeaseWatch(core, { onError: (err) => log.warn({ error: String(err) }, 'lease watch: cannot announce ended leases') }).start();
   const closing = new AbortController();
   const app = new Hono<AuthEnv>();
   app.onError(onAppError);
@@ -144,6 +142,11 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   let mcpSessions = () => 0;
   const metrics = (opts.metrics ?? !isLoopbackHost(bindHost)) ? new Metrics({ store: opts.store, feed, replica, sseStreams: () => sseStreams(), mcpSessions: () => mcpSessions() }) : undefined;
   if (metrics) app.use('*', metrics.middleware());
+  // Lease ends become claim_expired events on time; every replica runs one, and each lease is announced once.
+  const leases = new LeaseWatch(core, {
+    onError: (err) => log.warn({ error: String(err) }, 'lease watch: cannot announce ended leases'),
+    ...(metrics ? { onAnnounced: (n: number) => metrics.claimsExpired(n) } : {}),
+  }).start();
   mountHealth(app, { store: opts.store, version: VERSION, replica });
   app.use('*', hostGuard(allowedHostnames(bindHost, opts.allowedHosts)));
   // The board's static files: behind the Host/Origin guard, before the token check (the page asks for the token).

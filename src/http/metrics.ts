@@ -41,6 +41,7 @@ export class Metrics {
   readonly #toolLatency: Histogram<'surface' | 'tool'>;
   readonly #events: Counter<'type'>;
   readonly #keys: Counter<'outcome'>;
+  readonly #expiries: Counter;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -52,6 +53,7 @@ export class Metrics {
     this.#toolLatency = new Histogram({ name: 'cairn_mcp_tool_call_duration_seconds', help: 'Time to run an MCP tool call', labelNames: ['surface', 'tool'], buckets: LATENCY_BUCKETS, registers });
     this.#events = new Counter({ name: 'cairn_feed_events_total', help: 'Events the change feed delivered, by type (task.claimed, task.released, task.claim_renewed and every other)', labelNames: ['type'], registers });
     this.#keys = new Counter({ name: 'cairn_idempotent_writes_total', help: 'Writes sent with an Idempotency-Key (outbox deliveries and their retries), by outcome: ok, refused (4xx) or failed (5xx)', labelNames: ['outcome'], registers });
+    this.#expiries = new Counter({ name: 'cairn_claim_expiries_total', help: 'Leases that ran out and this replica announced (task.claim_expired): each lease is announced by one replica, so the sum over replicas counts every expiry once', registers });
     new Gauge({ name: 'cairn_sse_streams', help: 'Open SSE event streams (/api/v1/events)', registers, collect() { this.set(sources.sseStreams()); } });
     new Gauge({ name: 'cairn_mcp_sessions', help: 'Open MCP sessions of 2025-era clients (2026 clients keep none)', registers, collect() { this.set(sources.mcpSessions()); } });
     new Gauge({ name: 'cairn_feed_last_seq', help: 'Number of the newest event this replica has delivered to its live views', registers, collect() { this.set(sources.feed.lastSeq); } });
@@ -102,6 +104,11 @@ export class Metrics {
         if (c.req.header('idempotency-key')) this.#keys.inc({ outcome: c.res.status < 400 ? 'ok' : c.res.status < 500 ? 'refused' : 'failed' });
       }
     };
+  }
+
+  /** Leases this replica announced as ended (lease-expiry.ts). */
+  claimsExpired(n: number): void {
+    this.#expiries.inc(n);
   }
 
   toolCall(surface: string, tool: string, outcome: string, ms: number): void {

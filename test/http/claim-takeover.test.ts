@@ -51,7 +51,7 @@ describe('claims exclude over HTTP', () => {
     const taken = await s.call('POST', '/api/v1/tasks/API-1/claim', { takeover: true }, auth(admin, 'agent:b'));
     expect([taken.status, taken.body.task.claim.actor]).toEqual([200, 'agent:b']);
     const history = (await s.call('GET', '/api/v1/tasks/API-1/history', undefined, auth(a))).body;
-    const event = history.events.find((e: { type: string }) => e.type === 'task.claimed' && e.actor === 'agent:b');
+    const event = history.events.find((e: { type: string; actor: string }) => e.type === 'task.claimed' && e.actor === 'agent:b');
     expect(event.changes.takenOver.before.holder).toBe('agent:a');
     expect(event.via).toBe('token:lead');
     // a's lease was taken: its next write is fenced out, so it learns before it overwrites b's work.

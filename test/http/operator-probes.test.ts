@@ -123,6 +123,24 @@ describe('operator probes and metrics on two replicas', () => {
     expect(total(after[1]!, 'cairn_schema_version')).toBeGreaterThan(0);
     expect(after[0]).toContain('cairn_process_resident_memory_bytes');
   });
+
+  it('a lease that runs out is announced by exactly one replica: claim expiries add up to one, and both feeds deliver it', async () => {
+    const before = await Promise.all([a, b].map(async (r) => (await call(r.url, '/metrics')).text));
+    // An agent in another process whose clock claimed an hour ago: its shortest lease has ended by the replicas' next look.
+    const gone = openCairn({ db: ws.db, actor: 'agent:gone', clock: { now: () => new Date(Date.now() - 3600_000) } });
+    try {
+      const { task } = await gone.call('create_task', { project: 'OPS', title: 'abandoned' } as never);
+      await gone.call('claim_task', { id: task.id, leaseSeconds: 10 } as never);
+    } finally {
+      await gone.close();
+    }
+    const grown = async (name: string, where: Record<string, string> = {}) =>
+      Promise.all([a, b].map(async (r, i) => total((await call(r.url, '/metrics')).text, name, where) - total(before[i]!, name, where)));
+    // Both replicas' feeds deliver the expiry, which happens after one of them announced it.
+    await expect.poll(async () => grown('cairn_feed_events_total', { type: 'task.claim_expired' }), { timeout: 20_000 }).toEqual([1, 1]);
+    const announced = await grown('cairn_claim_expiries_total');
+    expect(announced.reduce((x, y) => x + y, 0)).toBe(1);
+  });
 });
 
 describe('metrics behind tokens, and off unless asked for', () => {

@@ -302,7 +302,7 @@ describe('coordination: 8 agents over stdio and HTTP in 3 worktrees of one repos
           await checkpoint(a, task.id, `${a.name}: first half of ${spec.title}`, `Finish ${spec.file}`, spec);
           await tool(a, 'release_task', { id: task.id });
           // Handed on to another agent: this one waits until someone else has claimed it.
-          await waitFor(() => failed || claims.some((c) => c.task === task.id && c.generation > task.claim.generation), `another agent claims ${task.id}`);
+          await waitFor(() => failed || claims.some((c) => c.task === task.id && c.generation > task.claim.generation), `another agent claims ${task.id}`, 120_000);
           continue;
         }
         await checkpoint(a, task.id, `${a.name}: ${spec.title} done`, 'Nothing left', spec);

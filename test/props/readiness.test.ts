@@ -109,11 +109,11 @@ describe('property: readiness and the ready order equal a naive reference', () =
             const allowed = ((): string[] => {
               switch (op.t) {
                 case 'create': return n ? before.missingOrDeleted(...op.blockers.map(id)) : [];
-                case 'complete': return [...before.missingOrDeleted(id(op.i)), ...(before.claimedByOther(id(op.i), ACTORS[op.who]) ? ['ALREADY_CLAIMED'] : [])];
-                case 'status': case 'top': case 'archive': case 'unarchive': return before.missingOrDeleted(id(op.i));
-                case 'delete': case 'restore': case 'purge': return before.missingOrDeleted(id(op.i)).filter((code) => code === 'TASK_NOT_FOUND');
+                case 'complete': return [...before.missingOrDeleted(id(op.i)), ...before.claimRefusals(id(op.i), ACTORS[op.who])];
+                case 'status': case 'top': case 'archive': case 'unarchive': return [...before.missingOrDeleted(id(op.i)), ...before.claimRefusals(id(op.i), 'alice')];
+                case 'delete': case 'restore': case 'purge': return [...before.missingOrDeleted(id(op.i)).filter((code) => code === 'TASK_NOT_FOUND'), ...before.claimRefusals(id(op.i), 'alice')];
                 case 'release':
-                  return [...before.missingOrDeleted(id(op.i)), ...(before.unclaimed(id(op.i)) ? ['NOT_CLAIMED'] : []), ...(before.claimedByOther(id(op.i), ACTORS[op.who]) ? ['ALREADY_CLAIMED'] : [])];
+                  return [...before.missingOrDeleted(id(op.i)), ...(before.unclaimed(id(op.i)) ? ['NOT_CLAIMED'] : []), ...before.claimRefusals(id(op.i), ACTORS[op.who])];
                 case 'claim':
                   return [
                     ...before.missingOrDeleted(id(op.i)), ...(before.claimedByOther(id(op.i), ACTORS[op.who]) ? ['ALREADY_CLAIMED'] : []),

@@ -15,27 +15,37 @@ interface Row {
   deleted_at: string | null;
   claimed_by: string | null;
   claim_expires_at: string | null;
+  claim_generation: number;
   parent_uid: string | null;
 }
+
+/** Events that start or end an actor's hold on a task (core/services/claim-guard.ts). */
+const HOLD_EVENTS = ['task.claimed', 'task.claim_renewed', 'task.released', 'task.completed', 'task.deleted'];
 
 export class RawState {
   readonly #byId = new Map<string, Row>();
   readonly #byUid = new Map<string, Row>();
   /** task uid → the uids of its blockers. */
   readonly #blockers = new Map<string, string[]>();
+  /** `task uid actor` → whether that actor's latest hold event on the task is a claim (it never let go). */
+  readonly #stillHolds = new Map<string, boolean>();
   readonly #now: string;
 
   /** A read of `db` taken now; `now`: the ISO time the operation runs at (claims expiring at or before it have lapsed). */
   static async read(db: RawDb, now: string): Promise<RawState> {
     const rows = await db.all<Row>(
-      "SELECT t.uid, p.key || '-' || t.seq AS id, t.category, t.archived_at, t.deleted_at, t.claimed_by, t.claim_expires_at, t.parent_uid FROM tasks t JOIN projects p ON p.uid = t.project_uid",
+      "SELECT t.uid, p.key || '-' || t.seq AS id, t.category, t.archived_at, t.deleted_at, t.claimed_by, t.claim_expires_at, t.claim_generation, t.parent_uid FROM tasks t JOIN projects p ON p.uid = t.project_uid",
     );
     const deps = await db.all<{ task_uid: string; blocker_uid: string }>('SELECT task_uid, blocker_uid FROM dependencies');
-    return new RawState(rows, deps, now);
+    const holds = await db.all<{ task_uid: string; actor: string; type: string }>(
+      `SELECT task_uid, actor, type FROM events WHERE task_uid IS NOT NULL AND type IN (${HOLD_EVENTS.map((t) => `'${t}'`).join(', ')}) ORDER BY seq`,
+    );
+    return new RawState(rows, deps, holds, now);
   }
 
-  private constructor(rows: Row[], deps: Array<{ task_uid: string; blocker_uid: string }>, now: string) {
+  private constructor(rows: Row[], deps: Array<{ task_uid: string; blocker_uid: string }>, holds: Array<{ task_uid: string; actor: string; type: string }>, now: string) {
     this.#now = now;
+    for (const h of holds) this.#stillHolds.set(`${h.task_uid} ${h.actor}`, h.type === 'task.claimed' || h.type === 'task.claim_renewed');
     for (const r of rows) {
       this.#byId.set(r.id, r);
       this.#byUid.set(r.uid, r);
@@ -67,6 +77,18 @@ export class RawState {
   claimedByOther(id: string, actor: string): boolean {
     const t = this.#byId.get(id);
     return !!t?.claimed_by && t.claimed_by !== actor && (t.claim_expires_at === null || t.claim_expires_at >= this.#now);
+  }
+
+  /**
+   * What a write by `actor` to a task another holds may meet (claims exclude): CLAIMED_BY_OTHER
+   * while another's lease runs, LEASE_LOST when `actor` claimed it and someone else's claim or
+   * completion replaced that since. Comments, edges and claims themselves are not such writes.
+   */
+  claimRefusals(id: string, actor: string): string[] {
+    const t = this.#byId.get(id);
+    if (!t || t.claimed_by === actor) return [];
+    const lost = !!this.#stillHolds.get(`${t.uid} ${actor}`) && (t.claimed_by !== null || Number(t.claim_generation) > 0);
+    return [...(this.claimedByOther(id, actor) ? ['CLAIMED_BY_OTHER'] : []), ...(lost ? ['LEASE_LOST'] : [])];
   }
 
   /** Whether the task has no claim that is still running (none, or one lapsed; the instant it lapses counts both ways). */

@@ -39,6 +39,8 @@ export interface LeaseWatchOptions {
   /** The longest it waits between looks: a claim another process makes is seen within this. Leases last at least 10 s, so 5 s sees each before it ends. */
   maxWaitMs?: number;
   onError?: (err: unknown) => void;
+  /** How many leases a look announced, when it announced any (the metrics count them). */
+  onAnnounced?: (n: number) => void;
 }
 
 /** Wakes at the soonest lease end (and at least every maxWaitMs) and announces what ran out. */
@@ -78,7 +80,8 @@ export class LeaseWatch {
   async #tick(): Promise<void> {
     let wait = this.#maxWait;
     try {
-      await announceLapsedLeases(this.ctx);
+      const n = await announceLapsedLeases(this.ctx);
+      if (n > 0) this.opts.onAnnounced?.(n);
       const next = await this.ctx.store.read((tx) => tx.nextLeaseEnd());
       if (next !== null) wait = Math.min(wait, Math.max(0, Date.parse(next) - this.ctx.clock.now().getTime()) + 5);
     } catch (err) {
