@@ -59,6 +59,13 @@ describe('a live claim excludes other writers', () => {
     // Claiming again lets the earlier holder back in.
     expect((await c.call('claim_task', { id: t.id } as never)).task.claim).toMatchObject({ actor: 'alice', generation: 3 });
     await c.call('update_task', { id: t.id, priority: 'high' } as never);
+    // A forced release of another's live claim is recorded as one; a release of one's own is not.
+    await bob.call('release_task', { id: t.id, force: true } as never);
+    const released = (await c.call('task_history', { id: t.id })).events.at(-1)!;
+    expect(released).toMatchObject({ type: 'task.released', actor: 'bob', changes: { releasedFrom: { before: { holder: 'alice' }, after: 'bob' } } });
+    await c.call('claim_task', { id: t.id } as never);
+    await c.call('release_task', { id: t.id } as never);
+    expect((await c.call('task_history', { id: t.id })).events.at(-1)!.changes).not.toHaveProperty('releasedFrom');
   });
 
   it('a holder whose lease lapsed with nobody claiming renews it at the same generation', async () => {
