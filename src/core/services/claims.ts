@@ -210,7 +210,7 @@ export async function releaseTask(ctx: Context, input: z.infer<ReturnType<typeof
       : row.category === 'in_progress' ? firstOfCategory(statuses, 'todo') : undefined;
     if (target && target.name !== row.status) Object.assign(patch, statusPatch(row, target, now), { position: await positionAt(tx, row, target.name, 0) });
     // Ending another's live claim is recorded as such, as a takeover is.
-    const extra = live && row.claimedBy !== ctx.actor ? { releasedFrom: { before: { holder: row.claimedBy, expiresAt: row.claimExpiresAt }, after: ctx.actor } } : {};
+    const extra: Record<string, { before: unknown; after: unknown }> = live && row.claimedBy !== ctx.actor ? { releasedFrom: { before: { holder: row.claimedBy, expiresAt: row.claimExpiresAt }, after: ctx.actor } } : {};
     const saved = await commitTaskChange(tx, ctx, row, patch, 'task.released', extra, { anyActor: true });
     return hydrate(tx, saved, now, ctx.actor);
   });
