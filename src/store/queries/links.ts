@@ -2,6 +2,11 @@
 import type { Kysely } from 'kysely';
 import type { LinkItem, LinkKind, LinkRow, LinkState, LinkTx, RawEvent } from '../../core/link-port.js';
 import type { DB } from '../schema.js';
+import { prepared } from './prepared.js';
+
+const readOnlyItem = prepared((db, p) =>
+  db.selectFrom('link_items as i').innerJoin('links as l', 'l.id', 'i.link_id').select('i.task_uid').where('i.task_uid', '=', p(0)).where('l.writable', '=', 0).limit(1),
+);
 
 /** Rows per statement when many are written at once (SQLite allows 32,766 variables). */
 const CHUNK = 500;
@@ -93,8 +98,8 @@ export class KyselyLinks implements LinkTx {
   }
 
   async inReadOnlyLink(taskUid: string): Promise<boolean> {
-    const row = await this.db.selectFrom('link_items as i').innerJoin('links as l', 'l.id', 'i.link_id').select('i.task_uid').where('i.task_uid', '=', taskUid).where('l.writable', '=', 0).executeTakeFirst();
-    return row !== undefined;
+    // Asked by every claim and release: compiled once.
+    return (await readOnlyItem.all(this.db, [taskUid])).length > 0;
   }
 
   async tasksBySourceId(sourceId: string): Promise<string[]> {
