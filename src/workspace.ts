@@ -89,7 +89,7 @@ function linkedAt(kind: LinkKind, target: string): WorkspaceLocation | undefined
   if (kind === 'castle') {
     const file = existsSync(target) && statSync(target).isDirectory() ? join(target, 'castle.db') : target;
     if (extname(file) === '' || isCairnFile(file)) return undefined;
-    // A workspace not made yet, named as Cairn names them: created there on the first write, as before links.
+    // A path not there yet and named as Cairn names workspaces is a Cairn workspace: its first write creates it.
     if (!existsSync(file) && (basename(file) === DB_FILE || basename(dirname(file)) === WORKSPACE_DIR)) return undefined;
     if (existsSync(file) && statSync(file).size > 0 && !isSqlite(file)) return undefined;
     const source = real(file);

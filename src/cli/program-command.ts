@@ -1,7 +1,7 @@
 /**
  * `cairn <command>` for a binding (`ready`, `show`, `add`, `project list` …): the program with that
  * command alone, loading only its op's module. Building every command's flags and evaluating every op's
- * schemas was most of such a command's start; the command's own parsing, help and errors are the
+ * schemas would be most of such a command's start. The command's own parsing, help and errors are the
  * ones the full program gives it (test/cli/start-up-paths.test.ts compares them).
  */
 import type { Command } from 'commander';

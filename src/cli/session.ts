@@ -91,7 +91,7 @@ export async function defaultProject(ctx: OpContext): Promise<string | undefined
     return projectAt(listed, [process.cwd()], undefined);
   }
   // The project rows alone, as MCP scoping reads them: list_projects also counts each project's
-  // tasks, which took 90 ms of every command without --project in a workspace of 100k tasks.
+  // tasks, a cost every command without --project would pay, and one that grows with the workspace.
   return projectAt(await ctx.store.read((tx) => tx.listProjects(false)), [process.cwd()], workspaceRepository(ctx.store));
 }
 

@@ -1,8 +1,8 @@
 /**
  * Where a command's output goes. Into a pipe, socket or file it is written straight to fd 1:
- * making `process.stdout` for one loads Node's tty and net modules and builds a stream, 2–3 ms of
- * every command's start, and a command writes its output once. Anything else (a terminal) gets the
- * stream, as does streamed output (`cairn export`). Every write in the CLI goes through here, so a
+ * making `process.stdout` for one loads Node's tty and net modules and builds a stream, a few
+ * milliseconds of every command's start, and a command writes its output once. Anything else (a
+ * terminal) gets the stream, as does streamed output (`cairn export`). Every write in the CLI goes through here, so a
  * closed pipe (`cairn list | head`) ends the command quietly either way.
  */
 import { fstatSync, writeSync } from 'node:fs';

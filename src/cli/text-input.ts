@@ -10,7 +10,7 @@ import { loadOp } from '../ops/op-modules.js';
 import { runOp } from '../ops/run-op.js';
 import type { BoundCommand } from './op-command.js';
 
-// child_process is loaded only when an editor opens: loading it (and net, streams, dgram with it) slowed every command's start.
+// child_process is loaded only when an editor opens: it brings net, streams and dgram with it, which would slow every command's start.
 const requireBuiltin = createRequire(import.meta.url);
 
 /** Text fields whose value "-" means "read it from stdin". */

@@ -1,7 +1,7 @@
 /**
  * Token buckets keyed by client (an address or a token), in bounded memory. Past the bound the
  * bucket touched longest ago goes: it has had the longest time to refill, so it is the one whose
- * state matters least. Clearing them all, as before, let a caller cycling through addresses (easy
+ * state matters least. Clearing them all at once would let a caller cycling through addresses (easy
  * with IPv6) reset the brute-force limit for everyone. IPv6 addresses are keyed by their /64, the
  * block one host usually holds, so cycling within it buys nothing.
  */

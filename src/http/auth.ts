@@ -63,7 +63,7 @@ function presentedSecret(req: Request, allowQuery: boolean): string | undefined 
 
 /**
  * `alwaysRequire`: a server bound beyond loopback never serves anonymous callers, even if every token is
- * revoked after it started (it refused to start without one for the same reason).
+ * revoked after it started. For the same reason, such a server does not start without a token.
  */
 export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequire = false): MiddlewareHandler<AuthEnv> {
   const touched = new Map<string, number>();

@@ -1,8 +1,8 @@
 /**
  * What a load balancer and an orchestrator ask: /livez (the process answers), /readyz (it can serve:
- * database reachable, schema current, change feed listening), /healthz (the older probe, kept), and
- * /metrics for a scraper. The probes sit before the Host guard and token check, as probes arrive by
- * address and carry no token; they reveal no data.
+ * database reachable, schema current, change feed listening), /healthz (an older probe, kept for the
+ * checks that still ask it), and /metrics for a scraper. The probes sit before the Host guard and
+ * token check, as probes arrive by address and carry no token; they reveal no data.
  */
 import type { Hono } from 'hono';
 import { CairnError, toCairnError } from '../core/errors.js';

@@ -1,8 +1,8 @@
 /**
  * The `cairn serve` process's heap. Every MCP request leaves garbage that lives across its awaits
  * and so reaches V8's old space; V8 then lets the heap grow up to four times what is live before
- * collecting it, and keeps that size. With 50 busy MCP sessions the process reached ~490 MB for
- * ~65 MB of live objects. Here growth is held to half the live set, and once sessions have ended
+ * collecting it, and keeps that size, so a server with many busy sessions holds several times the
+ * memory its live objects need. Here growth is held to half the live set. Once sessions have ended
  * and the server has been quiet a moment, one full collection hands the freed pages back, instead of
  * the process keeping them until traffic comes (docs/benchmarks.md, footprint section).
  * Only the process that serves calls this; a library embedding the app keeps its own settings.
@@ -41,8 +41,8 @@ export function tuneHeap(): HeapUpkeep {
     timer = undefined;
     last = Date.now();
     gc?.();
-    // The first collection frees what the sessions held; the pages it left sparse are compacted and
-    // handed back by a second one (with one, the heap often stayed at twice what was live).
+    // The first collection frees what the sessions held; a second one compacts the pages it left
+    // sparse and hands them back (after one alone, the heap often stays at twice what is live).
     setTimeout(() => gc?.(), 200).unref();
   };
   return {

@@ -42,7 +42,7 @@ function hostnameOf(value: string, isOrigin: boolean): string | undefined {
 /**
  * Whether a browser's Origin is this server's own: the same host and port as the Host header (itself
  * checked above), and the scheme the request came by (or, behind a TLS proxy, X-Forwarded-Proto's).
- * Comparing host names alone let a page on the same host but another port or scheme call in.
+ * Comparing host names alone would let a page on the same host but another port or scheme call in.
  */
 function sameOrigin(origin: string, host: string, requestUrl: string, forwardedProto: string | undefined): boolean {
   let o: URL;

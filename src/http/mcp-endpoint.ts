@@ -228,7 +228,7 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
       sessionIdGenerator: () => randomUUID(),
       // A POST is answered with plain JSON, not an event stream: a stream with event ids tells the
       // client it may resume, and when this replica dies no other can, so a client with a call in
-      // flight waited out its whole timeout. Plain JSON fails at once. Nothing is lost by it: Cairn's
+      // flight would wait out its whole timeout. Plain JSON fails at once. Nothing is lost: Cairn's
       // tools send no progress or requests mid-call, and the listen stream (GET) keeps its event ids.
       enableJsonResponse: true,
       eventStore: new SessionEventStore(),

@@ -1,9 +1,9 @@
 /**
  * Resumability for one 2025 MCP session: the last messages of each SSE stream, so a client that lost
  * its connection reconnects with Last-Event-ID and misses nothing (SEP-1699). Bounded per session,
- * and kept as JSON text: every answer of the session passes through here, and as live objects the
- * last 200 of 50 busy sessions held most of a server's memory (docs/benchmarks.md, footprint).
- * A replay, which is rare, parses them again.
+ * and kept as JSON text: every answer of the session passes through here, and kept as live objects,
+ * the messages of many busy sessions would hold most of a server's memory (docs/benchmarks.md,
+ * footprint). A replay, which is rare, parses them again.
  */
 import type { EventStore, JSONRPCMessage } from '@modelcontextprotocol/server';
 

@@ -184,8 +184,8 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
 }
 
 /**
- * A write of Cairn's the source's owner erased: the record changed after it, and each field it
- * wrote is back to the value it replaced (Castle's app saved its older copy of the whole file).
+ * A write Cairn made that the source's owner then erased: the record changed after it, and each
+ * field it wrote is back to the value it replaced (Castle's app saved its older copy of the whole file).
  */
 function lostWrite(source: LinkSource, state: LinkState, t: SourceTask): PushedWrite | undefined {
   const p = state.pushed?.find((x) => x.sourceId === t.sourceId);

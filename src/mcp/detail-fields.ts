@@ -4,9 +4,9 @@
  *
  * A row always has what an agent picks, orders and unblocks work by (id, title, status, priority,
  * labels, blockedBy, openBlockers, blocks, children, isReady) and, only when they say something, assignee, claim,
- * parentId, kind (not "task"), checklistProgress (has items), substatus and slug. The full summary was ~480 bytes a
- * row, half of it ids, timestamps, ordering keys and nulls no agent reads from a list; a row is
- * ~200. The CLI's --json and REST keep the full TaskSummary.
+ * parentId, kind (not "task"), checklistProgress (has items), substatus and slug. A full summary is more
+ * than twice the size of a row, and half of it is ids, timestamps, ordering keys and nulls that no
+ * agent reads from a list. The CLI's --json and REST keep the full TaskSummary.
  *
  * Applies to every op whose output lists TaskSummary items, found by shape, so no tool is special-cased.
  */

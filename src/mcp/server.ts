@@ -101,7 +101,7 @@ export function stdioSink(server: McpServer, era: 'legacy' | 'modern'): ChangeSi
   };
 }
 
-// The one reach into the SDK's internals left: its tools/list handler, behind the protected
+// The only reach into the SDK's internals: its tools/list handler, behind the protected
 // Protocol._getRequestHandler, so tools outside the served set can stay registered (a call answers
 // why it is refused) yet unlisted. test/mcp/sdk-internals.test.ts fails if the SDK changes this.
 type ListHandler = (req: unknown, ctx: unknown) => Promise<{ tools: Array<{ name: string }> }>;

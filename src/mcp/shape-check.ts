@@ -2,9 +2,9 @@
  * A quick test that a tool result already is what its zod output schema describes: no key the
  * schema leaves out, at any depth, and the right kind of value everywhere (object, array, string,
  * finite number, boolean, enum member, null where nullable). A result that passes is sent as it is;
- * any other goes through zod, which strips extra keys or reports the mismatch. zod's parse of a
- * task was the largest share of a get or create call's own work in the MCP adapter, for a value
- * the op's typed code had built to that schema already. Refinements (lengths, integers, formats)
+ * any other goes through zod, which strips extra keys or reports the mismatch. Parsing a task with
+ * zod would be the largest share of a get or create call's own work in the MCP adapter, for a value
+ * the op's typed code has already built to that schema. Refinements (lengths, integers, formats)
  * are left to the types that build results. Schema kinds not handled here (defaults, transforms,
  * unions, lazy…) send the whole result through zod.
  */
@@ -19,7 +19,7 @@ const compiled = new WeakMap<z.ZodType, Check | undefined>();
 
 export function shapeCheck(schema: z.ZodType): Check | undefined {
   if (compiled.has(schema)) return compiled.get(schema);
-  // A schema that reaches itself (none do today) is left to zod rather than recursing forever.
+  // A schema that reaches itself (none of Cairn's does) is left to zod rather than recursing forever.
   compiled.set(schema, undefined);
   const check = build(schema);
   compiled.set(schema, check);

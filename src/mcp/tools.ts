@@ -34,7 +34,7 @@ export function advertiseOnly(schema: z.ZodType, opts: { nonEmpty?: boolean } = 
 }
 
 // Over HTTP a server (and so every tool registration) is built per request; converting zod to JSON
-// Schema each time was most of a 2026 call's cost, and the schemas never change at run time.
+// Schema each time would be most of a 2026 call's cost, and the schemas never change at run time.
 const advertised = new WeakMap<z.ZodType, StandardSchemaWithJSON>();
 
 function memoByOptions(convert: (o: unknown) => unknown): (o: unknown) => unknown {
@@ -140,8 +140,8 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
             if (shape) out = await toRows(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
             const rawArgs = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
             // Rows come from toRow(), whose literal TypeScript checks against the schema's exact
-            // keys; re-parsing a page of them with zod was most of a list call's allocations (and of
-            // its garbage collections). Rows with added fields and every other result are parsed.
+            // keys; re-parsing a page of them with zod would be most of a list call's allocations (and
+            // of its garbage collections). Rows with added fields and every other result are parsed.
             const structured = shape && !wanted.length ? out : conform(output, out);
             return okResult({ tool: op.name, args: rawArgs, defaultProject: ctx.defaultProject }, structured);
           } catch (err) {

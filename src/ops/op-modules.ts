@@ -1,7 +1,7 @@
 /**
  * Where each operation is declared, so a caller that runs one op (a `cairn` command) can load that
- * op's module alone instead of every op's schemas (src/ops/index.ts loads them all; evaluating
- * them was a large part of a CLI start). test/ops/op-modules.test.ts keeps this table in step with OPS.
+ * op's module alone instead of every op's schemas. src/ops/index.ts loads them all, and evaluating
+ * them is a large part of a CLI start. test/ops/op-modules.test.ts keeps this table in step with OPS.
  */
 import type { Op } from './op.js';
 

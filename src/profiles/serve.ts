@@ -59,7 +59,7 @@ async function projectFor(
     const { project } = await op('create_project', { key, name, template: profile.template, ...(projectPath ? { root: projectPath } : {}) });
     return project.key;
   } catch (err) {
-    // Two first writes at once (an agent's parallel tool calls): the one that lost uses the project the other made.
+    // Two first writes can race (an agent's parallel tool calls): the one that lost reuses the project the winner created.
     if (err instanceof CairnError && err.code === 'PROJECT_EXISTS') return projectFor(profile, ctx, env, op, false).then((k) => k ?? Promise.reject(err));
     throw err;
   }

@@ -191,7 +191,7 @@ function shellWord(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `claude mcp add cairn -- <command> <args...>` (with `-e NAME=value` for env, which only ACP entries carry today). */
+/** `claude mcp add cairn -- <command> <args...>`, with `-e NAME=value` per env variable (only ACP entries have any). */
 export function claudeAddCommand(e: ServerEntry): string {
   const envFlags = e.env.flatMap((v) => ['-e', `${v.name}=${v.value}`]);
   return ['claude', 'mcp', 'add', ...envFlags, e.name, '--', e.command, ...e.args].map(shellWord).join(' ');

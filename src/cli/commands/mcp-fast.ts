@@ -9,8 +9,8 @@ import type * as Util from 'node:util';
 import { loadModule } from '../load-module.js';
 
 // Required, not imported, and read off the module directly: on Node 22+ importing node:util (or
-// copying its exports, as a bundle's interop does) evaluates its lazy exports, ~3 ms of every
-// command's start, since this module is part of the CLI's entry.
+// copying its exports, as a bundle's interop does) evaluates its lazy exports. This module is part
+// of the CLI's entry, so that would add a few milliseconds to every command's start.
 const { parseArgs } = createRequire(import.meta.url)('node:util') as typeof Util;
 
 /** The options `cairn mcp` passes on, named as runMcpStdio takes them. */

@@ -48,14 +48,14 @@ export function displayId(projectKey: string, seq: number): string {
 export const newUlid = (): string => (ulidFactory ??= (requireLazily('ulid') as typeof Ulid).monotonicFactory(pooledRandom()))();
 
 // ulid and node:crypto load with the first id made: a read makes none, and loading node:crypto
-// (which ulid imports) took 2–3 ms of every CLI command's start.
+// (which ulid imports) would add a few milliseconds to every CLI command's start.
 const requireLazily = createRequire(import.meta.url);
 let ulidFactory: (() => string) | undefined;
 
 /**
- * ulid's default source asks the OS for one byte per character (16 calls per id), which showed as
- * 4% of a create; this draws the same bytes from the CSPRNG a page at a time. Byte / 256 is
- * uniform in [0, 1) and maps evenly onto the 32 symbols.
+ * ulid's default source asks the OS for one byte per character (16 calls per id), a visible share
+ * of a create. This draws the same bytes from the CSPRNG a page at a time. Byte / 256 is uniform
+ * in [0, 1) and maps evenly onto the 32 symbols.
  */
 function pooledRandom(): () => number {
   const pool = new Uint8Array(4096);

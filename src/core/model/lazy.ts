@@ -1,8 +1,9 @@
 /**
  * A schema built on its first use. zod builds each schema eagerly, and a `.min()` or `.describe()`
- * clones it; a `cairn` command that reads one op's input paid for every op's inputs and outputs at
- * start (about a tenth of a read command's time). Composite schemas are declared through this, and
- * ops take theirs as thunks (ops/op.ts), so a command builds only what it uses.
+ * clones it. Built eagerly, every op's inputs and outputs would be paid for at the start of a `cairn`
+ * command that reads only one op's input, a large share of a read command's time. Composite schemas
+ * are declared through this, and ops take theirs as thunks (ops/op.ts), so a command builds only
+ * what it uses.
  *
  * @example
  * export const Claim = lazy(() => z.object({ actor: z.string(), expiresAt: z.string() }));

@@ -97,7 +97,7 @@ export const Anchor = z
   .trim()
   .min(1, 'anchors must not be empty')
   .max(1000, 'anchors must be at most 1,000 characters')
-  // A NUL or line break cannot be in a path a person means, and a NUL was silently cut by path handling.
+  // A NUL or line break cannot be in a path a person means, and path handling silently cuts a path at a NUL.
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'anchors must not contain control characters (NUL, line breaks)')
   .describe('Repository-relative file path');
 export const Anchors = z.array(Anchor).max(100);

@@ -54,9 +54,9 @@ export async function claimTask(ctx: Context, input: z.infer<ReturnType<typeof C
 }
 
 /**
- * Claims `row` for ctx.actor inside the caller's write transaction; the saved row. A new claim (not
- * the holder's renewal, which an expired lease nobody else took still is) moves the generation on:
- * the earlier holder is then fenced out (claim-guard.ts).
+ * Claims `row` for ctx.actor inside the caller's write transaction and returns the saved row. A new
+ * claim moves the generation on, which fences out the earlier holder (claim-guard.ts). The holder's
+ * renewal is not a new claim, even after its lease expired, as long as nobody else took the task.
  */
 async function claimRow(
   tx: Tx,

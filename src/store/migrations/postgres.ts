@@ -318,9 +318,9 @@ CREATE TRIGGER label_order_task_update AFTER UPDATE OF project_uid, priority, sc
   {
     version: 2,
     name: 'label_order entries found by their full keys',
-    // Version 1 removed a task's entries by (project_uid, uid), which the primary key can only narrow
-    // to the project: every priority change or claim of a labelled task walked the project's entries
-    // (1 ms at 100k tasks). SQLite's triggers name the whole key; these now do too.
+    // Found by (project_uid, uid), a task's entries are narrowed by the primary key only to the
+    // project, so every priority change or claim of a labelled task would walk the project's entries.
+    // These triggers name the whole key, as SQLite's do.
     sql: `
 CREATE OR REPLACE FUNCTION cairn_labels_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE r record;
@@ -364,7 +364,7 @@ END $$;
     version: 3,
     name: 'the feed counter',
     // An event's number comes from this counter, whose row lock (held to commit) orders the feed:
-    // one statement per event where the advisory feed lock and max(seq) took two (postgres/tx.ts).
+    // one statement per event, where an advisory feed lock and max(seq) would take two (postgres/tx.ts).
     sql: `
 ALTER TABLE cairn_state ADD COLUMN last_seq bigint NOT NULL DEFAULT 0;
 UPDATE cairn_state SET last_seq = (SELECT coalesce(max(seq), 0) FROM events);
@@ -439,10 +439,10 @@ ALTER TABLE api_tokens ADD COLUMN projects TEXT;
   {
     version: 9,
     name: 'the feed counter in a row of its own',
-    // A project's or token's change moves cairn_state by trigger and holds its row to commit; the
-    // feed counter there made every writer's first event wait for it (an import creating its project
-    // first stalled all writers for its whole run). Alone in its row, only numbering events waits on it.
-    // cairn_state.last_seq stays for replicas of version 8 during an upgrade; nothing reads it after.
+    // A project's or token's change moves cairn_state by trigger and holds its row to commit. In that
+    // row, the feed counter would make every writer's first event wait (an import that creates its
+    // project first would stall all writers for its whole run). In its own row, only numbering waits.
+    // cairn_state.last_seq stays for version 8 replicas during an upgrade; this version never reads it.
     sql: `
 CREATE TABLE cairn_feed (id integer PRIMARY KEY CHECK (id = 1), last_seq bigint NOT NULL);
 INSERT INTO cairn_feed (id, last_seq) SELECT 1, greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) FROM cairn_state;

@@ -281,7 +281,7 @@ END;
     version: 6,
     name: 'relations stored on task rows',
     // Every task answer carries labels, blockedBy, blocks, children and the parent's display id.
-    // Reading them from four batched relation queries cost more than the rest of a 50-row list,
+    // Reading them with four batched relation queries costs more than the rest of a 50-row list,
     // so each task row keeps them as JSON arrays, and triggers rewrite them whenever an edge, a
     // label, a parent link or a task's deletion changes. Triggers, not service code, so no write
     // path (bulk loads included) can leave them stale; the edge tables stay the source of truth
@@ -328,7 +328,7 @@ END;
   {
     version: 7,
     name: 'ready indexes answer the claim test',
-    // The ready queue takes the best n abandoned claims. Keyed by expiry, the index returned every
+    // The ready queue takes the best n abandoned claims. Keyed by expiry, an index returns every
     // lapsed claim of the project for a sort; keyed in ready order, the walk stops after n,
     // skipping live leases on the index entry itself (there are about as many as working agents).
     // The todo half's indexes gain the claim columns, so the claim test reads no task row either.
@@ -355,9 +355,9 @@ CREATE INDEX tasks_abandoned_project ON tasks (project_uid, priority DESC, score
   {
     version: 8,
     name: 'labels written with a new task',
-    // A new task's row arrives with its labels already in rel_labels, and rewriting that row (and
-    // its tasks_open entry, which holds the column) once per label made labelled creates the
-    // slowest write. The insert trigger now leaves the row alone when the array already holds the
+    // A new task's row arrives with its labels already in rel_labels. Rewriting that row (and its
+    // tasks_open entry, which holds the column) once per label would make labelled creates the
+    // slowest write, so the insert trigger leaves the row alone when the array already holds the
     // label. Other paths stay exact: they reach a label insert from an array recomputed without
     // that label (setLabels deletes first). A label missing from the array, or spelt differently
     // there, is still recomputed from task_labels; the one caller that writes the array with the
@@ -374,19 +374,19 @@ END;
     version: 9,
     name: 'search index merges only full levels',
     // FTS5's automerge does a slice of merge work inside the committing transaction every 64 leaf
-    // pages written (about every 32 task writes), so a few percent of writes paid for a merge and
-    // set the update p99. With automerge off, segments are merged only when 16 share a level
-    // (FTS5's crisis merge, also inside COMMIT but small and rare at the upper levels), and
-    // searches after thousands of new tasks were no slower (docs/decisions.md). The setting is
+    // pages written (about every 32 task writes), so a few percent of writes pay for a merge, and
+    // they set the update p99. With automerge off, segments are merged only when 16 share a level
+    // (FTS5's crisis merge, also inside COMMIT but small and rare at the upper levels), and search
+    // does not slow down as thousands of tasks are added (docs/decisions.md). The setting is
     // stored in the index.
     sql: `INSERT INTO task_search (task_search, rank) VALUES ('automerge', 0);`,
   },
   {
     version: 10,
     name: 'open tasks by label in ready order',
-    // "The open work of this project carrying this label" walked tasks_open in ready order and
-    // tested each entry's stored labels: ~600 entries for a 50-row page, and the exact total read
-    // every open task of the project after every write. label_order holds
+    // On tasks_open, "the open work of this project carrying this label" walks the index in ready
+    // order and tests each entry's stored labels: hundreds of entries for a 50-row page, and an exact
+    // total that reads every open task of the project after every write. label_order holds
     // one entry per label of each open task, keyed in ready order, so the page reads 50 entries
     // and the total counts one label's range. Triggers keep it: label edits (task_labels), changes
     // to a task's order or openness (the UPDATE OF columns), and purges. They read the labels
@@ -437,7 +437,7 @@ END;
     name: 'row revisions',
     // A list page names its rows by (num, uid, rev) and parses only those a reader has not seen at
     // that revision (store/queries/summary-cache.ts): serializing 28 values per row in SQLite and
-    // parsing them was two thirds of a 50-row page. rev must move with every change to the row,
+    // parsing them would be most of a 50-row page's cost. rev must move with every change to the row,
     // whoever makes it: the service's hot UPDATEs set rev = rev + 1 themselves, and this trigger
     // moves it after any UPDATE that did not (relation triggers, bulk status changes, a future
     // path that forgets), so a stale summary cannot match. Its own UPDATE touches only rev, which
@@ -452,10 +452,10 @@ END;
   {
     version: 12,
     name: 'no index of tasks by label',
-    // No query looks task_labels up by label any more: label filters test the row's stored labels
-    // or walk label_order, and counting labels scans task_labels in task order, which finds each
-    // task row next to the last, faster than walking this index. Each label of a new or relabelled
-    // task wrote an entry (and, in a large workspace, a page) here.
+    // No query looks task_labels up by label: label filters test the row's stored labels or walk
+    // label_order, and counting labels scans task_labels in task order, which finds each task row
+    // next to the last, faster than walking this index. Keeping it would cost each label of a new or
+    // relabelled task an entry (and, in a large workspace, a page) here.
     sql: `DROP INDEX IF EXISTS task_labels_label;`,
   },
   {
@@ -463,11 +463,11 @@ END;
     name: 'hidden tasks indexed below zero',
     // Archived and deleted tasks keep their search row under the negated task number instead of
     // an "x" in a sixth column. The default search then asks FTS5 for rowid > 0, which skips them
-    // in the doclists' own order, where "… NOT hidden : x" walked the marker's doclist beside every
-    // match (a fifth of a typical ranking). Ranking is unchanged: hidden rows still count in the
-    // index statistics, as before. The bulk insert leaves dozens of segments; 'optimize' merges
-    // them once (under a second at 100k tasks). The trigger moves a row across zero whenever a
-    // task is hidden or shown, whichever path does it.
+    // in the doclists' own order; "… NOT hidden : x" would walk the marker's doclist beside every
+    // match, a large share of a typical ranking. Ranking does not change: hidden rows still count
+    // in the index statistics. The bulk insert leaves dozens of segments; 'optimize' merges them
+    // once. The trigger moves a row across zero whenever a task is hidden or shown, whichever
+    // path does it.
     sql: `
 DROP TRIGGER IF EXISTS tasks_search_hidden;
 DROP TABLE IF EXISTS task_search;
@@ -547,7 +547,7 @@ CREATE TABLE idempotency_keys (
     version: 18,
     name: 'a project\'s tasks by update and creation time',
     // Castle lists a project's tasks most recently updated first, and list_tasks sorts by either.
-    // Without these SQLite sorted every task of the project (or walked the global updated_at index
+    // Without these SQLite sorts every task of the project (or walks the global updated_at index
     // testing each row); walking one of these stops at the page. Every update moves its updated_at
     // entry, as it moves the global one's; created_at never changes.
     sql: `
@@ -561,7 +561,7 @@ CREATE INDEX IF NOT EXISTS tasks_project_created ON tasks (project_uid, created_
     // FTS5 writes its leaves as blobs of up to `pgsz` bytes (4050 by default, sized for 4 KiB
     // pages). In a file of 1 KiB pages each leaf would spill into a chain of four; there a leaf a
     // little under the page stays in one. Files of 2 KiB pages (store/sqlite/open.ts
-    // NEW_FILE_PAGE_SIZE) and larger keep the default: with leaves of half the size FTS5 spread its
+    // NEW_FILE_PAGE_SIZE) and larger keep the default: with leaves of half the size FTS5 spreads its
     // segments over more merge levels, where the quiet-time merge (search-upkeep.ts) leaves them.
     // Leaves already written keep their size until a merge rewrites them.
     sql: `
@@ -574,16 +574,16 @@ INSERT INTO task_search (task_search, rank) SELECT 'pgsz', page_size - page_size
     // A commit appends to the log every page it changed, about one per b-tree a write touches
     // (docs/decisions.md, "Write volume"). Three of them are dropped here, and a fourth is kept only
     // for tasks out of open work.
-    // The events table loses AUTOINCREMENT, whose sqlite_sequence row was rewritten by every write
+    // The events table loses AUTOINCREMENT, whose sqlite_sequence row is rewritten by every write
     // (a page each). Its numbers stay the same: events are never deleted, so the largest seq plus
     // one, which SQLite gives a plain INTEGER PRIMARY KEY, is what AUTOINCREMENT gave. The table is
     // rebuilt with its rows and indexes.
-    // tasks_ready_all and tasks_abandoned held the ready queue of all projects, the same entries as
-    // tasks_ready_project and tasks_abandoned_project in another order: a queue over several
-    // projects now merges each project's best page (store/queries/task-list.ts readyQuery).
+    // tasks_ready_all and tasks_abandoned hold the ready queue of all projects, the same entries as
+    // tasks_ready_project and tasks_abandoned_project in another order, so they go: a queue over
+    // several projects merges each project's best page (store/queries/task-list.ts readyQuery).
     // tasks_order (every task in ready order) becomes tasks_closed, holding only tasks out of open
     // work (done, canceled, archived or deleted): tasks_open holds the others in the same order, so
-    // a write to an open task (a create, a priority change) no longer rewrites two entries of each.
+    // a write to an open task (a create, a priority change) rewrites an entry in one index, not two.
     // A list that mixes open and closed work takes the best page of each and merges them
     // (store/queries/task-list.ts); its WHERE repeats this index's with literal constants, as
     // SQLite uses a partial index only when it can prove the query implies it. Like tasks_open it
@@ -627,10 +627,10 @@ CREATE INDEX tasks_closed ON tasks (project_uid, priority DESC, score DESC, posi
   {
     version: 22,
     name: 'deleted blockers leave blockedBy',
-    // A deleted task was already out of blocks, children and every open-blocker count, yet stayed in
-    // its dependents' blockedBy: a task listed a blocker nobody could see and was ready all the same.
-    // The triggers are rebuilt with rel.blockedBy that skips deleted blockers, and a task's deletion
-    // or restore now rewrites its dependents' blockedBy too.
+    // A deleted task is out of blocks, children and every open-blocker count, so it must leave its
+    // dependents' blockedBy too: otherwise a ready task lists a blocker nobody can see. The
+    // triggers are rebuilt with rel.blockedBy that skips deleted blockers, and a task's deletion
+    // or restore rewrites its dependents' blockedBy as well.
     sql: `
 DROP TRIGGER dependencies_rel_insert;
 DROP TRIGGER dependencies_rel_delete;

@@ -22,7 +22,7 @@ import type { CountCache } from '../queries/task-list.js';
 import type { SummaryCache } from '../queries/summary-cache.js';
 
 /** Advisory lock numbers within a schema's key space (the other key is the schema's hash). */
-// 1 was the feed's lock before the feed counter (migration 3); not reused, for replicas of both versions.
+// 1 stays unused: replicas from before the feed counter (migration 3) take it as the feed's lock.
 const LOCKS = { migrate: 0, graph: 2, projects: 3, tokens: 4, reservations: 5 } as const;
 export type LockName = keyof typeof LOCKS;
 

@@ -20,9 +20,9 @@ export interface EngineSql {
   /** Where `needle` starts in `haystack`, 1-based; 0 when absent. */
   position(haystack: Expression<unknown>, needle: Expression<unknown>): RawBuilder<number>;
   /**
-   * The ready order is indexed apart for open and closed work, and per project only (SQLite's
-   * migration 20, which took those b-trees out of every write): a list that mixes open and closed
-   * work merges a page of each, and a ready queue over several projects a page of each project
+   * The ready order is indexed apart for open and closed work, and per project only (SQLite,
+   * migration 20), so a task write touches fewer b-trees. A list that mixes open and closed work
+   * then merges a page of each, and a ready queue over several projects a page of each project
    * (task-list.ts). PostgreSQL keeps an index over the whole order and plans one plain statement.
    */
   readonly splitReadyOrder: boolean;

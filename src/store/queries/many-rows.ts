@@ -11,7 +11,7 @@ type Q = Kysely<DB>;
 
 /** Bind parameters one statement may carry: SQLite's limit (SQLITE_MAX_VARIABLE_NUMBER); PostgreSQL allows more. */
 const MAX_PARAMS = 32766;
-/** Rows per statement at most: longer statements saved nothing more when measured. */
+/** Rows per statement at most: longer statements save nothing more. */
 const MAX_ROWS = 256;
 
 /**

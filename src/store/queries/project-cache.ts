@@ -1,7 +1,7 @@
 /**
  * Projects and their workflows, remembered between transactions. Nearly every operation resolves
- * a project by key, and a create reads the project's statuses too: two queries worth ~4% of a
- * create and ~5% of a list, for rows that change a few times in a workspace's life.
+ * a project by key, and a create reads the project's statuses too. Those two queries are a visible
+ * share of a create or a list, for rows that change only a few times in a workspace's life.
  *
  * Valid while no other connection has committed (PRAGMA data_version, read by the engine at the
  * start of each transaction) and this one has not changed a project or a workflow: a transaction

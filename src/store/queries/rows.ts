@@ -33,7 +33,7 @@ const list = (json: string): string[] => {
 /**
  * A summary row packed into one JSON array (SUMMARY_COLUMNS, then the project key) by the engine.
  * Lists read 50 rows of 28 values, and the binding's cost is per value handed to JavaScript: one
- * string per row parsed by JSON.parse costs a third less than 28 values (docs/benchmarks.md). The
+ * string per row parsed by JSON.parse costs less than 28 separate values (docs/benchmarks.md). The
  * relation arrays stay JSON text inside it (nested json() costs SQLite more than the parse saves).
  */
 export const packedSummary = (db: Kysely<any>) => engineSql(db).jsonArray([...SUMMARY_COLUMNS.map((c) => sql.ref(`tasks.${c}`)), sql.ref('p.key')]);

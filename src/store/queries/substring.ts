@@ -1,5 +1,5 @@
 /**
- * Substring search (issue: "auth" in "OAuth", "darkmode" for "dark mode"): a task's title and labels
+ * Substring search, so "auth" finds "OAuth" and "darkmode" finds "dark mode": a task's title and labels
  * squashed (lower case, separators removed) are matched against the squashed query with a trigram
  * index, FTS5's trigram tokenizer on SQLite (task_grams, kept by triggers) and pg_trgm on
  * PostgreSQL (an expression index on tasks). Both engines squash with the same characters, so they

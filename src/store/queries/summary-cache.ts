@@ -1,8 +1,8 @@
 /**
  * Summary rows remembered by row revision. A page of a list names its rows by (num, uid, rev)
  * read from the index walk and the row header; only rows this process has not seen at that
- * revision are serialized and parsed. Packing 28 values per row in SQLite and parsing them was
- * two thirds of a 50-row list (docs/decisions.md "Summary rows by revision").
+ * revision are serialized and parsed. Packing 28 values per row in SQLite and parsing them would
+ * be most of a 50-row list's cost (docs/decisions.md "Summary rows by revision").
  *
  * Correct because a row's revision changes whenever the row does: hot paths bump `rev` in the same
  * UPDATE, and a trigger bumps it after any other UPDATE that left it alone (migration 11), so no

@@ -138,7 +138,7 @@ const countQuery = prepared((db, p, shape: FilterShape) =>
 
 /**
  * Exact totals remembered for one state of the workspace. Agents page through results and repeat
- * the same filters, and an exact count walks every match (16k index entries for a large project's
+ * the same filters, and an exact count walks every match (every index entry of a large project's
  * open work), so a read reuses the total counted for the same filter at the same state. Every
  * mutation appends to the activity log in its own transaction, so the log's last seq, read inside
  * the reader's snapshot, names that state exactly: a commit by any process empties the cache.

@@ -281,7 +281,7 @@ export class Checkpointer {
       this.#control = new Int32Array(control);
       this.#db.pragma('wal_autocheckpoint = 0');
     } catch {
-      // No threads here (a permission model without --allow-worker, say): checkpoint inline as before.
+      // No threads here (a permission model without --allow-worker, say): SQLite checkpoints inline.
       this.#fallBack(this.#worker);
     }
   }

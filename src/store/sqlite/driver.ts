@@ -36,7 +36,7 @@ interface Prepared {
  * A row-object factory for a statement's columns. better-sqlite3 builds each row object key by
  * key, which for 30-column task rows costs several times the query itself; fetching arrays
  * (`raw`) and building objects with one literal (a stable shape V8 keeps fast) gives the same
- * objects — a later duplicate column name wins, as before — at a fraction of the cost.
+ * objects (a later duplicate column name wins, as in better-sqlite3's own) at a fraction of the cost.
  */
 function rowFactory(columns: string[]): (values: unknown[]) => Record<string, unknown> {
   const last = new Map(columns.map((c, i) => [c, i]));

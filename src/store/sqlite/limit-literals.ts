@@ -1,10 +1,10 @@
 /**
  * LIMIT and OFFSET values written into the statement's text instead of bound. SQLite (3.4x and
  * later) lets a bound LIMIT/OFFSET steer the plan, so binding any value to such a parameter expires
- * the statement and its next step parses and plans it again; better-sqlite3 binds on every run,
- * so every paged query (the ready queue, lists, events) was compiled anew on each call, which cost
- * more than running it. As literals the values pick one cached statement per value; callers use
- * only a few values (page size, page size + 1).
+ * the statement and its next step parses and plans it again. better-sqlite3 binds on every run,
+ * so every paged query (the ready queue, lists, events) would be compiled anew on each call, which
+ * costs more than running it. As literals the values pick one cached statement per value; callers
+ * use only a few values (page size, page size + 1).
  */
 
 /** A statement's text cut at its parameters, and which parameters are LIMIT/OFFSET values. */

@@ -5,9 +5,9 @@
  * installed as the optional dependency `better-sqlite3-napi` (npm skips it on Node 20).
  *
  * 12's JavaScript is imported statically, so the bundles (scripts/bundle-mcp.js) carry it and a
- * CLI command or the MCP server does not load its dozen CommonJS files one by one (on Node 20,
- * which caches no compiled module, that was about 10 ms of every start); a bundle built where 13
- * is installed carries 13's too (napi-js.ts). The addon is loaded by path (see `addonLoader`).
+ * CLI command or the MCP server does not load its dozen CommonJS files one by one. Node 20 caches
+ * no compiled module, so loading them would add to every start. A bundle built where 13 is
+ * installed carries 13's too (napi-js.ts). The addon is loaded by path (see `addonLoader`).
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import BetterSqlite3V12 from 'better-sqlite3';
@@ -23,7 +23,7 @@ const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
  * The addon where better-sqlite3's build puts it, loaded on the first open and handed to every
  * Database. Left to itself, better-sqlite3 finds it with the `bindings` package, which reads a
  * stack trace and tries a dozen paths (and, bundled, would look beside the bundle). A load error
- * (another Node's build) surfaces at the open, as before.
+ * (a build for another Node) still surfaces at the open, where `bindings` would raise it.
  */
 function addonLoader(file: string): () => object {
   let addon: object | undefined;

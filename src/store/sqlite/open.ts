@@ -10,14 +10,13 @@ import { readOnlyError, readOnlyReason, translateSqliteError } from './sqlite-er
 export const CAIRN_APPLICATION_ID = 0x43524e31;
 
 /**
- * Page size of a workspace file created from now on. Each commit appends every page it changed to
- * the WAL, and a task write changes one page in each of some 20–30 b-trees (the task row, its
- * indexes, labels, the event, the search index), so the bytes a write costs follow the page size:
- * at 2 KiB a create or update appends a little over half of what 4 KiB pages did, and commits copy
- * less. 1 KiB pages would halve it again but made updates that reindex a task's text and bulk
- * imports a quarter to a third slower (docs/decisions.md, "Write volume"). Files made with larger
- * pages keep them: changing it rewrites the whole file (VACUUM), which needs every other
- * connection gone.
+ * Page size of a new workspace file. Each commit appends every page it changed to the WAL, and a
+ * task write changes one page in each of some 20–30 b-trees (the task row, its indexes, labels, the
+ * event, the search index), so the bytes a write costs follow the page size. At 2 KiB a create or
+ * update appends a little over half of what it appends at 4 KiB, and commits copy less. 1 KiB pages
+ * would halve it again, but they make updates that reindex a task's text, and bulk imports,
+ * markedly slower (docs/decisions.md, "Write volume"). Files made with larger pages keep them:
+ * changing it rewrites the whole file (VACUUM), which needs every other connection gone.
  */
 export const NEW_FILE_PAGE_SIZE = 2048;
 
@@ -37,8 +36,8 @@ export function applyPragmas(db: SqliteDatabase, busyTimeoutMs = 10_000): void {
   db.pragma('foreign_keys = ON');
   db.pragma('temp_store = MEMORY');
   // 8 MB of page cache per connection: the hot pages (index interiors, the ready and open-list
-  // indexes, the FTS structure) fit, and the OS page cache serves the rest. A larger cache pushed a
-  // large workspace's process past its RSS budget for no measurable speed-up.
+  // indexes, the FTS structure) fit, and the OS page cache serves the rest. A larger cache would push
+  // a large workspace's process past its RSS budget without making it measurably faster.
   db.pragma('cache_size = -8000');
   // A server's WAL grows during a long burst of writes (checkpointer.ts) and is reused from the
   // start afterwards. Truncating it at each restart would make every write of the next burst extend

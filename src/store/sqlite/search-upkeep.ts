@@ -1,6 +1,6 @@
 /**
  * Keeps the full-text index in few segments. FTS5 writes a small segment per committing
- * transaction and, with automerge off (migration 9: merging inside writes made write latency
+ * transaction and, with automerge off (migration 9: merging inside writes causes write latency
  * spikes), merges a level only when 16 segments share it. A workspace grown by writes, or by a bulk
  * load, then holds dozens of segments, and every common term is read from each of them, so ranked
  * search is slower than on a merged index (docs/benchmarks.md, core section).
@@ -57,5 +57,5 @@ export function tidySearchIndex(db: BetterSqlite3.Database, maxSteps: number, st
   return false;
 }
 
-/** Merge steps a writing process takes as it closes: ~1–3 ms each at 100k tasks, nothing to do on a tidy index. */
+/** Merge steps a writing process takes as it closes: each is short even in a large workspace, and a tidy index needs none. */
 export const CLOSING_STEPS = 8;

@@ -50,8 +50,8 @@ export async function reindexTask(db: Q, uid: string, isNew = false): Promise<vo
 
 /**
  * The search rows of an import's new tasks, in rowid order. FTS5 writes its pending terms out as a
- * segment whenever a rowid arrives below the last one, and hidden tasks sit below zero: fed row by
- * row, an import flushed a small segment at every archived task and spent its time merging them.
+ * segment whenever a rowid arrives below the last one, and hidden tasks sit below zero. Fed row by
+ * row, an import would flush a small segment at every archived task and spend its time merging them.
  * Hidden tasks first (their rowids ascend as numbers descend), then the rest: each statement walks
  * the numbers' IN list in order, so neither sorts the rows' text.
  */

@@ -408,8 +408,8 @@ export class Importer {
   async #events(events: StoredEvent[], projectUid: string, taskUid: string | null): Promise<void> {
     if (!this.#write) return;
     const placed = events.map((e) => ({ ...e, projectUid, taskUid: taskUid ?? e.taskUid }));
-    // Under their own seqs, events go in any order, so with the tasks' batch; appended ones are
-    // numbered as the engine numbers every event (on PostgreSQL, under the feed's lock).
+    // Events that keep their own seqs may be written in any order, so they go with the tasks' batch.
+    // Appended events get numbers the way the engine numbers every event (on PostgreSQL, under a lock).
     if (this.#keepSeq) this.#batch.addEvents(placed);
     else for (const e of placed) this.#append({ at: e.at, actor: e.actor, via: e.via, projectUid: e.projectUid, taskUid: e.taskUid, type: e.type, changes: e.changes });
   }

@@ -51,7 +51,7 @@ function task(at: SourceAt, o: unknown, projectRef: string): IncomingTask {
     }),
     comments: [],
     links: links as IncomingTask['links'], anchors: r.strs('anchors'),
-    // Exports before reservations have no touches: none.
+    // Exports made before tasks could reserve paths carry no touches: the task gets none.
     ...(r.has('touches') ? { touches: r.strs('touches') } : {}),
     closeReason: r.strOr('closeReason', null), origin: r.strOr('origin', null), documentPath: r.strOr('documentPath', null),
     createdAt: r.str('createdAt'), updatedAt: r.str('updatedAt'),

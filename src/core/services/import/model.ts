@@ -113,8 +113,8 @@ type Obj = Record<string, unknown>;
 
 /**
  * Field readers that fail with the file, line and field named. A class, not an object of closures:
- * an import reads every task through several of these, and per-call closures were the largest
- * garbage of a 100k-task import.
+ * an import reads every task through several of these, and per-call closures would be the largest
+ * source of garbage in a large import.
  */
 export class Reader {
   readonly obj: Obj;
