@@ -27,8 +27,7 @@ export type DetailField = (typeof DETAIL_FIELDS)[number];
 export const FieldsArg = z
   .array(z.enum(FIELD_NAMES))
   .max(FIELD_NAMES.length)
-  .optional()
-  .describe('More fields per row (default: compact rows; assignee, claim, parentId, kind, checklistProgress, substatus, slug appear when set)');
+  .optional();
 
 /** The row as the tool's outputSchema states it. */
 export const TaskRow = lazy(() => TaskSummary().pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, openBlockers: true, blocks: true, children: true, isReady: true })

@@ -173,6 +173,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
     registerOpTools(server, registered, {
       refuse: (op) => gateRefusal(op, { readOnly: opts.readOnly, served: opts.toolsets }),
+      toolsets: opts.toolsets,
       context,
       track,
       onInternal,

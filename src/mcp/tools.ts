@@ -6,36 +6,48 @@
 import type { McpServer, StandardSchemaWithJSON, ToolAnnotations } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { toCairnError, type CairnError } from '../core/errors.js';
-import { runOp, type Op, type OpContext } from '../ops/index.js';
+import { runOp, type Op, type OpContext, type Toolset } from '../ops/index.js';
 import { validationError } from '../ops/run-op.js';
 import { getTaskOp } from '../ops/task-ops.js';
 import { detailSchemas, FieldsArg, listedDetails, listShapeOf, takeFields, toRows, type FieldName } from './detail-fields.js';
-import { compactJsonSchema } from './compact-schema.js';
+import { compactJsonSchema, compactOutputSchema } from './compact-schema.js';
 import { shapeCheck } from './shape-check.js';
 import { errorResult, okResult } from './tool-result.js';
 import { OUTBOX_OPS } from '../remote/outbox.js';
+
+/** How a schema is advertised: as a profile's seed wrote it, a native tool's lean input, or a native output (compact-schema.ts). */
+export type Advertised = 'seed' | 'input' | 'output' | 'output-task-core';
+
+const shrink: Record<Advertised, { input: (s: unknown) => unknown; output: (s: unknown) => unknown }> = {
+  seed: { input: (s) => compactJsonSchema(s), output: (s) => s },
+  input: { input: (s) => compactJsonSchema(s, { lean: true }), output: (s) => s },
+  output: { input: (s) => s, output: (s) => compactOutputSchema(s) },
+  'output-task-core': { input: (s) => s, output: (s) => compactOutputSchema(s, { taskCore: true }) },
+};
 
 /**
  * The schema as the client sees it, with validation left to us: run-op parses inputs, and
  * `conform` parses outputs once (the SDK would parse each result a second time).
  */
-export function advertiseOnly(schema: z.ZodType, opts: { nonEmpty?: boolean } = {}): StandardSchemaWithJSON {
-  const cached = advertised.get(schema);
+export function advertiseOnly(schema: z.ZodType, as: Advertised = 'seed'): StandardSchemaWithJSON {
+  let byMode = advertised.get(schema);
+  if (!byMode) advertised.set(schema, (byMode = new Map()));
+  const cached = byMode.get(as);
   if (cached) return cached;
   const std = schema['~standard'] as unknown as { jsonSchema: { input: (o: unknown) => unknown; output: (o: unknown) => unknown } };
   const jsonSchema = {
     ...std.jsonSchema,
-    input: memoByOptions((o) => compactJsonSchema(std.jsonSchema.input(o), opts)),
-    output: memoByOptions((o) => std.jsonSchema.output(o)),
+    input: memoByOptions((o) => shrink[as].input(std.jsonSchema.input(o))),
+    output: memoByOptions((o) => shrink[as].output(std.jsonSchema.output(o))),
   };
   const out = { '~standard': { ...std, jsonSchema, validate: (value: unknown) => ({ value }) } } as unknown as StandardSchemaWithJSON;
-  advertised.set(schema, out);
+  byMode.set(as, out);
   return out;
 }
 
 // Over HTTP a server (and so every tool registration) is built per request; converting zod to JSON
 // Schema each time would be most of a 2026 call's cost, and the schemas never change at run time.
-const advertised = new WeakMap<z.ZodType, StandardSchemaWithJSON>();
+const advertised = new WeakMap<z.ZodType, Map<Advertised, StandardSchemaWithJSON>>();
 
 function memoByOptions(convert: (o: unknown) => unknown): (o: unknown) => unknown {
   const byOptions = new Map<string, unknown>();
@@ -67,6 +79,8 @@ export interface ToolHooks {
   onInternal(err: unknown): void;
   /** A refusal for tools registered but not served (a toolset left out), answered before anything runs. */
   refuse?(op: Op): CairnError | undefined;
+  /** The toolsets served: a parameter of another toolset is not advertised (Op.paramToolsets). */
+  toolsets: readonly Toolset[];
   /** Ops run on a remote server (`--remote`): writes that wait in the outbox answer a receipt, which their output schema then allows. */
   remote?: boolean;
 }
@@ -115,6 +129,17 @@ function parseFields(op: Op, raw: unknown): FieldName[] {
   return parsed.data ?? [];
 }
 
+/** The input as advertised: without the parameters of toolsets not served (they are still accepted). */
+function advertisedInput(op: Op, input: z.ZodType, served: readonly Toolset[]): z.ZodType {
+  const hidden = Object.entries(op.paramToolsets ?? {}).filter(([, t]) => !served.includes(t!)).map(([k]) => k);
+  if (!hidden.length) return input;
+  const key = `${op.name}:${hidden.join(',')}`;
+  let schema = narrowed.get(key);
+  if (!schema) narrowed.set(key, (schema = (input as z.ZodObject).omit(Object.fromEntries(hidden.map((k) => [k, true])) as Record<string, true> & Record<number, never>)));
+  return schema;
+}
+const narrowed = new Map<string, z.ZodType>();
+
 export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: ToolHooks): void {
   for (const op of ops) {
     const own = schemasOf(op);
@@ -126,7 +151,7 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
     }
     server.registerTool(
       op.name,
-      { title: op.title, description: op.description, inputSchema: advertiseOnly(input, { nonEmpty: true }), outputSchema: advertiseOnly(output), annotations: annotationsOf(op) },
+      { title: op.title, description: op.description, inputSchema: advertiseOnly(advertisedInput(op, input, hooks.toolsets), 'input'), outputSchema: advertiseOnly(output, op.readOnly ? 'output' : 'output-task-core'), annotations: annotationsOf(op) },
       (async (raw: unknown) =>
         hooks.track(op.name, async () => {
           try {

@@ -42,6 +42,12 @@ export interface Op<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
   description: string;
   input: I;
   output: O;
+  /**
+   * Parameters that belong to another toolset's workflow (`touches` to coordination): MCP advertises
+   * them only when that toolset is served, so the default tool list stays small. Every surface
+   * accepts them always.
+   */
+  paramToolsets?: Readonly<Partial<Record<string, Toolset>>>;
   readOnly: boolean;
   destructive?: boolean;
   idempotent?: boolean;

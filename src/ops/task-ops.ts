@@ -13,10 +13,10 @@ export const listTasksOp = defineOp({
   name: 'list_tasks',
   toolset: 'tasks',
   title: 'List tasks',
-  description:
-    'List tasks by the filters below; open ones unless includeDone. Compact rows with blockedBy/blocks/children/isReady, total and nextCursor. get_task for full detail, next_tasks to pick work.',
+  description: 'Filtered tasks, open ones unless includeDone, as compact rows (fields adds more); page with cursor. get_task for detail, next_tasks to pick work.',
   input: ListTasksInput,
   output: TaskListOut,
+  paramToolsets: { updatedSince: 'history', includeArchived: 'history', deleted: 'history', labelsAll: 'admin', substatus: 'admin', slug: 'admin', sort: 'admin' },
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/tasks' },
@@ -30,8 +30,7 @@ export const getTaskOp = defineOp({
   name: 'get_task',
   toolset: 'tasks',
   title: 'Get a task',
-  description:
-    'Full task by id (API-12 or internal id): description, checklist, comments, links, anchors, blockedBy, blocks, children, isReady, version. Use before editing; pass version as expectedVersion to update_task.',
+  description: 'Full task by id (API-12): description, checklist, comments, links, dependencies, version.',
   input: GetTaskInput,
   output: TaskOut,
   readOnly: true,
@@ -44,14 +43,14 @@ export const searchTasksOp = defineOp({
   name: 'search_tasks',
   toolset: 'tasks',
   title: 'Search tasks',
-  description:
-    'Ranked search of title, labels, description, comments, checklist ("phrase", prefix*); 3+ chars also match inside titles and labels, ranked last. Results carry matchedFields and an excerpt. Search before creating a task.',
+  description: 'Ranked search of titles, labels, descriptions, comments, checklists ("phrase", prefix*). Search before creating a task.',
   input: SearchTasksInput,
   output: () => z.object({
     results: z.array(z.object({ task: ListedTask(), matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
     total: z.number().int(),
     nextCursor: z.string().nullable(),
   }),
+  paramToolsets: { includeArchived: 'history', category: 'admin', kind: 'admin', assignee: 'admin' },
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/search' },
@@ -67,8 +66,7 @@ export const nextTasksOp = defineOp({
   name: 'next_tasks',
   toolset: 'tasks',
   title: 'Next ready tasks',
-  description:
-    'The ready queue: todo tasks with every blocker done and no live claim by someone else, ordered by priority, score, lane position, age. Then claim_task the one you take. When empty, says what blocks the queue.',
+  description: 'The ready queue: todo tasks whose blockers are done and that no one else holds, best first. When empty, says what blocks.',
   input: NextTasksInput,
   output: () => z.object({
     tasks: z.array(ListedTask()),
@@ -87,10 +85,10 @@ export const createTaskOp = defineOp({
   name: 'create_task',
   toolset: 'tasks',
   title: 'Create a task',
-  description:
-    'Create a task in a project (default status: first todo lane). Optional: description (markdown), kind, priority, score, labels, assignee, parentId, blockedBy ids, checklist items, anchors, links. Returns the task with its new id (KEY-N).',
+  description: 'Create a task (default status: the first todo lane). Returns it with its new id (KEY-N).',
   input: () => CreateTaskInput().extend({ project: CreateTaskInput().shape.project.optional() }),
   output: TaskOut,
+  paramToolsets: { anchors: 'coordination', touches: 'coordination', links: 'coordination', origin: 'handoff', documentPath: 'handoff', score: 'admin', substatus: 'admin', slug: 'admin' },
   readOnly: false,
   rest: { method: 'POST', path: '/tasks' },
   run: async (ctx, input) => {
@@ -103,10 +101,10 @@ export const updateTaskOp = defineOp({
   name: 'update_task',
   toolset: 'tasks',
   title: 'Update a task',
-  description:
-    'Change only the fields given; status and position move it on the board. Pass expectedVersion to refuse if someone changed it meanwhile.',
+  description: 'Change only the fields given; status and position move it on the board. expectedVersion refuses a stale write.',
   input: UpdateTaskInput,
   output: TaskOut,
+  paramToolsets: { anchors: 'coordination', touches: 'coordination', links: 'coordination', documentPath: 'handoff', score: 'admin', substatus: 'admin', slug: 'admin' },
   readOnly: false,
   idempotent: true,
   rest: { method: 'PATCH', path: '/tasks/:id' },

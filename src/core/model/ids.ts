@@ -20,8 +20,7 @@ export const TaskRef = z
   .string()
   .trim()
   .min(1, 'task id must not be empty')
-  .max(64, 'task id is too long')
-  .describe('Task id, e.g. API-12 (or its ULID)');
+  .max(64, 'task id is too long');
 
 export type ParsedTaskRef =
   | { type: 'display'; projectKey: string; seq: number; text: string }

@@ -14,7 +14,7 @@ export const Project = lazy(() => z.object({
   uid: z.string(),
   name: z.string(),
   description: z.string(),
-  root: z.string().nullable().describe('Repository path; agents started inside it default to this project'),
+  root: z.string().nullable().describe('Repository path; agents inside it default to this project'),
   aliases: z.array(z.string()),
   requireEvidence: z.boolean().describe('Completions must carry evidence'),
   statuses: z.array(Status()),

@@ -59,8 +59,8 @@ export const Substatus = ruled('substatus', 40, /^[a-z0-9_-]+$/, 'lower-case let
 /** A name for the task unique within its project (DevPlanner's card slug), e.g. "user-authentication". */
 export const Slug = ruled('slug', 100, /^[a-z0-9-]+$/, 'lower-case letters, digits or "-" (e.g. "user-authentication")');
 
-export const Assignee = z.string().trim().min(1).max(100).describe('Free text, e.g. "user" or "agent:claude-1"');
-export const Score = z.number().finite().min(-1e9).max(1e9).describe('Finer ranking within a priority; higher first');
+export const Assignee = z.string().trim().min(1).max(100).describe('e.g. agent:claude-1');
+export const Score = z.number().finite().min(-1e9).max(1e9).describe('Rank within a priority; higher first');
 
 const WEB = ['http:', 'https:'];
 

@@ -76,7 +76,7 @@ const TX_TEMPLATE: StatusSeed[] = [
 ];
 
 export const TEMPLATES = { default: DEFAULT_TEMPLATE, castle: CASTLE_TEMPLATE, tx: TX_TEMPLATE, devplanner: DEVPLANNER_TEMPLATE } as const;
-export const TemplateName = z.enum(['default', 'castle', 'tx', 'devplanner']).describe('Workflow template: default|castle|tx|devplanner');
+export const TemplateName = z.enum(['default', 'castle', 'tx', 'devplanner']).describe('default|castle|tx|devplanner');
 export type TemplateName = z.infer<typeof TemplateName>;
 
 export function templateStatuses(name: TemplateName): Status[] {

@@ -5,7 +5,7 @@ import { CairnError } from '../errors.js';
 import { ChecklistText, type ChecklistItem } from '../model/task.js';
 
 export const ChecklistOp = lazy(() => z.discriminatedUnion('op', [
-  z.object({ op: z.literal('add'), text: ChecklistText, index: z.number().int().min(0).optional().describe('Insert before this index; default appends') }),
+  z.object({ op: z.literal('add'), text: ChecklistText, index: z.number().int().min(0).optional().describe('For add: insert before it') }),
   z.object({ op: z.literal('check'), index: z.number().int().min(0) }),
   z.object({ op: z.literal('uncheck'), index: z.number().int().min(0) }),
   z.object({ op: z.literal('toggle'), index: z.number().int().min(0) }),

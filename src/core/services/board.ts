@@ -10,10 +10,10 @@ import { summarize } from './hydrate.js';
 import { resolveProject } from './resolve.js';
 
 export const BoardInput = lazy(() => z.object({
-  project: z.string().optional().describe('Project key or alias; default all projects'),
-  allProjects: z.boolean().default(false).describe('Ignore the default project and cover all'),
+  project: z.string().optional(),
+  allProjects: z.boolean().default(false).describe('Ignore the default project'),
   includeArchived: z.boolean().default(false),
-  cardsPerLane: z.number().int().min(0).max(100).default(5).describe('Cards per lane, urgent first (0: counts only)'),
+  cardsPerLane: z.number().int().min(0).max(100).default(5).describe('0: counts only'),
 }));
 
 interface Bucket { count: number; checklistDone: number; checklistTotal: number; completionRate: number }

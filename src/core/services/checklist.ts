@@ -12,7 +12,7 @@ import { checkVersion, commitTaskChange } from './task-write.js';
 
 export const UpdateChecklistInput = lazy(() => z.object({
   id: TaskRef,
-  ops: ChecklistOps().describe('Applied in order, all or nothing; indexes refer to the list as the previous op left it'),
+  ops: ChecklistOps().describe('In order; each index sees the list the previous op left'),
   expectedVersion: z.number().int().min(1).optional(),
 }));
 

@@ -23,7 +23,7 @@ import { commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch,
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
-const LeaseSeconds = z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS).describe('Lease length');
+const LeaseSeconds = z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS);
 
 export const ClaimTaskInput = lazy(() => z.object({
   id: TaskRef,
@@ -187,7 +187,7 @@ export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof C
 export const ReleaseTaskInput = lazy(() => z.object({
   id: TaskRef,
   force: z.boolean().default(false).describe("Release another's live claim"),
-  toStatus: z.string().optional().describe("Status to return to; default the project's first todo status if in progress"),
+  toStatus: z.string().optional().describe("Default: the first todo status"),
 }));
 
 export async function releaseTask(ctx: Context, input: z.infer<ReturnType<typeof ReleaseTaskInput>>): Promise<Task> {

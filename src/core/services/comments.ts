@@ -12,7 +12,7 @@ import { commitTaskChange } from './task-write.js';
 
 export const AddCommentInput = lazy(() => z.object({
   id: TaskRef,
-  body: CommentBody.describe('Markdown'),
+  body: CommentBody,
   kind: CommentKind.default('comment'),
 }));
 
@@ -27,7 +27,7 @@ export async function addComment(ctx: Context, input: z.infer<ReturnType<typeof 
   });
 }
 
-export const ListLabelsInput = lazy(() => z.object({ project: z.string().optional().describe('Project key or alias; default all projects') }));
+export const ListLabelsInput = lazy(() => z.object({ project: z.string().optional().describe('Default: all projects') }));
 
 export async function listLabels(ctx: Context, input: z.infer<ReturnType<typeof ListLabelsInput>>): Promise<{ labels: Array<{ label: string; count: number }> }> {
   return ctx.store.read(async (tx) => {

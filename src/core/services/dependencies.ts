@@ -14,7 +14,7 @@ import { commitTaskChange } from './task-write.js';
 
 export const DependencyInput = lazy(() => z.object({
   taskId: TaskRef.describe('The task that waits'),
-  blockedBy: TaskRef.describe('The task that must finish first'),
+  blockedBy: TaskRef.describe('Must finish first'),
 }));
 
 async function displayPath(tx: Tx, uids: string[]): Promise<string> {

@@ -21,7 +21,7 @@ import { checkVersion, commitTaskChange, firstOfCategory, positionAt, statusPatc
 export const CompleteTaskInput = lazy(() => z.object({
   id: TaskRef,
   closeReason: z.string().trim().max(500).optional().describe('Why it closed, e.g. fixed, duplicate, wont_fix'),
-  comment: z.string().trim().min(1).max(100_000).optional().describe('Implementation notes recorded as a comment'),
+  comment: z.string().trim().min(1).max(100_000).optional().describe('Recorded as a comment'),
   evidence: EvidenceInput().optional(),
   expectedVersion: z.number().int().min(1).optional(),
 }));

@@ -19,8 +19,8 @@ export const CreateProjectInput = lazy(() => z.object({
   key: ProjectKey,
   name: ProjectName,
   description: ProjectDescription.default(''),
-  root: ProjectRoot.optional().describe('Repository path; agents started inside it default to this project'),
-  aliases: Aliases.default([]).describe('Other names (package names, repo slugs) that resolve to this project'),
+  root: ProjectRoot.optional().describe('Repository path: agents in it default to this project'),
+  aliases: Aliases.default([]).describe('Other names for it, e.g. package names'),
   template: TemplateName.default('default'),
 }));
 

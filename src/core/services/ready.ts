@@ -9,9 +9,9 @@ import { summarize } from './hydrate.js';
 import { activeProjectUids, resolveProject } from './resolve.js';
 
 export const NextTasksInput = lazy(() => z.object({
-  project: z.string().optional().describe('Project key or alias; default all projects'),
-  allProjects: z.boolean().default(false).describe('Ignore the default project and look across all'),
-  assignee: z.string().optional().describe('Only tasks assigned to this actor, or "none" for unassigned'),
+  project: z.string().optional(),
+  allProjects: z.boolean().default(false).describe('Ignore the default project'),
+  assignee: z.string().optional().describe('"none": unassigned'),
   kind: Kind.optional(),
   labels: Labels.optional().describe('Any of these labels'),
   includeBacklog: z.boolean().default(false),

@@ -20,7 +20,7 @@ export const SearchTasksInput = lazy(() => z.object({
   kind: z.union([Kind, z.array(Kind)]).optional(),
   labels: Labels.optional(),
   assignee: z.string().optional(),
-  includeDone: z.boolean().default(true).describe('Search finished tasks too (default true)'),
+  includeDone: z.boolean().default(true),
   includeArchived: z.boolean().default(false),
   limit: z.number().int().min(1).max(100).default(20),
   cursor: z.string().max(4000).optional(),

@@ -29,10 +29,10 @@ const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.
 const normLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()))].sort(byBytes);
 
 export const CreateTaskInput = lazy(() => z.object({
-  project: z.string().min(1).describe('Project key or alias'),
+  project: z.string().min(1),
   title: Title,
   description: Description.default(''),
-  status: z.string().optional().describe("Initial status; default the project's first todo status"),
+  status: z.string().optional(),
   kind: Kind.default('task'),
   priority: Priority.default('none'),
   score: Score.default(0),
@@ -41,7 +41,7 @@ export const CreateTaskInput = lazy(() => z.object({
   substatus: Substatus.optional().describe('Sub-state in the lane, e.g. blocked'),
   slug: Slug.optional().describe('Unique in the project'),
   parentId: TaskRef.optional().describe('Parent task (epic) id'),
-  blockedBy: z.array(TaskRef).max(100).default([]).describe('Ids of tasks that must finish first'),
+  blockedBy: z.array(TaskRef).max(100).default([]).describe('Must finish first'),
   checklist: z.array(ChecklistText).max(200).default([]),
   anchors: Anchors.default([]),
   touches: Touches.default([]),
@@ -111,26 +111,26 @@ export async function getTask(ctx: Context, input: z.infer<ReturnType<typeof Get
 }
 
 export const ListTasksInput = lazy(() => z.object({
-  project: z.string().optional().describe('Project key or alias'),
-  allProjects: z.boolean().default(false).describe('Ignore the default project and list across all'),
+  project: z.string().optional(),
+  allProjects: z.boolean().default(false).describe('Ignore the default project'),
   status: z.union([z.string(), z.array(z.string())]).optional(),
   category: z.union([Category, z.array(Category)]).optional(),
   kind: z.union([Kind, z.array(Kind)]).optional(),
   priority: z.union([Priority, z.array(Priority)]).optional(),
-  labels: Labels.optional().describe('Tasks with any of these labels'),
-  labelsAll: Labels.optional().describe('Tasks with all of these labels'),
-  assignee: z.string().optional().describe('Exact assignee; "none" for unassigned'),
+  labels: Labels.optional().describe('Any of these'),
+  labelsAll: Labels.optional().describe('All of these'),
+  assignee: z.string().optional().describe('"none": unassigned'),
   substatus: z.string().optional(),
   slug: z.string().optional(),
   parentId: TaskRef.optional(),
-  ready: z.boolean().optional().describe('Only tasks ready to start'),
+  ready: z.boolean().optional(),
   updatedSince: z.iso.datetime({ offset: true }).optional().describe('ISO time'),
-  includeDone: z.boolean().default(false).describe('Include done and canceled tasks'),
+  includeDone: z.boolean().default(false).describe('Also done and canceled'),
   includeArchived: z.boolean().default(false),
   deleted: z.boolean().default(false).describe('List soft-deleted tasks instead'),
-  sort: z.enum(TASK_SORTS).default('priority').describe('priority (ready order) | created | updated | position | id'),
+  sort: z.enum(TASK_SORTS).default('priority').describe('priority: ready order'),
   limit: z.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(500).optional().describe('nextCursor from the previous page'),
+  cursor: z.string().max(500).optional(),
   include: IncludeDetails(),
 }));
 export type ListTasksInput = z.infer<ReturnType<typeof ListTasksInput>>;
@@ -189,10 +189,10 @@ export async function listTasks(ctx: Context, input: ListTasksInput): Promise<{ 
 
 export const UpdateTaskInput = lazy(() => z.object({
   id: TaskRef,
-  expectedVersion: z.number().int().min(1).optional().describe('Fail with VERSION_CONFLICT if the task changed since this version'),
+  expectedVersion: z.number().int().min(1).optional(),
   title: Title.optional(),
   description: Description.optional(),
-  appendDescription: z.string().max(100_000).optional().describe('Text appended to the description (after a blank line)'),
+  appendDescription: z.string().max(100_000).optional().describe('Appended after a blank line'),
   status: z.string().optional(),
   position: z.number().int().min(0).optional().describe('Index within the lane (0 = top)'),
   kind: Kind.optional(),
