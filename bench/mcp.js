@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rng } from './lib/random.js';
 import { measure, percentile } from './lib/stats.js';
+import { toolListSize } from './lib/tool-list.js';
 import { NOUNS, PROJECTS, VERBS } from './lib/words.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -87,15 +88,6 @@ async function startup(variants, n) {
   );
 }
 
-/** bytes of name + title + description + inputSchema, the part of the tool list a model reads. */
-async function toolListBytes(db, toolsets) {
-  const c = new Client({ name: 'bench', version: '1' });
-  await c.connect(new StdioClientTransport({ command: process.execPath, args: [ENTRY, '--db', db, '--toolsets', toolsets], stderr: 'ignore' }));
-  const { tools } = await c.listTools();
-  await c.close();
-  return tools.reduce((n, t) => n + Buffer.byteLength(JSON.stringify({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema })), 0);
-}
-
 export const section = {
   name: 'mcp',
   async run({ db, log }) {
@@ -119,8 +111,8 @@ export const section = {
     const start = await startup({ bare: ['-e', BARE], entry: [ENTRY, '--db', db], cli: [CLI, 'mcp', '--db', db] }, 12);
 
     log('tool list');
-    const defaultBytes = await toolListBytes(db, 'default');
-    const allBytes = await toolListBytes(db, 'all');
+    const defaultList = await toolListSize(ENTRY, ['--db', db, '--toolsets', 'default']);
+    const allList = await toolListSize(ENTRY, ['--db', db, '--toolsets', 'all']);
 
     // The server reports how long it spent on each call (bench/lib/server-timing.mjs).
     const timingDir = mkdtempSync(join(tmpdir(), 'cairn-bench-timing-'));
@@ -181,7 +173,7 @@ export const section = {
         `${ITER} calls after ${WARMUP} warm-up calls, while V8 is still compiling the server's code on background threads ("while V8 compiles" rows), and ${STEADY_ITER} calls after ${STEADY} more (the target rows). ` +
         'The "server\'s own time" rows: from a request reaching the server\'s stdin handler to its reply being written, measured inside the server (bench/lib/server-timing.mjs); ' +
         'the rest of a round trip is the pipes, both processes\' wake-ups and the client. ' +
-        'Tool list: bytes of {name, title, description, inputSchema} per tool, summed; tokens ≈ bytes/4. RSS: the server process\'s VmHWM.',
+        'Tool list: model-visible = bytes of {name, title, description, inputSchema} per tool, summed (tokens ≈ bytes/4); answer = bytes of the whole tools/list result (output schemas and annotations too), 1 KB = 1,000 bytes. RSS: the server process\'s VmHWM.',
       metrics: [
         { key: 'startupBare', label: 'spawn → initialize answered: bare Node (reads the line, writes an answer)', ...start.bare.init },
         { key: 'startup', label: 'spawn → initialize answered (stdio-entry)', ...start.entry.init },
@@ -202,11 +194,13 @@ export const section = {
       values: [
         { key: 'startupRatio', label: 'spawn → initialize answered, stdio-entry ÷ bare Node (median of paired rounds)', value: start.entry.ratio, unit: '×', target: { max: 1.3 } },
         ...(start.cli.ratio ? [{ key: 'startupCliRatio', label: 'spawn → initialize answered, `cairn mcp` ÷ bare Node', value: start.cli.ratio, unit: '×' }] : []),
-        { key: 'toolsDefault', label: 'tool list, default toolsets (tokens ≈ bytes/4)', value: defaultBytes / 4, unit: 'tokens', target: { max: 5000 } },
-        { key: 'toolsAll', label: 'tool list, all toolsets (tokens ≈ bytes/4)', value: allBytes / 4, unit: 'tokens' },
+        { key: 'toolsDefault', label: 'tool list, default toolsets, model-visible (tokens ≈ bytes/4)', value: Math.round(defaultList.model / 4), unit: 'tokens', target: { max: 2500 } },
+        { key: 'toolsAnswerDefault', label: 'tools/list answer, default toolsets', value: Math.round(defaultList.answer / 100) / 10, unit: 'KB', target: { max: 40 } },
+        { key: 'toolsAll', label: 'tool list, all toolsets, model-visible (tokens ≈ bytes/4)', value: Math.round(allList.model / 4), unit: 'tokens' },
+        { key: 'toolsAnswerAll', label: 'tools/list answer, all toolsets', value: Math.round(allList.answer / 100) / 10, unit: 'KB' },
         { key: 'rss', label: 'server peak RSS', value: hwm, unit: 'MB' },
       ],
-      notes: [`tool list bytes: default ${defaultBytes}, all ${allBytes}`],
+      notes: [`tool list bytes (model-visible / whole answer): default ${defaultList.model} / ${defaultList.answer} (${defaultList.tools} tools), all ${allList.model} / ${allList.answer} (${allList.tools} tools)`],
     };
   },
 };

@@ -1,14 +1,13 @@
 // Profiles section: what a seed profile adds over the native tool it maps to, in-process through
 // createTools (the path both share: the profile's parse and reshaping is all that differs), and each
 // profile's tools/list size over real stdio.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTools } from '../dist/agent/index.js';
 import { Database } from '../dist/store/sqlite/native.js';
 import { rng } from './lib/random.js';
 import { measure } from './lib/stats.js';
+import { toolListSize } from './lib/tool-list.js';
 import { NOUNS, PROJECTS, VERBS } from './lib/words.js';
 
 const ENTRY = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'mcp', 'stdio-entry.js');
@@ -16,17 +15,6 @@ const ITER = 600;
 const WARMUP = 100;
 
 /** bytes of {name, title, description, inputSchema} per tool, summed, as the MCP section counts them. */
-async function listBytes(db, args) {
-  const c = new Client({ name: 'bench', version: '1' });
-  await c.connect(new StdioClientTransport({ command: process.execPath, args: [ENTRY, '--db', db, ...args], stderr: 'ignore' }));
-  try {
-    const { tools } = await c.listTools();
-    return tools.reduce((n, t) => n + JSON.stringify({ name: t.name, title: t.title, description: t.description, inputSchema: t.inputSchema }).length, 0);
-  } finally {
-    await c.close();
-  }
-}
-
 export const section = {
   name: 'profiles',
   async run({ size, db, dir, log }) {
@@ -73,7 +61,9 @@ export const section = {
     await Promise.all([native.close(), tx.close(), castle.close(), devplanner.close()]);
     const values = [];
     for (const [name, args] of [['native (default toolsets)', []], ['castle', ['--profile', 'castle']], ['castle + write', ['--profile', 'castle', '--toolsets', 'write']], ['tx', ['--profile', 'tx']], ['devplanner', ['--profile', 'devplanner']], ['ade', ['--profile', 'ade']]]) {
-      values.push({ key: `tokens-${name}`, label: `tool list: ${name} (tokens ≈ bytes/4)`, value: Math.round((await listBytes(db, args)) / 4), unit: 'tokens' });
+      const size = await toolListSize(ENTRY, ['--db', db, ...args]);
+      values.push({ key: `tokens-${name}`, label: `tool list: ${name}, model-visible (tokens ≈ bytes/4)`, value: Math.round(size.model / 4), unit: 'tokens' });
+      values.push({ key: `answer-${name}`, label: `tools/list answer: ${name}`, value: Math.round(size.answer / 100) / 10, unit: 'KB' });
     }
     notes.push('target per profile row: the native p50 beside it + 0.1 ms');
     return {
@@ -81,7 +71,7 @@ export const section = {
       method:
         'createTools (cairn/agent) over a copy of the workspace: each profile tool against the native tool it maps to, both through the same adapter, scoped to one project. ' +
         'Each pair runs in three alternating rounds (100 warm-up + up to 200 timed calls each); the table shows the median round. tx_ready, tx_list and castle_list_tasks read the full task of each row (TaskWithDeps needs the description and completion time; Castle\'s list line shows the PR). ' +
-        'Tool list sizes come from a real stdio client: bytes of {name, title, description, inputSchema}, summed.',
+        'Tool list sizes come from a real stdio client (the v1 SDK): model-visible = bytes of {name, title, description, inputSchema}, summed; answer = bytes of the whole tools/list result.',
       metrics,
       values,
       notes,

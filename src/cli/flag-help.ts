@@ -23,7 +23,7 @@ const FIELD_HELP: Record<string, string> = {
   'claim_next.assignee': 'Only tasks assigned to this actor; "none" for unassigned',
   'create_task.assignee': 'Who it is for, e.g. user or agent:claude-1',
   'release_task.toStatus': "Status to return to (default: the project's first todo status)",
-  'create_project.template': 'Workflow template',
+  'create_project.template': 'Workflow template: default|castle|tx|devplanner',
   'complete_task.comment': 'Implementation notes, recorded as a comment',
   'list_tasks.labelsAll': 'Tasks with all of these labels',
   'next_tasks.labels': 'Tasks with any of these labels',

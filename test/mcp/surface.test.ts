@@ -15,7 +15,7 @@ beforeAll(() => {
 });
 afterAll(() => ws?.cleanup());
 
-type Tool = { name: string; title?: string; description?: string; inputSchema: unknown; outputSchema?: unknown; annotations?: Record<string, unknown> };
+type Tool = { name: string; title?: string; description?: string; inputSchema: { properties?: Record<string, unknown> }; outputSchema?: { properties?: Record<string, unknown> }; annotations?: Record<string, unknown> };
 
 async function toolsOf(args: string[]): Promise<Tool[]> {
   const c = await connectV1({ db: ws.db, args });
@@ -36,14 +36,45 @@ describe('tool surface', () => {
     await expect(`${JSON.stringify(surface, null, 2)}\n`).toMatchFileSnapshot('./__snapshots__/tools.json');
   });
 
-  it('default toolsets are tasks + projects, exactly DESIGN §4, within 5,000 tokens', async () => {
+  it('default toolsets are tasks + projects, exactly DESIGN §4, within 2,500 tokens and a 40 KB tools/list', async () => {
     const tools = await toolsOf([]);
     expect(tools.map((t) => t.name).sort()).toEqual(
       // DESIGN §4 plus claim_next (issue 19: claim the first ready task atomically).
       ['list_tasks', 'get_task', 'search_tasks', 'next_tasks', 'create_task', 'update_task', 'claim_task', 'claim_next', 'release_task', 'complete_task',
         'add_dependency', 'remove_dependency', 'update_checklist', 'add_comment', 'board_overview', 'list_projects', 'get_project', 'create_project'].sort(),
     );
-    expect(tokens(tools), `default tool list: ${tokens(tools)} tokens`).toBeLessThanOrEqual(5000);
+    expect(tokens(tools), `default tool list: ${tokens(tools)} tokens`).toBeLessThanOrEqual(2500);
+    const answer = JSON.stringify({ tools }).length;
+    expect(answer, `default tools/list: ${answer} bytes`).toBeLessThanOrEqual(40_000);
+  });
+
+  it("a parameter of a toolset not served is left out of the schema, comes with its toolset, and is accepted either way", async () => {
+    const props = (tools: Tool[], name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {});
+    const lean = await toolsOf([]);
+    const full = await toolsOf(['--toolsets', 'default,coordination']);
+    expect(props(lean, 'create_task')).not.toContain('touches');
+    expect(props(full, 'create_task')).toContain('touches');
+    expect(props(lean, 'complete_task')).not.toContain('evidence');
+    expect(props(full, 'complete_task')).toContain('evidence');
+    const c = await connectV1({ db: ws.db });
+    try {
+      await call(c, 'create_project', { key: 'PAR', name: 'Parser' });
+      const r = await call(c, 'create_task', { project: 'PAR', title: 'Reserve the parser', touches: ['src/parser/**'] });
+      expect(r.isError, r.text).toBe(false);
+      const got = await call(c, 'get_task', { id: (r.data as { task: { id: string } }).task.id });
+      expect((got.data as { task: { touches: string[] } }).task.touches).toEqual(['src/parser/**']);
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('a write advertises the fields every task has and answers the whole task; get_task advertises the whole shape', async () => {
+    const tools = await toolsOf([]);
+    const taskOf = (name: string) => (tools.find((t) => t.name === name)!.outputSchema!.properties! as Record<string, { properties: Record<string, unknown>; additionalProperties?: unknown }>).task!;
+    const core = ['id', 'project', 'title', 'status', 'statusCategory', 'priority', 'version', 'blockedBy', 'blocks', 'children', 'isReady', 'checklist'];
+    expect(Object.keys(taskOf('update_task').properties).sort()).toEqual([...core].sort());
+    expect(taskOf('update_task').additionalProperties).toBeUndefined();
+    expect(Object.keys(taskOf('get_task').properties)).toEqual(expect.arrayContaining([...core, 'description', 'comments', 'links', 'claim', 'touches']));
   });
 
   it('--toolsets adds history; all adds admin; unknown names are refused at start', async () => {
