@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rng } from './lib/random.js';
 import { measure, percentile } from './lib/stats.js';
+import { roundTrips } from './lib/round-trips.js';
 import { toolListSize } from './lib/tool-list.js';
 import { NOUNS, PROJECTS, VERBS } from './lib/words.js';
 
@@ -31,6 +32,12 @@ const WARMUP = Number(process.env.CAIRN_BENCH_MCP_WARMUP ?? 100);
 const STEADY = Number(process.env.CAIRN_BENCH_MCP_STEADY ?? 2000);
 // 2,000 there: a p99 from 1,000 calls is the 10th-slowest, and one stall of the shared machine moves it.
 const STEADY_ITER = 2000;
+// The SDK-client rows: as the independent harness ran them (sequential calls after a warm-up), with more calls.
+const SDK_WARMUP = 300;
+const SDK_ITER = 1000;
+// Issue 38: ten times the best peer, end to end through the SDK client, p50 at 1k tasks.
+const SDK_TARGET = { create: 0.65, list: 1.1, get: 0.45, update: 1.2, next: 0.6 };
+const SDK_LABEL = { create: 'create_task', list: 'list_tasks (one page of 50)', get: 'get_task', update: 'update_task (status)', next: 'next_tasks (limit 1)' };
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
 const LIST = [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }];
@@ -105,6 +112,10 @@ export const section = {
     // the core section measures search before and after). The bulk load leaves ~36 segments.
     const upkeep = new Database(db);
     tidySearchIndex(upkeep, 100_000);
+    // Each SDK client's run starts from the workspace as it is now, not as the main run's writes leave it.
+    const sdkDir = mkdtempSync(join(tmpdir(), 'cairn-bench-sdk-'));
+    const sdkDb = { v1: join(sdkDir, 'v1.db'), v2: join(sdkDir, 'v2.db') };
+    for (const file of Object.values(sdkDb)) upkeep.exec(`VACUUM INTO '${file}'`);
     upkeep.close();
 
     log('startup');
@@ -119,12 +130,14 @@ export const section = {
     const timingFile = join(timingDir, 'server.json');
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', SERVER_TIMING, ENTRY, '--db', db, '--as', 'agent:bench'],
+      args: ['--import', SERVER_TIMING, CLI, 'mcp', '--db', db, '--as', 'agent:bench'],
       env: { ...process.env, CAIRN_BENCH_SERVER_TIMING: timingFile },
       stderr: 'ignore',
     });
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(transport);
+    // As hosts do: the tool list first, so callTool checks each result against its output schema.
+    await client.listTools();
     const pid = transport.pid;
     const call = async (name, args) => {
       const res = await client.callTool({ name, arguments: args });
@@ -152,6 +165,21 @@ export const section = {
     const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
     await client.close();
 
+    // The five operations of the independent harness (docs/benchmarks.md, "What agents get"), through each SDK client.
+    const sdkCalls = {
+      create: (i) => ['create_task', { project: project(i), title: `${r.pick(VERBS)} ${r.pick(NOUNS)} sdk ${i}`, labels: ['bench'] }],
+      list: (i) => ['list_tasks', { project: project(i) }],
+      get: (i) => ['get_task', { id: getIds[i % getIds.length] }],
+      update: (i) => ['update_task', { id: liveIds[i % liveIds.length], status: Math.floor(i / liveIds.length) % 2 ? 'todo' : 'in_progress' }],
+      next: (i) => ['next_tasks', { project: project(i), limit: 1 }],
+    };
+    const sdk = {};
+    for (const kind of ['v1', 'v2']) {
+      log(`sdk ${kind}`);
+      sdk[kind] = await roundTrips({ kind, command: process.execPath, args: [CLI, 'mcp', '--db', sdkDb[kind], '--as', 'agent:bench'], serverTiming: SERVER_TIMING, calls: sdkCalls, warmup: SDK_WARMUP, n: SDK_ITER });
+    }
+    rmSync(sdkDir, { recursive: true, force: true });
+
     for (let waited = 0; !existsSync(timingFile) && waited < 5000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     const serverTimes = existsSync(timingFile) ? JSON.parse(readFileSync(timingFile, 'utf8')) : {};
     rmSync(timingDir, { recursive: true, force: true });
@@ -167,12 +195,13 @@ export const section = {
     return {
       title: 'MCP over stdio',
       method:
-        'The built server (dist/mcp/stdio-entry.js, esbuild bundle) spawned over stdio, on a copy of the workspace whose search index was merged first, as a server that has written leaves it when quiet. Start-up: spawn until the initialize answer arrives, and until tools/list (sent after it) is answered; ' +
-        '12 alternating rounds of bare Node (a script that reads the line and answers), the stdio entry and `cairn mcp` (p50 = median, p99 column = slowest); the ratio is the median over rounds of entry ÷ bare Node in the same round. Round trips: the v1 SDK client (protocol 2025-11-25) calling tools ' +
+        'Start-up: the built stdio entry (dist/mcp/stdio-entry.js) and `cairn mcp`; round trips: `cairn mcp` (bin/cairn.js mcp, what hosts start), spawned over stdio, on a copy of the workspace whose search index was merged first, as a server that has written leaves it when quiet. Start-up: spawn until the initialize answer arrives, and until tools/list (sent after it) is answered; ' +
+        '12 alternating rounds of bare Node (a script that reads the line and answers), the stdio entry and `cairn mcp` (p50 = median, p99 column = slowest); the ratio is the median over rounds of entry ÷ bare Node in the same round. Round trips: the v1 SDK client (protocol 2025-11-25), after tools/list as hosts do (so callTool checks every result against its output schema), calling tools ' +
         `sequentially, including JSON-RPC framing, argument parsing, the markdown text and structuredContent; each tool is timed twice (up to 5 s): ` +
         `${ITER} calls after ${WARMUP} warm-up calls, while V8 is still compiling the server's code on background threads ("while V8 compiles" rows), and ${STEADY_ITER} calls after ${STEADY} more (the target rows). ` +
         'The "server\'s own time" rows: from a request reaching the server\'s stdin handler to its reply being written, measured inside the server (bench/lib/server-timing.mjs); ' +
         'the rest of a round trip is the pipes, both processes\' wake-ups and the client. ' +
+        `The "v1 client" and "v2 client" rows: each SDK client starts its own \`cairn mcp\`, lists the tools, on its own copy of the workspace as it was before the other round trips, then makes ${SDK_WARMUP} warm-up and ${SDK_ITER} timed callTool calls per operation, in the independent harness's order (create, list, get, update, next); the client's part is its time before the request reaches the pipe plus from the answer's first byte to callTool resolving (JSON parsing, the result schema, output-schema validation). ` +
         'Tool list: model-visible = bytes of {name, title, description, inputSchema} per tool, summed (tokens ≈ bytes/4); answer = bytes of the whole tools/list result (output schemas and annotations too), 1 KB = 1,000 bytes. RSS: the server process\'s VmHWM.',
       metrics: [
         { key: 'startupBare', label: 'spawn → initialize answered: bare Node (reads the line, writes an answer)', ...start.bare.init },
@@ -181,6 +210,13 @@ export const section = {
         ...(start.cli.init ? [{ key: 'startupCli', label: 'spawn → initialize answered (`cairn mcp`)', ...start.cli.init }] : []),
         ...(start.cli.list ? [{ key: 'startupCliList', label: 'spawn → tools/list answered (`cairn mcp`)', ...start.cli.list }] : []),
         ...Object.entries(results).map(([key, m]) => ({ key, label: label[key], ...m, target: target(key), ...(TARGET[key] ? { targetSize: 1000 } : {}) })),
+        ...Object.entries(sdk).flatMap(([kind, ops]) =>
+          Object.entries(ops).flatMap(([key, m]) => [
+            { key: `sdk_${kind}_${key}`, label: `${SDK_LABEL[key]}: ${kind} client, callTool round trip`, ...m.total, target: { p50: SDK_TARGET[key] }, targetSize: 1000 },
+            { key: `sdk_${kind}_${key}_client`, label: `${SDK_LABEL[key]}: ${kind} client, the client's part`, ...m.client },
+            ...(m.server ? [{ key: `sdk_${kind}_${key}_server`, label: `${SDK_LABEL[key]}: ${kind} client, the server's part`, ...m.server }] : []),
+          ]),
+        ),
         ...Object.entries(warming).map(([key, m]) => ({ key: `warming_${key}`, label: `${label[key]}: while V8 compiles (calls ${WARMUP + 1}–${WARMUP + m.n})`, ...m })),
         ...Object.entries(results).flatMap(([key, m]) => {
           // The steady-state calls are the last n the server answered for that tool.
@@ -200,7 +236,9 @@ export const section = {
         { key: 'toolsAnswerAll', label: 'tools/list answer, all toolsets', value: Math.round(allList.answer / 100) / 10, unit: 'KB' },
         { key: 'rss', label: 'server peak RSS', value: hwm, unit: 'MB' },
       ],
-      notes: [`tool list bytes (model-visible / whole answer): default ${defaultList.model} / ${defaultList.answer} (${defaultList.tools} tools), all ${allList.model} / ${allList.answer} (${allList.tools} tools)`],
+      notes: [
+        ...Object.entries(sdk).flatMap(([kind, ops]) => Object.entries(ops).map(([key, m]) => `${SDK_LABEL[key]}, ${kind} client: round trip ${m.total.p50.toFixed(3)} ms = client ${m.client.p50.toFixed(3)} + server ${m.server?.p50.toFixed(3) ?? '?'} + pipes ${m.pipes?.toFixed(3) ?? '?'} (medians)`)),
+        `tool list bytes (model-visible / whole answer): default ${defaultList.model} / ${defaultList.answer} (${defaultList.tools} tools), all ${allList.model} / ${allList.answer} (${allList.tools} tools)`],
     };
   },
 };
