@@ -34,8 +34,13 @@ describe('reserved paths', () => {
     expect(next.task?.id).toBe(d.id);
     expect(next.skipped).toEqual([{ id: b.id, reservedBy: [{ task: a.id, holder: 'alice', paths: ['src/api/**'] }] }]);
     await expectCode(bob.call('claim_task', { id: b.id } as never), 'PATHS_RESERVED');
-    const paths = await bob.call('check_paths', { paths: ['src/api/x.ts', 'README.md'] } as never);
-    expect(paths).toEqual({ held: [{ path: 'src/api/x.ts', reserved: 'src/api/**', task: a.id, holder: 'alice', expiresAt: expect.any(String) }], free: ['README.md'] });
+    const paths = await bob.call('check_paths', { paths: ['src/api/x.ts', 'README.md', 'docs/guide.md'] } as never);
+    // bob's own claim (docs) leaves docs/guide.md free for him, and says whose it is.
+    expect(paths).toEqual({
+      held: [{ path: 'src/api/x.ts', reserved: 'src/api/**', task: a.id, holder: 'alice', expiresAt: expect.any(String) }],
+      free: ['README.md', 'docs/guide.md'],
+      yours: [{ path: 'docs/guide.md', reserved: 'docs', task: d.id }],
+    });
     const forced = await bob.call('claim_task', { id: b.id, force: true } as never);
     expect(forced.task.claim?.actor).toBe('bob');
   });

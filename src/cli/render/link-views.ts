@@ -34,9 +34,10 @@ export function linksView(out: { links: LinkView[] }, env: RenderEnv): string {
   return [table(['PATH', 'KIND', 'PROJECTS', 'RECORDS', 'STATE'], rows, { paint: env.paint, width: env.width, flex: 0 }), ...extra].join('\n');
 }
 
-/** check_paths: each path held by another agent's live claim, then the free ones. */
-export function pathsView(out: { held: Array<{ path: string; reserved: string; task: string; holder: string; expiresAt: string }>; free: string[] }, env: RenderEnv): string {
+/** check_paths: each path held by another agent's live claim, then the free ones (naming your own claim's task where it reserves one). */
+export function pathsView(out: { held: Array<{ path: string; reserved: string; task: string; holder: string; expiresAt: string }>; free: string[]; yours?: Array<{ path: string; task: string }> }, env: RenderEnv): string {
   const lines = out.held.map((h) => `${env.paint('yellow', 'held')}  ${h.path}  ${env.paint('dim', `${h.reserved} · ${h.task} · ${h.holder} until ${h.expiresAt}`)}`);
-  lines.push(...out.free.map((p) => `${env.paint('green', 'free')}  ${p}`));
+  const mine = (p: string) => [...new Set((out.yours ?? []).filter((y) => y.path === p).map((y) => y.task))];
+  lines.push(...out.free.map((p) => `${env.paint('green', 'free')}  ${p}${mine(p).length ? `  ${env.paint('dim', `yours: ${mine(p).join(', ')}`)}` : ''}`));
   return lines.join('\n');
 }

@@ -60,20 +60,25 @@ export const CheckPathsOutput = lazy(() =>
   z.object({
     held: z.array(z.object({ path: z.string(), reserved: z.string(), task: z.string(), holder: z.string(), expiresAt: z.string() })).describe('Your paths under another live claim, with the reservation each overlaps'),
     free: z.array(z.string()).describe('Your paths nobody else reserves'),
+    yours: z.array(z.object({ path: z.string(), reserved: z.string(), task: z.string() })).describe('Paths your own live claims reserve: free for you'),
   }),
 );
 
 /** Who holds what among `paths`: every live reservation of another actor that overlaps one of them. */
 export async function checkPaths(ctx: Context, input: z.infer<ReturnType<typeof CheckPathsInput>>): Promise<z.infer<ReturnType<typeof CheckPathsOutput>>> {
   return ctx.store.read(async (tx) => {
-    const live = (await tx.liveReservations(nowIso(ctx))).filter((r) => r.holder !== ctx.actor);
+    const all = await tx.liveReservations(nowIso(ctx));
+    const live = all.filter((r) => r.holder !== ctx.actor);
+    const own = all.filter((r) => r.holder === ctx.actor);
     const held: z.infer<ReturnType<typeof CheckPathsOutput>>['held'] = [];
+    const yours: z.infer<ReturnType<typeof CheckPathsOutput>>['yours'] = [];
     const free: string[] = [];
     for (const path of input.paths) {
       const hits = live.flatMap((r) => r.touches.filter((t) => patternsOverlap(path, t)).map((reserved) => ({ path, reserved, task: r.id, holder: r.holder, expiresAt: r.expiresAt })));
       if (hits.length) held.push(...hits);
       else free.push(path);
+      yours.push(...own.flatMap((r) => r.touches.filter((t) => patternsOverlap(path, t)).map((reserved) => ({ path, reserved, task: r.id }))));
     }
-    return { held, free };
+    return { held, free, yours };
   });
 }
