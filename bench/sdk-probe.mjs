@@ -28,6 +28,6 @@ const all = {
 const calls = Object.fromEntries(only.map((k) => [k, all[k]]));
 const root = join(import.meta.dirname, '..');
 for (const kind of (process.env.KINDS ?? 'v1').split(',')) {
-  const out = await roundTrips({ kind, command: process.execPath, args: [...(process.env.PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`] : []), join(root, 'bin/cairn.js'), 'mcp', '--db', db, '--as', 'agent:bench'], serverTiming: join(root, 'bench/lib/server-timing.mjs'), calls, warmup: Number(process.env.WARMUP ?? 300), n: Number(process.env.N ?? 1000) });
+  const out = await roundTrips({ kind, command: process.execPath, args: [...(process.env.PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.PROF}`] : []), join(root, 'bin/cairn.js'), 'mcp', '--db', db, '--as', 'agent:bench', ...(process.env.EXTRA ? process.env.EXTRA.split(' ') : [])], serverTiming: join(root, 'bench/lib/server-timing.mjs'), calls, warmup: Number(process.env.WARMUP ?? 300), n: Number(process.env.N ?? 1000) });
   for (const [k, m] of Object.entries(out).reverse()) console.log(kind, k.padEnd(7), 'total', m.total.p50.toFixed(3), 'client', m.client.p50.toFixed(3), 'server', m.server?.p50.toFixed(3), 'pipes', m.pipes?.toFixed(3));
 }
