@@ -7,13 +7,10 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import autocannon from 'autocannon';
 import { Database } from '../dist/store/sqlite/native.js';
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { percentile } from './lib/stats.js';
 import { PROJECTS } from './lib/words.js';
 import { startServe } from '../scripts/lib/start-serve.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SECONDS = 4;
 
 async function connect(url, era) {

@@ -1,6 +1,6 @@
 /** The one place that maps errors to HTTP: CairnError kinds to statuses, plus the few transport-only codes, in one JSON shape. */
 import type { Context } from 'hono';
-import { CairnError, toCairnError, type ErrorKind } from '../core/errors.js';
+import { type CairnError, toCairnError, type ErrorKind } from '../core/errors.js';
 import { serverLog } from './log.js';
 import { restSuggestion } from './rest-suggestions.js';
 

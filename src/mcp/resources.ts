@@ -2,7 +2,7 @@
  * MCP resources: cairn://projects, cairn://projects/{key} (the board) and cairn://tasks/{id} (the
  * full task), listed, with templates and argument completion. Reads go through the same ops as tools.
  */
-import { McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, ProtocolErrorCode, ResourceTemplate } from '@modelcontextprotocol/server';
 import { CairnError, toCairnError } from '../core/errors.js';
 import { runOp, type OpContext } from '../ops/index.js';
 import { listProjectsOp } from '../ops/project-ops.js';

@@ -150,7 +150,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
   // Where the agent works: its first root, else the server's working directory (a claim records the git checkout there).
   let workdir = opts.cwd;
   const context = async (): Promise<OpContext> => {
-    if (rootsPending) await rootsPending;
+    if (rootsPending !== undefined) await rootsPending;
     const defaultProject = await scope.current();
     return { store: opts.store, clock: systemClock, actor: opts.actor, ...(workdir ? { workdir } : {}), ...(opts.via ? { via: opts.via } : {}), ...(opts.mayTakeOver === false ? { mayTakeOver: false } : {}), readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}), ...opts.services };
   };

@@ -1,5 +1,5 @@
 /** The one entry every surface calls: strict input parsing (errors name the field), read-only gate, error mapping. */
-import * as z from 'zod';
+import type * as z from 'zod';
 import { CairnError, toCairnError } from '../core/errors.js';
 import { closest } from '../core/rules/suggest.js';
 import { isReplay, withIdempotency } from '../core/services/idempotency.js';

@@ -11,7 +11,7 @@ import { CairnError, ERROR_KINDS, type ErrorCode } from '../core/errors.js';
 import { loadOp } from '../ops/op-modules.js';
 import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
 import { join } from 'node:path';
-import { Outbox, OUTBOX_OPS, type OutboxEntry } from './outbox.js';
+import { type Outbox, OUTBOX_OPS, type OutboxEntry } from './outbox.js';
 import { newUlid } from '../core/model/ids.js';
 
 /** Writes that can wait in the outbox while the server is away. */

@@ -150,7 +150,7 @@ describe('activity', () => {
       expect(got).toEqual(['bob:task.created:API-2', 'alice:task.updated:API-1', 'bob:task.completed:API-2']);
       expect(feed.lastSeq).toBe((await allEvents(c)).at(-1)!.seq);
     } finally {
-      feed.close();
+      await feed.close();
       await other.close();
     }
   });
@@ -190,7 +190,7 @@ describe('activity', () => {
       expect({ reads, updates, projects }).toEqual({ reads: 2, updates: ['task.created:API-2'], projects: ['project.created'] });
       expect(feed.lastSeq).toBe((await allEvents(c)).at(-1)!.seq);
     } finally {
-      feed.close();
+      await feed.close();
     }
   });
 

@@ -50,7 +50,7 @@ describe('change feed delivery', () => {
     await feed.poll();
     expect(got.map((e) => e.type)).toEqual(['task.created', 'task.created']);
     expect(feed.lastSeq).toBe(got.at(-1)!.seq);
-    feed.close();
+    await feed.close();
   });
 
   it('a listener that throws does not keep the batch from the others', async () => {
@@ -67,6 +67,6 @@ describe('change feed delivery', () => {
     await feed.poll();
     expect(got.map((e) => e.type)).toEqual(['task.created']);
     expect(errors).toHaveLength(1);
-    feed.close();
+    await feed.close();
   });
 });

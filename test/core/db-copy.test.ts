@@ -12,7 +12,7 @@ import { systemClock } from '../../src/core/ports.js';
 import { copyWorkspace } from '../../src/workspace.js';
 import { allEvents, allTasks } from '../helpers/core.js';
 import { onPostgres, pgWorkspaceUrl } from '../helpers/engine.js';
-import { tempCairn, tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
+import { tempCairn, tempWorkspace } from '../helpers/workspace.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/cairn.js');
 const cleanups: Array<() => unknown> = [];

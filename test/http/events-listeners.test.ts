@@ -41,6 +41,6 @@ describe('SSE streams and the shutdown signal', () => {
     // bounds a hang; a listener that is never removed fails here).
     await waitFor(() => getEventListeners(closing.signal, 'abort').length === 0, 'every stream listener removed from the shutdown signal');
     expect(getEventListeners(closing.signal, 'abort')).toHaveLength(0);
-    feed.close();
+    await feed.close();
   });
 });

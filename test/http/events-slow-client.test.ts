@@ -81,7 +81,7 @@ describe('SSE and a slow client', () => {
     seen.push(...resumed.frames.filter((f) => f.event !== 'ready').map((f) => JSON.parse(f.data) as { seq: number; taskId: string }));
     expect(seen.map((e) => e.taskId)).toEqual(created);
     expect(new Set(seen.map((e) => e.seq)).size).toBe(30);
-    feed.close();
+    await feed.close();
     closing.abort();
   });
 });

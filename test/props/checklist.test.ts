@@ -1,7 +1,7 @@
 /** Properties: checklist batches are all-or-nothing against a reference list; search never errors on any input. */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../../src/index.js';
+import type { CairnError } from '../../src/index.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 type Item = { text: string; checked: boolean };

@@ -1,7 +1,7 @@
 /** Property: no sequence of dependency / parent operations creates a cycle; refusals happen exactly when a reference graph finds one. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CairnError } from '../../src/index.js';
+import type { CairnError } from '../../src/index.js';
 import { allTasks, integrityCheck } from '../helpers/core.js';
 import { tempCairn } from '../helpers/workspace.js';
 

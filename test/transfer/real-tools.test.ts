@@ -2,7 +2,7 @@
 import { cpSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempCairn } from '../helpers/workspace.js';
+import type { tempCairn } from '../helpers/workspace.js';
 import { exportText, freshWorkspaces, importInto } from './helpers.js';
 
 const FIX = resolve(__dirname, '..', 'fixtures', 'import');

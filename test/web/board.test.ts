@@ -62,7 +62,6 @@ describeBrowser('web board', () => {
   });
 
   it('drags a card to another lane and within a lane, keeping the order', async () => {
-    const { page } = browser;
     await card('WEB-2').dragTo(lane('in_progress').locator('.lane-body'), { targetPosition: { x: 40, y: 10 } });
     await until('WEB-2 in progress', async () => (await task('WEB-2')).status === 'in_progress');
     await lane('in_progress').locator('[data-card="WEB-2"]').waitFor();

@@ -83,7 +83,7 @@ export async function followChanges(store: Store, opts: ChangeFeedOptions = {}):
   let closed = false;
   const poll = (): Promise<void> => {
     if (closed) return Promise.resolve();
-    if (polling) return (queued ??= polling.then(() => ((queued = null), poll())));
+    if (polling !== null) return (queued ??= polling.then(() => ((queued = null), poll())));
     polling = (async () => {
       let next: string | undefined;
       try {

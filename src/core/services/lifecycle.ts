@@ -11,7 +11,7 @@ import { CairnError } from '../errors.js';
 import { TaskRef } from '../model/ids.js';
 import { EvidenceInput, type Evidence } from '../model/coordination.js';
 import { commitExists } from './git-facts.js';
-import { CommentKind, type Task } from '../model/task.js';
+import type { Task } from '../model/task.js';
 import { newUlid as ulid } from '../model/ids.js';
 import { record } from './activity.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';

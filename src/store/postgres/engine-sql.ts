@@ -1,5 +1,5 @@
 /** PostgreSQL's spelling of the engine-specific fragments (queries/engine-sql.ts), and the Kysely dialect that carries them. */
-import { Kysely, PostgresAdapter, PostgresDriver, PostgresIntrospector, PostgresQueryCompiler, sql, type Dialect, type PostgresPool } from 'kysely';
+import { type Kysely, PostgresAdapter, PostgresDriver, PostgresIntrospector, PostgresQueryCompiler, sql, type Dialect, type PostgresPool } from 'kysely';
 import type { Pool } from 'pg';
 import type { EngineAdapter, EngineSql } from '../queries/engine-sql.js';
 

@@ -6,7 +6,7 @@
  * retry's own checks then see the committed row and give their specific error).
  */
 import { Kysely, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Store, StoreStatus, Tx } from '../../core/ports.js';
 import { LATEST_POSTGRES_VERSION } from '../migrations/postgres.js';
 import type { DB } from '../schema.js';

@@ -3,7 +3,7 @@
  * in this folder stays one definition for both. Each engine's Kysely adapter carries its fragments
  * (sqlite/engine-sql.ts, postgres/engine-sql.ts); a query asks for them through its db.
  */
-import { type Expression, type Kysely, type RawBuilder } from 'kysely';
+import type { Expression, Kysely, RawBuilder } from 'kysely';
 
 export interface EngineSql {
   /**

@@ -3,7 +3,7 @@
  * small statements a task read or write is made of, building and compiling the query costs more
  * than SQLite takes to run it; this keeps the typed, engine-neutral builder and drops that cost.
  */
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult, type RawBuilder } from 'kysely';
+import type { CompiledQuery, Compilable, Kysely, QueryResult, RawBuilder } from 'kysely';
 import type { DialectAdapter } from 'kysely';
 import type { DB } from '../schema.js';
 

@@ -3,7 +3,7 @@
  * filters, the live feed (activity, recently touched cards) and notices (conflicts, errors).
  * Every change comes back from the server: a live event makes the board re-read that task.
  */
-import { Api, ApiError, saveToken } from './api.js';
+import { type Api, ApiError, saveToken } from './api.js';
 import { LiveFeed, type FeedState } from './live-feed.js';
 import { Observable } from './store.js';
 import { NO_FILTERS, type ActivityEvent, type Filters, type Project, type Status, type Task, type TaskList, type TaskSummary } from './types.js';
