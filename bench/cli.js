@@ -50,7 +50,14 @@ export const section = {
     }
     const sorted = (xs) => [...xs].sort((a, b) => a - b);
     const bareSorted = sorted(bare);
-    const label = { version: '`cairn --version`', ready: '`cairn ready --project P`', list: '`cairn list --project P`', show: '`cairn show KEY-N`', search: '`cairn search "token refresh"`', readyUncached: '`cairn ready --project P` without the code cache (CAIRN_CODE_CACHE=0)' };
+    const label = {
+      version: '`cairn --version`',
+      ready: '`cairn ready --project P`',
+      list: '`cairn list --project P`',
+      show: '`cairn show KEY-N`',
+      search: '`cairn search "token refresh"`',
+      readyUncached: '`cairn ready --project P` without the code cache (CAIRN_CODE_CACHE=0)',
+    };
     const major = process.versions.node.split('.')[0];
     return {
       // One block per Node major in docs/benchmarks.md, so a run under Node 24 leaves the Node 20 figures in place.
@@ -58,7 +65,7 @@ export const section = {
       title: `CLI start-up, Node ${major}`,
       method:
         `Wall time from spawn to exit of the built bin (bin/cairn.js) with the workspace in CAIRN_DB, in ${ROUNDS} rounds, each round running bare Node (\`node -e 0\`) and then every command once; ` +
-        'the ratio is the median over rounds of the command ÷ bare Node in the same round. A warm-up run of each command makes bin/cairn.js\'s code cache (under ~/.cache/cairn), which the timed runs use as every command after a user\'s first does; one row times `ready` without it. Output goes into a pipe, as an agent reads it. ' +
+        "the ratio is the median over rounds of the command ÷ bare Node in the same round. A warm-up run of each command makes bin/cairn.js's code cache (under ~/.cache/cairn), which the timed runs use as every command after a user's first does; one row times `ready` without it. Output goes into a pipe, as an agent reads it. " +
         `Node ${process.version}: run the section under each Node to compare.`,
       metrics: [
         { key: 'bare', label: 'bare Node (`node -e 0`)', p50: percentile(bareSorted, 50), p99: bareSorted[bareSorted.length - 1], n: bare.length },

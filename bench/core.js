@@ -8,14 +8,58 @@ import { LABELS, NOUNS, PLACES, PROJECTS, TEXT, VERBS } from './lib/words.js';
 
 /** What users type: common and rare words, two-word queries, a phrase and prefixes. */
 const QUERIES = [
-  'token refresh', 'webhook', 'deadlock', 'oauth callback', 'rate limiter', 'migrat*', 'flaky test', 'connection pool timeout',
-  'zebra', 'invoice pdf', 'sess*', 'retry queue backoff', '"search index"', 'postgres', 'dark mode safari', 'canary rollout',
+  'token refresh',
+  'webhook',
+  'deadlock',
+  'oauth callback',
+  'rate limiter',
+  'migrat*',
+  'flaky test',
+  'connection pool timeout',
+  'zebra',
+  'invoice pdf',
+  'sess*',
+  'retry queue backoff',
+  '"search index"',
+  'postgres',
+  'dark mode safari',
+  'canary rollout',
 ];
 const LIST_LABELS = ['security', 'perf', 'docs', 'infra'];
-const ITER = { get: 3000, list: 1000, listAll: 1000, listCold: 400, listAllCold: 400, listAllFresh: 400, ready: 1000, searchUntidy: 600, search: 600, searchCold: 300, createFirst: 600, create: 600, update: 600, claim: 600 };
+const ITER = {
+  get: 3000,
+  list: 1000,
+  listAll: 1000,
+  listCold: 400,
+  listAllCold: 400,
+  listAllFresh: 400,
+  ready: 1000,
+  searchUntidy: 600,
+  search: 600,
+  searchCold: 300,
+  createFirst: 600,
+  create: 600,
+  update: 600,
+  claim: 600,
+};
 // create: the first 600 creates after the bulk load split its 100%-full index pages (createFirst,
 // no warm-up); 2,000 more settle the pages where new entries land, as a workspace grown by use has them.
-const WARMUP = { get: 200, list: 100, listAll: 100, listCold: 40, listAllCold: 40, listAllFresh: 40, ready: 100, searchUntidy: 60, search: 60, searchCold: 30, createFirst: 0, create: 2000, update: 60, claim: 60 };
+const WARMUP = {
+  get: 200,
+  list: 100,
+  listAll: 100,
+  listCold: 40,
+  listAllCold: 40,
+  listAllFresh: 40,
+  ready: 100,
+  searchUntidy: 60,
+  search: 60,
+  searchCold: 30,
+  createFirst: 0,
+  create: 2000,
+  update: 60,
+  claim: 60,
+};
 const ms = (p50) => ({ p50 });
 
 /**
@@ -85,7 +129,11 @@ export const section = {
     results.listCold = await run('listCold', (i) => cairn.call('list_tasks', { project: project(i), labels: [LIST_LABELS[(i >> 3) % LIST_LABELS.length]], limit: 50 }), touch);
     results.listAllCold = await run('listAllCold', (i) => cairn.call('list_tasks', { project: project(i), limit: 50 }), touch);
     // Nothing remembered: every row of the page read and parsed, the total counted, as on a process's first look.
-    results.listAllFresh = await run('listAllFresh', (i) => cairn.call('list_tasks', { project: project(i), limit: 50 }), () => (cairn.store.inner ?? cairn.store).forget());
+    results.listAllFresh = await run(
+      'listAllFresh',
+      (i) => cairn.call('list_tasks', { project: project(i), limit: 50 }),
+      () => (cairn.store.inner ?? cairn.store).forget(),
+    );
     results.searchCold = await run('searchCold', (i) => cairn.call('search_tasks', { query: QUERIES[i % QUERIES.length] }), touch);
     const create = (i) =>
       cairn.call('create_task', {

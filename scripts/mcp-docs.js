@@ -28,7 +28,16 @@ const EXAMPLES = [
   ['check_paths', { paths: ['src/session/store.ts', 'src/login.ts'] }],
   ['checkpoint_task', { id: 'API-2', summary: 'Store and TTL done.', next: 'Wire logout to delete the session.', head: '3f9c2e1', changedFiles: ['src/session/store.ts'] }],
   ['add_comment', { id: 'API-2', body: 'Using ioredis; TTL 24h.', kind: 'research' }],
-  ['update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'Docs' }] }],
+  [
+    'update_checklist',
+    {
+      id: 'API-1',
+      ops: [
+        { op: 'check', index: 0 },
+        { op: 'add', text: 'Docs' },
+      ],
+    },
+  ],
   ['update_task', { id: 'API-1', expectedVersion: 3, priority: 'urgent', addLabels: ['backend'] }],
   ['complete_task', { id: 'API-2', comment: 'Sessions stored in Redis.' }],
   ['claim_task', { id: 'API-1' }],
@@ -61,7 +70,9 @@ cpSync(join(root, 'test/fixtures/import/devplanner'), join(dir, 'planner'), { re
 const here = (v) => JSON.parse(JSON.stringify(v).replaceAll('@/', `${dir}/`));
 const shown = (text) => text.replaceAll(realpathSync(dir), '/home/me').replaceAll(dir, '/home/me');
 const client = new Client({ name: 'docs', version: '1' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/mcp/stdio-entry.js'), '--db', join(dir, 'cairn.db'), '--toolsets', 'all'], cwd: dir, stderr: 'ignore' }));
+await client.connect(
+  new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/mcp/stdio-entry.js'), '--db', join(dir, 'cairn.db'), '--toolsets', 'all'], cwd: dir, stderr: 'ignore' }),
+);
 const tools = new Map((await client.listTools()).tools.map((t) => [t.name, t]));
 const examples = new Map();
 for (const [name, args] of EXAMPLES) {
@@ -90,11 +101,21 @@ const typeOf = (s) => {
   const range = max !== undefined ? ` (${s.minimum ?? ''}–${max})` : s.minimum !== undefined ? ` (≥ ${s.minimum})` : '';
   const variants = s.oneOf ?? s.anyOf;
   if (variants?.every((v) => v.properties?.op?.const !== undefined)) {
-    return variants.map((v) => `{${Object.keys(v.properties).map((k) => (k === 'op' ? `op: ${JSON.stringify(v.properties.op.const)}` : (v.required ?? []).includes(k) ? k : `${k}?`)).join(', ')}}`).join(' | ');
+    return variants
+      .map(
+        (v) =>
+          `{${Object.keys(v.properties)
+            .map((k) => (k === 'op' ? `op: ${JSON.stringify(v.properties.op.const)}` : (v.required ?? []).includes(k) ? k : `${k}?`))
+            .join(', ')}}`,
+      )
+      .join(' | ');
   }
   return (Array.isArray(s.type) ? s.type.join(' | ') : (s.type ?? (s.oneOf ? 'object (see schema)' : 'any'))) + range;
 };
-const cell = (v) => String(v ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ');
+const cell = (v) =>
+  String(v ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n/g, ' ');
 const clipLines = (text, n = 14) => {
   const lines = text.split('\n').map((l) => (l.length > 160 ? `${l.slice(0, 157)}...` : l));
   return lines.length > n ? [...lines.slice(0, n), `… (${lines.length - n} more lines)`].join('\n') : lines.join('\n');
@@ -114,7 +135,8 @@ for (const set of TOOLSETS) {
     const required = new Set(t.inputSchema.required ?? []);
     if (props.length) {
       out.push('| argument | type | default | notes |', '|---|---|---|---|');
-      for (const [k, s] of props) out.push(`| \`${k}\`${required.has(k) ? ' (required)' : ''} | ${cell(typeOf(s))} | ${s.default === undefined ? '' : cell(JSON.stringify(s.default))} | ${cell(s.description)} |`);
+      for (const [k, s] of props)
+        out.push(`| \`${k}\`${required.has(k) ? ' (required)' : ''} | ${cell(typeOf(s))} | ${s.default === undefined ? '' : cell(JSON.stringify(s.default))} | ${cell(s.description)} |`);
       out.push('');
     } else out.push('No arguments.', '');
     out.push(`Result (\`structuredContent\`): \`{${Object.keys(t.outputSchema?.properties ?? {}).join(', ')}}\``, '');

@@ -50,7 +50,9 @@ try {
   run(npm, ['install', '--no-audit', '--no-fund', '--no-package-lock', join(work, packed.filename)], project);
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   // A user gets what runs: no test, build or benchmark tool comes along (issue 37: a clone's install is ~400 MB).
-  const installed = readdirSync(join(project, 'node_modules')).flatMap((d) => (d.startsWith('@') ? readdirSync(join(project, 'node_modules', d)).map((s) => `${d}/${s}`) : [d])).filter((d) => !d.startsWith('.'));
+  const installed = readdirSync(join(project, 'node_modules'))
+    .flatMap((d) => (d.startsWith('@') ? readdirSync(join(project, 'node_modules', d)).map((s) => `${d}/${s}`) : [d]))
+    .filter((d) => !d.startsWith('.'));
   const devOnly = Object.keys(pkg.devDependencies ?? {}).filter((d) => installed.includes(d));
   check(devOnly.length === 0, `no development dependency is installed (found: ${devOnly.join(', ') || 'none'})`);
   const megabytes = Number(run('du', ['-sk', join(project, 'node_modules')], work).split(/\s/)[0]) / 1024;
@@ -64,13 +66,21 @@ try {
   check(added.task?.id === 'PKG-1', 'npx cairn add creates PKG-1');
   const listed = run(npx, ['--no-install', 'cairn', 'list'], project);
   check(/PKG-1\s+todo\s+high\s+First task/.test(listed), 'npx cairn list shows PKG-1');
-  const lib = run(process.execPath, ['--input-type=module', '-e', `
+  const lib = run(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `
     const { openCairn } = await import('${pkg.name}');
     const { createTools } = await import('${pkg.name}/agent');
     const cairn = openCairn({ db: '.cairn/cairn.db', actor: 'agent:pack' });
     const { tasks } = await cairn.call('next_tasks', { project: 'PKG' });
     await cairn.close();
-    console.log(tasks.map((t) => t.id).join(','), typeof createTools);`], project).trim();
+    console.log(tasks.map((t) => t.id).join(','), typeof createTools);`,
+    ],
+    project,
+  ).trim();
   check(lib === 'PKG-1 function', `import '${pkg.name}' and '${pkg.name}/agent' work`);
   console.log(`pack-install-test: ${pkg.name}@${pkg.version} installs and runs on Node ${process.version}`);
 } finally {

@@ -159,9 +159,12 @@ function postgresStore(url: string): Store {
     observePoolWaits(listener) {
       let off: (() => void) | undefined;
       let stopped = false;
-      void ready.then((s) => {
-        if (!stopped) off = s.observePoolWaits(listener);
-      }, () => undefined);
+      void ready.then(
+        (s) => {
+          if (!stopped) off = s.observePoolWaits(listener);
+        },
+        () => undefined,
+      );
       return () => {
         stopped = true;
         off?.();
@@ -170,16 +173,23 @@ function postgresStore(url: string): Store {
     onCommit(listener) {
       let off: (() => void) | undefined;
       let stopped = false;
-      void ready.then((s) => {
-        if (!stopped) off = s.onCommit(listener);
-      }, () => undefined);
+      void ready.then(
+        (s) => {
+          if (!stopped) off = s.onCommit(listener);
+        },
+        () => undefined,
+      );
       return () => {
         stopped = true;
         off?.();
       };
     },
     // A store that never opened (a bad URL) has nothing to close.
-    close: () => ready.then((s) => s.close(), () => undefined),
+    close: () =>
+      ready.then(
+        (s) => s.close(),
+        () => undefined,
+      ),
   };
 }
 

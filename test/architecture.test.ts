@@ -26,7 +26,7 @@ const ALLOWED: Record<string, (target: string) => boolean> = {
   // Profiles reshape ops for the seeds' surfaces: they see ops and core's model and errors, never a
   // service, a store or an adapter, so every profile runs wherever ops do (remote mode included).
   profiles: (t) => (['core', 'ops'].includes(layer(t)) && !t.startsWith('core/services/') && t !== 'core/ports.js') || t === 'pkg:zod' || t.startsWith('pkg:node:'),
-  store: (t) => layer(t) === 'core' || !t.startsWith('src') && !['ops', 'profiles', 'cli', 'mcp', 'http'].includes(layer(t)),
+  store: (t) => layer(t) === 'core' || (!t.startsWith('src') && !['ops', 'profiles', 'cli', 'mcp', 'http'].includes(layer(t))),
   // In-process agent tools are an adapter like MCP: ops and profiles, opened through workspace.ts.
   agent: (t) => !['cli', 'mcp', 'http', 'store'].includes(layer(t)),
   cli: (t) => !['mcp', 'http', 'store'].includes(layer(t)),

@@ -39,7 +39,12 @@ describe('the benchmark regression check', () => {
 
     // get 1.3× slower (flagged), list 1.1× (within), the rate fell to 70 (flagged), RSS 55 MB (within).
     const rows = compare(readBaseline(file), { mcp: { 1000: result({ get: 1.3, list: 2.2 }, 70, 55) } }, 'm1');
-    expect(rows.filter((r) => r.slower).map((r) => r.key).sort()).toEqual(['get', 'rate']);
+    expect(
+      rows
+        .filter((r) => r.slower)
+        .map((r) => r.key)
+        .sort(),
+    ).toEqual(['get', 'rate']);
     const text = regressionText(rows, sizeName);
     expect(text).toContain('Compared 4 figures with bench/baseline.json: 2 more than 20% worse');
     expect(text).toContain('| mcp | 1k | get_task | 1.000 ms | 1.300 ms | ×1.30 | 2026-11-28 10:00 UTC');

@@ -47,6 +47,11 @@ describe('server.json for the MCP Registry', () => {
       .join('\n');
     const sources = `${code}\n${readFileSync(join(ROOT, 'docs', 'postgres.md'), 'utf8')}`;
     for (const v of env) expect(sources, v.name).toContain(v.name);
-    expect(env.filter((v) => v.isSecret).map((v) => v.name).sort()).toEqual(['CAIRN_TOKEN', 'PGPASSWORD']);
+    expect(
+      env
+        .filter((v) => v.isSecret)
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual(['CAIRN_TOKEN', 'PGPASSWORD']);
   });
 });

@@ -22,7 +22,13 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin/cairn.js');
 const MAIN_URL = new URL('../dist/cli/main.js', import.meta.url).href;
 const STDOUT_URL = new URL('../dist/cli/stdout.js', import.meta.url).href;
-const FILES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+const FILES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 /** The seeded workspace every example starts from (run in order, with CAIRN_PROJECT=API). */
 const SEED: string[][] = [
@@ -202,11 +208,15 @@ function runBatch(items: Array<{ cwd: string; argv: string[]; env: Record<string
     }
     process.stdout.write = write;
     write(JSON.stringify(results));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script, JSON.stringify(items.map((x) => ({ ...x, env: Object.fromEntries(Object.entries(x.env).map(([k, v]) => [k, v ?? null])) })))], {
-    env: cleanEnv(),
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', script, JSON.stringify(items.map((x) => ({ ...x, env: Object.fromEntries(Object.entries(x.env).map(([k, v]) => [k, v ?? null])) })))],
+    {
+      env: cleanEnv(),
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   if (r.status !== 0) throw new Error(`batch failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as Array<{ code: number; out: string }>;
 }

@@ -10,7 +10,7 @@ describe('the documentation index', () => {
   it('the README links every page in docs/', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const missing = pages.filter((p) => !readme.includes(`](docs/${p})`));
-    expect(missing, 'add them to the README\'s Documentation list').toEqual([]);
+    expect(missing, "add them to the README's Documentation list").toEqual([]);
   });
 
   it('no page points at the design documents outside the repository', () => {

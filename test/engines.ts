@@ -46,8 +46,4 @@ export const ENGINE_FREE = [
 ];
 
 /** The seeds' profile suites, run again with the profile server in remote mode (test/mcp/helpers.ts). */
-export const REMOTE_SUITE = [
-  'test/profiles/castle.test.ts',
-  'test/profiles/tx.test.ts',
-  'test/profiles/devplanner-mcp.test.ts',
-];
+export const REMOTE_SUITE = ['test/profiles/castle.test.ts', 'test/profiles/tx.test.ts', 'test/profiles/devplanner-mcp.test.ts'];

@@ -26,7 +26,9 @@ describe('the .mcpb bundle', () => {
   let bundle = '';
   let staged = '';
   beforeAll(() => {
-    [bundle, staged] = execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-mcpb.js'), join(dir, 'out')], { encoding: 'utf8' }).trim().split('\n') as [string, string];
+    [bundle, staged] = execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-mcpb.js'), join(dir, 'out')], { encoding: 'utf8' })
+      .trim()
+      .split('\n') as [string, string];
   }, 180_000);
   afterAll(() => {
     removeTemp(dir);
@@ -60,7 +62,14 @@ describe('the .mcpb bundle', () => {
       args: args.map(fill),
       cwd: dir,
       // No network: any request would go to a proxy that does not answer; npm may not reach the registry.
-      env: { PATH: '/usr/bin:/bin', HOME: dir, HTTP_PROXY: 'http://127.0.0.1:9', HTTPS_PROXY: 'http://127.0.0.1:9', npm_config_offline: 'true', ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, fill(v)])) },
+      env: {
+        PATH: '/usr/bin:/bin',
+        HOME: dir,
+        HTTP_PROXY: 'http://127.0.0.1:9',
+        HTTPS_PROXY: 'http://127.0.0.1:9',
+        npm_config_offline: 'true',
+        ...Object.fromEntries(Object.entries(env).map(([k, v]) => [k, fill(v)])),
+      },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'desktop-host', version: '1' });
@@ -85,6 +94,9 @@ describe('the .mcpb bundle', () => {
       Number(process.versions.node.split('.')[0]) >= 22
         ? ['build/Release/better_sqlite3.node', `prebuilds/${process.platform}-${process.arch}.node`].map((f) => join(unpacked, 'server', 'node_modules', 'better-sqlite3-napi', f))
         : [join(unpacked, 'server', 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node')];
-    expect(addons.some((f) => existsSync(f)), addons.join(', ')).toBe(true);
+    expect(
+      addons.some((f) => existsSync(f)),
+      addons.join(', '),
+    ).toBe(true);
   }, 60_000);
 });

@@ -9,8 +9,22 @@ import { SEARCH_INSERT_SQL, SEARCH_ROW_SQL } from '../../dist/store/sqlite/searc
 import { rng } from './random.js';
 import { ACTORS, CHECKLIST, COMMENT_OPENERS, LABELS, NOUNS, PLACES, PROJECTS, VERBS, VOCABULARY } from './words.js';
 
-const CATEGORY_MIX = [['backlog', 5], ['todo', 45], ['in_progress', 10], ['review', 3], ['blocked', 2], ['done', 30], ['canceled', 5]];
-const KINDS = [['task', 50], ['feature', 20], ['bug', 20], ['chore', 7], ['spike', 3]];
+const CATEGORY_MIX = [
+  ['backlog', 5],
+  ['todo', 45],
+  ['in_progress', 10],
+  ['review', 3],
+  ['blocked', 2],
+  ['done', 30],
+  ['canceled', 5],
+];
+const KINDS = [
+  ['task', 50],
+  ['feature', 20],
+  ['bug', 20],
+  ['chore', 7],
+  ['spike', 3],
+];
 const DAY = 86_400_000;
 
 function sentence(r) {
@@ -80,9 +94,46 @@ function build(size, file) {
     const items = r.chance(0.4) ? r.int(2, 6) : 0;
     const checked = category === 'done' ? items : r.int(0, items);
     const links = r.chance(0.2) ? JSON.stringify({ branch: `feat/${p.key.toLowerCase()}-${seq}` }) : '{}';
-    ins.task.run(uid, p.uid, seq, title, description, status, category, kind, r.int(0, 4), r.chance(0.2) ? r.int(1, 100) : 0, lane,
-      assigned, claimed, expires, parent, links, '[]', checked, items, 1, createdAt, createdAt, done, archived, deleted);
-    for (const label of new Set(Array.from({ length: r.weighted([[0, 15], [1, 40], [2, 30], [3, 15]]) }, () => r.zipf(LABELS)))) {
+    ins.task.run(
+      uid,
+      p.uid,
+      seq,
+      title,
+      description,
+      status,
+      category,
+      kind,
+      r.int(0, 4),
+      r.chance(0.2) ? r.int(1, 100) : 0,
+      lane,
+      assigned,
+      claimed,
+      expires,
+      parent,
+      links,
+      '[]',
+      checked,
+      items,
+      1,
+      createdAt,
+      createdAt,
+      done,
+      archived,
+      deleted,
+    );
+    for (const label of new Set(
+      Array.from(
+        {
+          length: r.weighted([
+            [0, 15],
+            [1, 40],
+            [2, 30],
+            [3, 15],
+          ]),
+        },
+        () => r.zipf(LABELS),
+      ),
+    )) {
       ins.label.run(uid, label);
       counts.labels++;
     }
@@ -100,7 +151,14 @@ function build(size, file) {
     counts.checklistItems += items;
     if (r.chance(0.3)) {
       for (let k = r.int(1, 3); k > 0; k--) {
-        ins.comment.run(ulid(created + k * 1000), uid, r.pick(ACTORS), r.pick(['comment', 'research', 'implementation']), `${r.pick(COMMENT_OPENERS)} ${sentence(r)}`, new Date(created + k * 1000).toISOString());
+        ins.comment.run(
+          ulid(created + k * 1000),
+          uid,
+          r.pick(ACTORS),
+          r.pick(['comment', 'research', 'implementation']),
+          `${r.pick(COMMENT_OPENERS)} ${sentence(r)}`,
+          new Date(created + k * 1000).toISOString(),
+        );
         counts.comments++;
       }
     }

@@ -8,10 +8,18 @@
 
 /** Errors a client may meet in a correct run: the race was lost, and the answer says so. */
 const EXPECTED = new Set([
-  'VERSION_CONFLICT', 'CYCLE_DETECTED', 'SELF_DEPENDENCY', 'VALIDATION_ERROR', 'TASK_DELETED', 'TASK_NOT_FOUND',
-  'ALREADY_CLAIMED', 'NOT_CLAIMED', 'BLOCKED',
+  'VERSION_CONFLICT',
+  'CYCLE_DETECTED',
+  'SELF_DEPENDENCY',
+  'VALIDATION_ERROR',
+  'TASK_DELETED',
+  'TASK_NOT_FOUND',
+  'ALREADY_CLAIMED',
+  'NOT_CLAIMED',
+  'BLOCKED',
   // Claims exclude: another agent's live claim refuses a write, and a holder whose lease another claimed is fenced out.
-  'CLAIMED_BY_OTHER', 'LEASE_LOST',
+  'CLAIMED_BY_OTHER',
+  'LEASE_LOST',
 ]);
 
 /** A small seeded generator (mulberry32): a failing run can be replayed from its seed. */
@@ -45,52 +53,54 @@ export async function runWorkload({ clients, project, steps, seed = 1 }) {
     // claim_next answers "claimed X" or "nothing ready", whatever others did to its candidates meanwhile.
     if (!EXPECTED.has(code) || op === 'claim_next') unexpected.push(`${what}${op ? ` (${op})` : ''}: ${code}: ${err?.message ?? err}`);
   };
-  await Promise.all(clients.map(async (call, ci) => {
-    const r = rng(seed * 1000 + ci);
-    for (let n = 0; n < steps; n++) {
-      const roll = r();
-      let op;
-      ops++;
-      try {
-        if (roll < 0.3 || known.length < 4) {
-          const title = `c${ci}-${n}`;
-          const blockedBy = known.length && r() < 0.5 ? [...new Set([pick(r), pick(r)])] : [];
-          const key = `k-${seed}-${ci}-${n}`;
-          const args = { project, title, blockedBy };
-          const first = await call('create_task', args, key);
-          // A retry of the same write (a lost answer): one task, the same one.
-          if (r() < 0.3) {
-            ops++;
-            const again = await call('create_task', args, key);
-            if (again.task.id !== first.task.id) unexpected.push(`retry of ${title} under ${key} made ${again.task.id}, not ${first.task.id}`);
+  await Promise.all(
+    clients.map(async (call, ci) => {
+      const r = rng(seed * 1000 + ci);
+      for (let n = 0; n < steps; n++) {
+        const roll = r();
+        let op;
+        ops++;
+        try {
+          if (roll < 0.3 || known.length < 4) {
+            const title = `c${ci}-${n}`;
+            const blockedBy = known.length && r() < 0.5 ? [...new Set([pick(r), pick(r)])] : [];
+            const key = `k-${seed}-${ci}-${n}`;
+            const args = { project, title, blockedBy };
+            const first = await call('create_task', args, key);
+            // A retry of the same write (a lost answer): one task, the same one.
+            if (r() < 0.3) {
+              ops++;
+              const again = await call('create_task', args, key);
+              if (again.task.id !== first.task.id) unexpected.push(`retry of ${title} under ${key} made ${again.task.id}, not ${first.task.id}`);
+            }
+            acked.creates.set(title, first.task.id);
+            known.push(first.task.id);
+          } else if (roll < 0.45) {
+            await call('complete_task', { id: pick(r) });
+          } else if (roll < 0.6) {
+            op = 'claim_next';
+            const out = await call(op, { project });
+            if (out.task) acked.claims.push(out.task.id);
+          } else if (roll < 0.7) {
+            await call('add_dependency', { taskId: pick(r), blockedBy: pick(r) });
+          } else if (roll < 0.77) {
+            const t = (await call('get_task', { id: pick(r) })).task;
+            if (t.blockedBy.length) await call('remove_dependency', { taskId: t.id, blockedBy: t.blockedBy[Math.floor(r() * t.blockedBy.length)] });
+          } else if (roll < 0.9) {
+            const t = (await call('get_task', { id: pick(r) })).task;
+            await call('update_task', { id: t.id, title: `${t.title}'`, expectedVersion: t.version });
+          } else {
+            const id = pick(r);
+            const body = `note c${ci}-${n}`;
+            await call('add_comment', { id, body });
+            acked.comments.set(body, id);
           }
-          acked.creates.set(title, first.task.id);
-          known.push(first.task.id);
-        } else if (roll < 0.45) {
-          await call('complete_task', { id: pick(r) });
-        } else if (roll < 0.6) {
-          op = 'claim_next';
-          const out = await call(op, { project });
-          if (out.task) acked.claims.push(out.task.id);
-        } else if (roll < 0.7) {
-          await call('add_dependency', { taskId: pick(r), blockedBy: pick(r) });
-        } else if (roll < 0.77) {
-          const t = (await call('get_task', { id: pick(r) })).task;
-          if (t.blockedBy.length) await call('remove_dependency', { taskId: t.id, blockedBy: t.blockedBy[Math.floor(r() * t.blockedBy.length)] });
-        } else if (roll < 0.9) {
-          const t = (await call('get_task', { id: pick(r) })).task;
-          await call('update_task', { id: t.id, title: `${t.title}'`, expectedVersion: t.version });
-        } else {
-          const id = pick(r);
-          const body = `note c${ci}-${n}`;
-          await call('add_comment', { id, body });
-          acked.comments.set(body, id);
+        } catch (err) {
+          note(err, `client ${ci} step ${n}`, op);
         }
-      } catch (err) {
-        note(err, `client ${ci} step ${n}`, op);
       }
-    }
-  }));
+    }),
+  );
   return { acked, errors: Object.fromEntries(errors), unexpected, ops, ms: performance.now() - started };
 }
 
@@ -202,7 +212,8 @@ export function nonHolderWrites(events) {
     if (!open && !forcedRelease && s.holder !== e.actor) {
       const what = `#${e.seq ?? '?'} ${e.type} of ${task} by ${e.actor}${e.at ? ` at ${e.at}` : ''} (${Object.keys(changes).join(', ') || 'no changes'})`;
       if (live) out.push(`${what} while ${s.holder} held it${s.expiresAt ? ` until ${s.expiresAt}` : ''}`);
-      else if (s.open.has(e.actor)) out.push(`${what} after its claim was replaced (${s.holder ? `${s.holder} claimed it since` : 'the task was released or completed since'}) and before it claimed again`);
+      else if (s.open.has(e.actor))
+        out.push(`${what} after its claim was replaced (${s.holder ? `${s.holder} claimed it since` : 'the task was released or completed since'}) and before it claimed again`);
     }
     if (HOLD_ENDS.has(e.type)) {
       s.holder = null;

@@ -51,7 +51,19 @@ export function compare(baseline, results, machine) {
         if (!(b > 0) && higherIsBetter(now.unit ?? '')) continue;
         // Above 1 is worse, whichever way the figure runs.
         const ratio = higherIsBetter(now.unit ?? '') ? a / b : b / a;
-        rows.push({ section, size: Number(size), key, label: now.label, before: a, after: b, unit: now.unit ?? 'ms', ratio, slower: ratio > 1 + THRESHOLD, otherMachine: then.machine !== machine, then: { date: then.date, commit: then.commit } });
+        rows.push({
+          section,
+          size: Number(size),
+          key,
+          label: now.label,
+          before: a,
+          after: b,
+          unit: now.unit ?? 'ms',
+          ratio,
+          slower: ratio > 1 + THRESHOLD,
+          otherMachine: then.machine !== machine,
+          then: { date: then.date, commit: then.commit },
+        });
       }
     }
   }
@@ -67,7 +79,9 @@ export function regressionText(rows, sizeName) {
   if (slower.length) {
     lines.push('', '| section | size | operation | then | now | worse by | baseline |', '|---|---|---|---|---|---|---|');
     for (const r of slower.sort((x, y) => y.ratio - x.ratio)) {
-      lines.push(`| ${r.section} | ${sizeName(r.size)} | ${r.label} | ${fmt(r.before)} ${r.unit} | ${fmt(r.after)} ${r.unit} | ×${r.ratio.toFixed(2)} | ${r.then.date}, ${r.then.commit}${r.otherMachine ? ', another machine' : ''} |`);
+      lines.push(
+        `| ${r.section} | ${sizeName(r.size)} | ${r.label} | ${fmt(r.before)} ${r.unit} | ${fmt(r.after)} ${r.unit} | ×${r.ratio.toFixed(2)} | ${r.then.date}, ${r.then.commit}${r.otherMachine ? ', another machine' : ''} |`,
+      );
     }
   }
   const elsewhere = rows.filter((r) => r.otherMachine).length;

@@ -8,9 +8,7 @@ export const sizeName = (n) => (n >= 1000 && n % 1000 === 0 ? `${n / 1000}k` : S
 
 function targetText(t, unit) {
   if (!t) return '';
-  return [t.p50 !== undefined && `p50 ≤ ${t.p50} ${unit}`, t.p99 !== undefined && `p99 ≤ ${t.p99} ${unit}`, t.max !== undefined && `≤ ${t.max} ${unit}`]
-    .filter(Boolean)
-    .join(', ');
+  return [t.p50 !== undefined && `p50 ≤ ${t.p50} ${unit}`, t.p99 !== undefined && `p99 ≤ ${t.p99} ${unit}`, t.max !== undefined && `≤ ${t.max} ${unit}`].filter(Boolean).join(', ');
 }
 
 function meets(t, m) {
@@ -24,7 +22,9 @@ function meets(t, m) {
  * largest size, or at the row's `targetSize` when it names one (issue 21's MCP targets are at 1k).
  */
 export function sectionTable(bySize) {
-  const sizes = Object.keys(bySize).map(Number).sort((a, b) => a - b);
+  const sizes = Object.keys(bySize)
+    .map(Number)
+    .sort((a, b) => a - b);
   const largest = bySize[sizes[sizes.length - 1]];
   const judged = (row, kind) => {
     const at = row.targetSize !== undefined && bySize[row.targetSize] ? bySize[row.targetSize] : largest;
@@ -59,7 +59,9 @@ export function workspaceTable(built) {
   const lines = ['| tasks | projects | with blockers | edges | labels | checklist items | comments | file | bulk load |', '|---|---|---|---|---|---|---|---|---|'];
   for (const [size, w] of Object.entries(built)) {
     const c = w.counts;
-    lines.push(`| ${sizeName(Number(size))} | ${c.projects} | ${c.withBlockers} | ${c.edges} | ${c.labels} | ${c.checklistItems} | ${c.comments} | ${(w.bytes / 1048576).toFixed(0)} MB | ${(w.ms / 1000).toFixed(1)} s |`);
+    lines.push(
+      `| ${sizeName(Number(size))} | ${c.projects} | ${c.withBlockers} | ${c.edges} | ${c.labels} | ${c.checklistItems} | ${c.comments} | ${(w.bytes / 1048576).toFixed(0)} MB | ${(w.ms / 1000).toFixed(1)} s |`,
+    );
   }
   return lines.join('\n');
 }

@@ -10,32 +10,121 @@ export const PROJECTS = [
 ];
 
 export const LABELS = [
-  'backend', 'frontend', 'bug', 'security', 'perf', 'docs', 'infra', 'api', 'db', 'ui',
-  'testing', 'refactor', 'mcp', 'cli', 'auth', 'search', 'tech-debt', 'customer', 'regression', 'good-first-issue',
+  'backend',
+  'frontend',
+  'bug',
+  'security',
+  'perf',
+  'docs',
+  'infra',
+  'api',
+  'db',
+  'ui',
+  'testing',
+  'refactor',
+  'mcp',
+  'cli',
+  'auth',
+  'search',
+  'tech-debt',
+  'customer',
+  'regression',
+  'good-first-issue',
 ];
 
 export const ACTORS = ['alice', 'bob', 'carol', 'agent:claude-1', 'agent:claude-2', 'agent:codex-1'];
 
 export const VERBS = [
-  'Fix', 'Add', 'Remove', 'Refactor', 'Document', 'Investigate', 'Speed up', 'Migrate', 'Validate', 'Cache',
-  'Retry', 'Log', 'Test', 'Rename', 'Split', 'Deprecate', 'Support', 'Harden', 'Paginate', 'Batch',
+  'Fix',
+  'Add',
+  'Remove',
+  'Refactor',
+  'Document',
+  'Investigate',
+  'Speed up',
+  'Migrate',
+  'Validate',
+  'Cache',
+  'Retry',
+  'Log',
+  'Test',
+  'Rename',
+  'Split',
+  'Deprecate',
+  'Support',
+  'Harden',
+  'Paginate',
+  'Batch',
 ];
 
 export const NOUNS = [
-  'token refresh', 'login flow', 'rate limiter', 'webhook delivery', 'session store', 'search index', 'export job',
-  'import wizard', 'billing report', 'invoice pdf', 'audit log', 'user settings', 'password reset', 'email digest',
-  'upload handler', 'image resizer', 'query planner', 'connection pool', 'retry queue', 'feature flags',
-  'permission check', 'onboarding checklist', 'dark mode', 'keyboard shortcuts', 'notification center',
-  'background worker', 'schema migration', 'backup restore', 'metrics dashboard', 'error boundary',
-  'cursor pagination', 'bulk update', 'csv parser', 'timezone handling', 'locale fallback', 'cache invalidation',
-  'websocket reconnect', 'oauth callback', 'api gateway', 'graphql resolver', 'sitemap generator', 'crash reporter',
-  'deploy pipeline', 'health check', 'config loader', 'secret rotation', 'tenant isolation', 'usage quota',
+  'token refresh',
+  'login flow',
+  'rate limiter',
+  'webhook delivery',
+  'session store',
+  'search index',
+  'export job',
+  'import wizard',
+  'billing report',
+  'invoice pdf',
+  'audit log',
+  'user settings',
+  'password reset',
+  'email digest',
+  'upload handler',
+  'image resizer',
+  'query planner',
+  'connection pool',
+  'retry queue',
+  'feature flags',
+  'permission check',
+  'onboarding checklist',
+  'dark mode',
+  'keyboard shortcuts',
+  'notification center',
+  'background worker',
+  'schema migration',
+  'backup restore',
+  'metrics dashboard',
+  'error boundary',
+  'cursor pagination',
+  'bulk update',
+  'csv parser',
+  'timezone handling',
+  'locale fallback',
+  'cache invalidation',
+  'websocket reconnect',
+  'oauth callback',
+  'api gateway',
+  'graphql resolver',
+  'sitemap generator',
+  'crash reporter',
+  'deploy pipeline',
+  'health check',
+  'config loader',
+  'secret rotation',
+  'tenant isolation',
+  'usage quota',
 ];
 
 export const PLACES = [
-  'in the admin panel', 'for enterprise tenants', 'on mobile Safari', 'under heavy load', 'in the CLI',
-  'for the MCP server', 'on first run', 'after upgrade', 'behind the proxy', 'in staging', 'for large workspaces',
-  'when offline', 'on Windows', 'in the REST API', 'during import', '',
+  'in the admin panel',
+  'for enterprise tenants',
+  'on mobile Safari',
+  'under heavy load',
+  'in the CLI',
+  'for the MCP server',
+  'on first run',
+  'after upgrade',
+  'behind the proxy',
+  'in staging',
+  'for large workspaces',
+  'when offline',
+  'on Windows',
+  'in the REST API',
+  'during import',
+  '',
 ];
 
 /** Description vocabulary, most frequent first (sampled Zipf-like). */
@@ -53,7 +142,9 @@ staging production canary feature-flag rollout experiment metric dashboard alert
 customer enterprise onboarding trial churn retention cohort funnel conversion analytics export import csv json yaml
 protobuf grpc graphql rest websocket sse polling long-polling heartbeat lease claim ownership handoff agent
 refactor cleanup deprecate rename extract inline split merge simplify document clarify explain benchmark profile
-zebra quokka narwhal axolotl pangolin okapi tapir wombat capybara ocelot`.split(/\s+/).filter(Boolean);
+zebra quokka narwhal axolotl pangolin okapi tapir wombat capybara ocelot`
+  .split(/\s+/)
+  .filter(Boolean);
 
 /**
  * The long tail real descriptions have: identifiers, file names and error codes, each rare. Built
@@ -67,11 +158,27 @@ for (let i = 0; i < 2000; i++) TAIL.push(`E${1000 + i * 7}`);
 export const VOCABULARY = [...TEXT, ...TAIL];
 
 export const COMMENT_OPENERS = [
-  'Looked into this:', 'Repro steps:', 'I think the cause is', 'Plan:', 'Implemented in the branch,', 'Research notes:',
-  'Blocked on review;', 'Confirmed on staging:', 'Customer reported again:', 'Left a note in the runbook:',
+  'Looked into this:',
+  'Repro steps:',
+  'I think the cause is',
+  'Plan:',
+  'Implemented in the branch,',
+  'Research notes:',
+  'Blocked on review;',
+  'Confirmed on staging:',
+  'Customer reported again:',
+  'Left a note in the runbook:',
 ];
 
 export const CHECKLIST = [
-  'Write a failing test', 'Fix the bug', 'Update the docs', 'Add a migration', 'Review with the team', 'Deploy to staging',
-  'Check metrics after rollout', 'Remove the feature flag', 'Update the changelog', 'Ping the customer',
+  'Write a failing test',
+  'Fix the bug',
+  'Update the docs',
+  'Add a migration',
+  'Review with the team',
+  'Deploy to staging',
+  'Check metrics after rollout',
+  'Remove the feature flag',
+  'Update the changelog',
+  'Ping the customer',
 ];

@@ -135,8 +135,13 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
     ? { store: opts.store, release: async () => undefined }
     : acquire(findWorkspace({ db: opts.db, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) }));
   const ctx: OpContext = {
-    store: held.store, clock: systemClock, actor: opts.actor ?? 'agent', openWorkspace: openStore, ...registryOf(env),
-    ...(opts.project ? { defaultProject: opts.project } : {}), ...(opts.readOnly ? { readOnly: true } : {}),
+    store: held.store,
+    clock: systemClock,
+    actor: opts.actor ?? 'agent',
+    openWorkspace: openStore,
+    ...registryOf(env),
+    ...(opts.project ? { defaultProject: opts.project } : {}),
+    ...(opts.readOnly ? { readOnly: true } : {}),
   };
   const context = async () => ctx;
   let tools: AgentTool[];
@@ -145,24 +150,26 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
     tools = servedTools(profile, opts.toolsets ?? [], opts.readOnly === true).map((tool) => profileTool(profile, tool, { context, env: profileEnv }));
   } else {
     const sets = opts.toolsets ?? null;
-    tools = (OPS as readonly Op[]).filter((op) => (!sets || sets.includes(op.toolset)) && (!opts.readOnly || op.readOnly)).map((op) => {
-      const call = async (args: unknown): Promise<ToolCallResult> => {
-        try {
-          const out = (await runOp(op, ctx, args)) as Record<string, unknown>;
-          return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
-        } catch (err) {
-          return { content: [{ type: 'text', text: errorText(toCairnError(err)) }], isError: true };
-        }
-      };
-      const execute = async (args: unknown): Promise<unknown> => {
-        try {
-          return await runOp(op, ctx, args);
-        } catch (err) {
-          throw toCairnError(err);
-        }
-      };
-      return { name: op.name, description: op.description, inputSchema: op.input, readOnly: op.readOnly, call, execute };
-    });
+    tools = (OPS as readonly Op[])
+      .filter((op) => (!sets || sets.includes(op.toolset)) && (!opts.readOnly || op.readOnly))
+      .map((op) => {
+        const call = async (args: unknown): Promise<ToolCallResult> => {
+          try {
+            const out = (await runOp(op, ctx, args)) as Record<string, unknown>;
+            return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+          } catch (err) {
+            return { content: [{ type: 'text', text: errorText(toCairnError(err)) }], isError: true };
+          }
+        };
+        const execute = async (args: unknown): Promise<unknown> => {
+          try {
+            return await runOp(op, ctx, args);
+          } catch (err) {
+            throw toCairnError(err);
+          }
+        };
+        return { name: op.name, description: op.description, inputSchema: op.input, readOnly: op.readOnly, call, execute };
+      });
   }
   return { tools, store: held.store, close: held.release };
 }

@@ -26,7 +26,10 @@ export function addBinding(program: Command, groups: Map<string, Command>, b: Bi
     if (!groups.has(group)) groups.set(group, program.command(group).description(GROUPS[group] ?? group));
     parent = groups.get(group)!;
   }
-  const cmd = parent.command(words[words.length - 1]!).summary(b.summary).description(`${b.summary}.\nRuns the ${op.name} operation; --json prints its output unchanged.`);
+  const cmd = parent
+    .command(words[words.length - 1]!)
+    .summary(b.summary)
+    .description(`${b.summary}.\nRuns the ${op.name} operation; --json prints its output unchanged.`);
   const bound = bindCommand(cmd, b, op);
   const alt = b.alternate && bindAlternate(cmd, b, ops);
   cmd.addHelpText('after', examples(b.examples));

@@ -20,10 +20,12 @@ function parseEdit(text: string): ChecklistOpInput {
  */
 export function addChecklistFlags(cmd: Command): () => ChecklistOpInput[] {
   const ops: ChecklistOpInput[] = [];
-  const push = (make: (text: string) => ChecklistOpInput) => (text: string): ChecklistOpInput[] => {
-    ops.push(make(text));
-    return ops;
-  };
+  const push =
+    (make: (text: string) => ChecklistOpInput) =>
+    (text: string): ChecklistOpInput[] => {
+      ops.push(make(text));
+      return ops;
+    };
   const byIndex = (op: string) => push((text) => ({ op, index: parseNumber(text) }));
   cmd.addOption(new Option('--add <text>', 'append an item (repeatable)').argParser(push((text) => ({ op: 'add', text }))));
   cmd.addOption(new Option('--check <index>', 'tick item INDEX (0-based; repeatable)').argParser(byIndex('check')));

@@ -27,7 +27,11 @@ function optionRow(o: Option): string {
 function outputKeys(opName: string): string {
   const shape = (findOp(opName)?.output as { shape?: Record<string, { safeParse(v: unknown): { success: boolean } }> } | undefined)?.shape;
   // A key the output may leave out is marked `key?` (next_tasks' `blocked` comes only with an empty queue).
-  return shape ? `{${Object.entries(shape).map(([k, s]) => (s.safeParse(undefined).success ? `${k}?` : k)).join(', ')}}` : '(see the op)';
+  return shape
+    ? `{${Object.entries(shape)
+        .map(([k, s]) => (s.safeParse(undefined).success ? `${k}?` : k))
+        .join(', ')}}`
+    : '(see the op)';
 }
 
 function section(path: string, cmd: Command, b: Binding | undefined): string {

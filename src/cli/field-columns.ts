@@ -11,7 +11,10 @@ export const fieldColumns = (): string[] => [...Object.keys(TaskSummary().shape)
 
 export function parseFields(value: unknown): string[] | undefined {
   if (value === undefined) return undefined;
-  const names = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const names = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const columns = fieldColumns();
   const bad = names.filter((n) => !columns.includes(n));
   if (bad.length || !names.length) {
@@ -49,5 +52,9 @@ export function fieldTable(out: Row, fields: string[], env: RenderEnv): string {
   const tasks = tasksOf(out);
   if (!tasks.length) return env.paint('dim', 'No tasks.');
   const headers = fields.map((f) => f.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase());
-  return table(headers, tasks.map((t) => fields.map((f) => cellText(t, f))), { paint: env.paint, width: env.width, ...(fields.includes('title') ? { flex: fields.indexOf('title') } : {}) });
+  return table(
+    headers,
+    tasks.map((t) => fields.map((f) => cellText(t, f))),
+    { paint: env.paint, width: env.width, ...(fields.includes('title') ? { flex: fields.indexOf('title') } : {}) },
+  );
 }

@@ -9,7 +9,12 @@ export function parseNumber(text: string): number | string {
 
 /** Accumulates a repeatable list flag, splitting on commas where the items cannot contain them. */
 export function appendList(text: string, previous: unknown, opts: { split: boolean; numeric: boolean }): unknown[] {
-  const items = opts.split ? text.split(',').map((s) => s.trim()).filter((s) => s !== '') : [text];
+  const items = opts.split
+    ? text
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '')
+    : [text];
   return [...(Array.isArray(previous) ? previous : []), ...items.map((i) => (opts.numeric ? parseNumber(i) : i))];
 }
 

@@ -43,6 +43,9 @@ export async function buildProgram(word: string | undefined): Promise<Command> {
   await addExtensions(program, word);
   // Last, so the script it prints covers every command above.
   addCompletionCommand(program);
-  program.addHelpText('after', examples(['cairn init --key API --name "API server"', 'cairn add "Add login" --priority high', 'cairn ready', 'cairn start API-1', 'cairn done API-1', 'cairn list --json']));
+  program.addHelpText(
+    'after',
+    examples(['cairn init --key API --name "API server"', 'cairn add "Add login" --priority high', 'cairn ready', 'cairn start API-1', 'cairn done API-1', 'cairn list --json']),
+  );
   return program;
 }

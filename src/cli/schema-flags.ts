@@ -34,7 +34,13 @@ const descOf = (s: Schema): string | undefined => (s as { description?: string }
 /** Free text is longer than this; shorter strings (ids, labels, names) may be comma-separated. */
 const SPLITTABLE_MAX = 64;
 
-interface Unwrapped { base: Schema; optional: boolean; nullable: boolean; description?: string; defaultValue?: unknown }
+interface Unwrapped {
+  base: Schema;
+  optional: boolean;
+  nullable: boolean;
+  description?: string;
+  defaultValue?: unknown;
+}
 
 /** Peels optional/default/nullable/pipe wrappers, keeping the first description found. */
 export function unwrap(schema: Schema): Unwrapped {

@@ -52,7 +52,10 @@ export function noWorkspaceError(ws: WorkspaceLocation): CairnError {
 
 /** Reads against a missing workspace answer empty; say so on stderr so an empty list is not mistaken for "no tasks". */
 function hintMissing(ws: WorkspaceLocation): void {
-  const why = ws.source === 'default' ? 'no workspace found (no .cairn/ here or in a parent folder); run `cairn init` to create one' : `workspace ${redact(ws.path)} does not exist yet; the first write creates it`;
+  const why =
+    ws.source === 'default'
+      ? 'no workspace found (no .cairn/ here or in a parent folder); run `cairn init` to create one'
+      : `workspace ${redact(ws.path)} does not exist yet; the first write creates it`;
   process.stderr.write(`cairn: ${why}. Showing empty results.\n`);
 }
 
@@ -98,9 +101,13 @@ export async function defaultProject(ctx: OpContext): Promise<string | undefined
 export async function noProjectError(ctx: OpContext): Promise<CairnError> {
   const { projects } = (await runOp((await loadOp('list_projects'))!, ctx, {})) as { projects: Array<{ key: string }> };
   const keys = projects.map((p) => p.key);
-  return new CairnError('VALIDATION_ERROR', `No project given, and none found for ${process.cwd()}. ${keys.length ? `Projects: ${keys.join(', ')}.` : 'There are no projects yet.'} Nothing was changed.`, {
-    suggestions: keys.length
-      ? [`--project ${keys[0]}`, 'export CAIRN_PROJECT=KEY', 'cairn project update KEY --root .  (makes KEY the default inside this folder)']
-      : ['cairn project create KEY "Name" --root .', 'cairn init --key KEY --name "Name"'],
-  });
+  return new CairnError(
+    'VALIDATION_ERROR',
+    `No project given, and none found for ${process.cwd()}. ${keys.length ? `Projects: ${keys.join(', ')}.` : 'There are no projects yet.'} Nothing was changed.`,
+    {
+      suggestions: keys.length
+        ? [`--project ${keys[0]}`, 'export CAIRN_PROJECT=KEY', 'cairn project update KEY --root .  (makes KEY the default inside this folder)']
+        : ['cairn project create KEY "Name" --root .', 'cairn init --key KEY --name "Name"'],
+    },
+  );
 }

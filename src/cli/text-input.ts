@@ -38,7 +38,8 @@ export function editText(initial: string, what: string, env: NodeJS.ProcessEnv =
     // Through the shell: EDITOR often carries arguments ("code --wait").
     const { spawnSync } = requireBuiltin('node:child_process') as typeof ChildProcess;
     const r = spawnSync(`${editor} ${JSON.stringify(file)}`, { shell: true, stdio: 'inherit' });
-    if (r.status !== 0) throw new CairnError('VALIDATION_ERROR', `The editor (${editor}) exited with ${r.status ?? r.signal}; nothing was changed.`, { suggestions: ['Save and quit the editor normally'] });
+    if (r.status !== 0)
+      throw new CairnError('VALIDATION_ERROR', `The editor (${editor}) exited with ${r.status ?? r.signal}; nothing was changed.`, { suggestions: ['Save and quit the editor normally'] });
     return readFileSync(file, 'utf8').replace(/\r?\n$/, '');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -49,7 +50,10 @@ export function editText(initial: string, what: string, env: NodeJS.ProcessEnv =
 export async function resolveTextInputs(b: BoundCommand, input: Record<string, unknown>, opts: Record<string, unknown>, ctx: OpContext): Promise<Record<string, unknown>> {
   const out = { ...input };
   const fromStdin = STDIN_FIELDS.filter((f) => out[f] === '-');
-  if (fromStdin.length > 1) throw new CairnError('VALIDATION_ERROR', `Only one flag can read stdin; got ${fromStdin.map((f) => b.labels.get(f) ?? f).join(' and ')}.`, { suggestions: ['Pass the other text on the command line'] });
+  if (fromStdin.length > 1)
+    throw new CairnError('VALIDATION_ERROR', `Only one flag can read stdin; got ${fromStdin.map((f) => b.labels.get(f) ?? f).join(' and ')}.`, {
+      suggestions: ['Pass the other text on the command line'],
+    });
   for (const f of fromStdin) out[f] = readStdin(b.labels.get(f) ?? f);
   const field = b.binding.editable;
   if (field && opts.edit === true) {
@@ -57,8 +61,12 @@ export async function resolveTextInputs(b: BoundCommand, input: Record<string, u
     let initial = typeof out[field] === 'string' ? (out[field] as string) : '';
     // Editing an existing task or project starts from its current text.
     if (out[field] === undefined && typeof out.id === 'string') initial = ((await runOp((await loadOp('get_task'))!, ctx, { id: out.id })) as { task: Record<string, string> }).task[field] ?? '';
-    else if (out[field] === undefined && typeof out.key === 'string' && b.op.name === 'update_project') initial = ((await runOp((await loadOp('get_project'))!, ctx, { key: out.key })) as { project: Record<string, string> }).project[field] ?? '';
-    out[field] = editText(initial, field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`));
+    else if (out[field] === undefined && typeof out.key === 'string' && b.op.name === 'update_project')
+      initial = ((await runOp((await loadOp('get_project'))!, ctx, { key: out.key })) as { project: Record<string, string> }).project[field] ?? '';
+    out[field] = editText(
+      initial,
+      field.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+    );
   }
   return out;
 }

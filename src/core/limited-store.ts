@@ -22,7 +22,25 @@ import { CairnError } from './errors.js';
 import type { IdempotencyTx } from './idempotency-port.js';
 import type { LinkItem, LinkTx } from './link-port.js';
 import type {
-  BoardRow, DueLease, EventQuery, ListAfter, LiveReservation, NewEvent, OpenWorkCounts, ProjectPatch, ProjectRow, SearchAfter, SearchHit, Store, TaskFilter, TaskPatch, TaskRow, TaskSort, TaskSummaryRow, TokenRow, Tx,
+  BoardRow,
+  DueLease,
+  EventQuery,
+  ListAfter,
+  LiveReservation,
+  NewEvent,
+  OpenWorkCounts,
+  ProjectPatch,
+  ProjectRow,
+  SearchAfter,
+  SearchHit,
+  Store,
+  TaskFilter,
+  TaskPatch,
+  TaskRow,
+  TaskSort,
+  TaskSummaryRow,
+  TokenRow,
+  Tx,
 } from './ports.js';
 import type { TransferTx } from './transfer-port.js';
 
@@ -45,13 +63,13 @@ export function limitToProjects(store: Store, projectUids: readonly string[]): S
 
 function outside(what: string): CairnError {
   return new CairnError('FORBIDDEN', `This token is limited to some projects, and ${what} belongs to the whole workspace. Nothing was changed.`, {
-    suggestions: ['Use a token without a project limit (cairn token create without --project)', 'cairn token list shows each token\'s projects'],
+    suggestions: ['Use a token without a project limit (cairn token create without --project)', "cairn token list shows each token's projects"],
   });
 }
 
 function notReachable(kind: 'task' | 'project'): CairnError {
   return new CairnError(kind === 'task' ? 'TASK_NOT_FOUND' : 'PROJECT_NOT_FOUND', `No such ${kind} in the projects this token reaches. Nothing was changed.`, {
-    suggestions: ['cairn token list shows each token\'s projects'],
+    suggestions: ["cairn token list shows each token's projects"],
   });
 }
 
@@ -174,8 +192,8 @@ class LimitedTx implements Tx {
     // Aliases and roots must be free across the whole workspace, which this view cannot see (a
     // service's check here would pass an alias another project holds): they are the workspace's to change.
     const row = await this.tx.getProjectByUid(uid);
-    if (row && patch.aliases !== undefined && JSON.stringify(patch.aliases) !== JSON.stringify(row.aliases)) throw outside('a project\'s aliases');
-    if (row && patch.root !== undefined && patch.root !== row.root) throw outside('a project\'s root');
+    if (row && patch.aliases !== undefined && JSON.stringify(patch.aliases) !== JSON.stringify(row.aliases)) throw outside("a project's aliases");
+    if (row && patch.root !== undefined && patch.root !== row.root) throw outside("a project's root");
     return this.tx.updateProject(uid, patch);
   }
   async getStatuses(projectUid: string): Promise<Status[]> {
@@ -366,9 +384,7 @@ class LimitedTx implements Tx {
   async events(q: EventQuery): Promise<ActivityEvent[]> {
     if (q.taskUid !== undefined && !(await this.#reachable([q.taskUid])).length) return NO_EVENTS;
     const events =
-      q.projectUid !== undefined
-        ? this.#ok(q.projectUid) ? await this.tx.events(q) : NO_EVENTS
-        : await this.tx.events({ ...q, projectUids: (q.projectUids ?? [...this.allowed]).filter(this.#ok) });
+      q.projectUid !== undefined ? (this.#ok(q.projectUid) ? await this.tx.events(q) : NO_EVENTS) : await this.tx.events({ ...q, projectUids: (q.projectUids ?? [...this.allowed]).filter(this.#ok) });
     const keys = await this.#reachableKeys();
     return events.map((e) => stripEvent(e, keys));
   }

@@ -86,7 +86,10 @@ type DetailOnly = 'claimGeneration' | 'claimWhere' | 'touches' | 'evidence' | 'c
 
 /** Fields a service may change on a task; the store bumps nothing by itself. */
 export type TaskPatch = Partial<
-  Omit<TaskRow, 'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId' | 'openBlockers' | 'openBlockerIds' | 'checklistDone' | 'checklistTotal' | 'labels' | 'blockedBy' | 'blocks' | 'children'>
+  Omit<
+    TaskRow,
+    'uid' | 'projectUid' | 'projectKey' | 'seq' | 'createdAt' | 'parentId' | 'openBlockers' | 'openBlockerIds' | 'checklistDone' | 'checklistTotal' | 'labels' | 'blockedBy' | 'blocks' | 'children'
+  >
 >;
 export type ProjectPatch = Partial<Omit<ProjectRow, 'uid' | 'key' | 'createdAt'>>;
 

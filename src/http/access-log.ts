@@ -16,7 +16,6 @@ export interface AccessLogEntry {
 
 export type AccessLogSink = (entry: AccessLogEntry) => void;
 
-
 function redactedQuery(url: URL): string | undefined {
   if (!url.search) return undefined;
   const q = new URLSearchParams(url.search);

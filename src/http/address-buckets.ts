@@ -22,7 +22,10 @@ export function addressKey(addr: string): string {
   const left = head ? head.split(':') : [];
   const right = a.includes('::') && tail ? tail.split(':') : [];
   const groups = a.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 export class BucketMap {

@@ -116,7 +116,9 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   const app = new Hono<AuthEnv>();
   app.onError(onAppError);
   let methods: ReturnType<typeof mountMethodRules> | undefined;
-  app.notFound((c) => methods?.methodNotAllowed(c.req.method, c.req.path) ?? httpError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`, [`GET ${API_PREFIX}/openapi.json lists every route`]));
+  app.notFound(
+    (c) => methods?.methodNotAllowed(c.req.method, c.req.path) ?? httpError('ROUTE_NOT_FOUND', `No route ${c.req.method} ${c.req.path}.`, [`GET ${API_PREFIX}/openapi.json lists every route`]),
+  );
 
   // Handlers in flight, so shutdown can let them finish before it ends the long-lived streams.
   let inflight = 0;
@@ -171,7 +173,10 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
     ...(opts.maxEventStreamsPerToken ? { maxStreamsPerToken: opts.maxEventStreamsPerToken } : {}),
   });
   mountRestRoutes(app, core);
-  methods = mountMethodRules(app, API_PREFIX, [{ path: `${API_PREFIX}/openapi.json`, method: 'GET' }, { path: `${API_PREFIX}/events`, method: 'GET' }]);
+  methods = mountMethodRules(app, API_PREFIX, [
+    { path: `${API_PREFIX}/openapi.json`, method: 'GET' },
+    { path: `${API_PREFIX}/events`, method: 'GET' },
+  ]);
   const mcp = mountMcp(app, core, {
     feed,
     revocations,

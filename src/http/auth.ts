@@ -35,15 +35,18 @@ export class TokenCache {
   async get(): Promise<Map<string, LiveToken>> {
     const now = await this.ctx.store.changeToken();
     if (now === this.#token) return this.#tokens;
-    this.#loading ??= liveTokensByHash(this.ctx).then((m) => {
-      this.#tokens = m;
-      this.#token = now;
-      this.#loading = undefined;
-      return m;
-    }, (err) => {
-      this.#loading = undefined;
-      throw err;
-    });
+    this.#loading ??= liveTokensByHash(this.ctx).then(
+      (m) => {
+        this.#tokens = m;
+        this.#token = now;
+        this.#loading = undefined;
+        return m;
+      },
+      (err) => {
+        this.#loading = undefined;
+        throw err;
+      },
+    );
     return this.#loading;
   }
 }
@@ -72,15 +75,22 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
     const addr = clientAddress(c);
     const wait = failures.retryAfter(addr);
     if (wait > 0) {
-      return httpError('RATE_LIMITED', `Too many failed token attempts from ${addr}. Retry in ${wait} s.`, ['Check the token (cairn token list); a valid one works again once the wait is over'], { 'retry-after': String(wait) });
+      return httpError('RATE_LIMITED', `Too many failed token attempts from ${addr}. Retry in ${wait} s.`, ['Check the token (cairn token list); a valid one works again once the wait is over'], {
+        'retry-after': String(wait),
+      });
     }
     const secret = presentedSecret(c.req.raw, c.req.path === '/api/v1/events');
     const tokens = await cache.get();
     if (secret === undefined) {
       if (tokens.size > 0 || alwaysRequire) {
-        return httpError('UNAUTHORIZED', 'This server requires a bearer token (Authorization: Bearer cairn_…).', ['cairn token create --name NAME --scope read|write, then send it as a bearer token'], {
-          'www-authenticate': 'Bearer realm="cairn"',
-        });
+        return httpError(
+          'UNAUTHORIZED',
+          'This server requires a bearer token (Authorization: Bearer cairn_…).',
+          ['cairn token create --name NAME --scope read|write, then send it as a bearer token'],
+          {
+            'www-authenticate': 'Bearer realm="cairn"',
+          },
+        );
       }
       c.set('principal', { token: null, scope: 'write', actAs: true });
       return next();
@@ -94,9 +104,14 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
     }
     // A scraper's token reads /metrics and nothing else: the data it could otherwise read is the workspace.
     if (found.scope === 'metrics' && c.req.path !== '/metrics') {
-      return errorResponse(new CairnError('FORBIDDEN', `Token "${found.name}" has the metrics scope: it may read /metrics and nothing else.`, { suggestions: ['Use a read or write token for the API, MCP and the board'] }), {
-        'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope"',
-      });
+      return errorResponse(
+        new CairnError('FORBIDDEN', `Token "${found.name}" has the metrics scope: it may read /metrics and nothing else.`, {
+          suggestions: ['Use a read or write token for the API, MCP and the board'],
+        }),
+        {
+          'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope"',
+        },
+      );
     }
     c.set('principal', {
       token: { id: found.id, name: found.name, scope: found.scope },

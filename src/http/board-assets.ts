@@ -56,7 +56,8 @@ function load(dir: string): Map<string, Asset> {
   return out;
 }
 
-const NOT_BUILT = '<!doctype html><meta charset="utf-8"><title>Cairn</title><p>The board is not built. Run <code>npm run build</code> (it writes dist/web) and restart <code>cairn serve</code>. The REST API is at <a href="/api/v1/openapi.json">/api/v1</a>.</p>';
+const NOT_BUILT =
+  '<!doctype html><meta charset="utf-8"><title>Cairn</title><p>The board is not built. Run <code>npm run build</code> (it writes dist/web) and restart <code>cairn serve</code>. The REST API is at <a href="/api/v1/openapi.json">/api/v1</a>.</p>';
 
 /** Registers GET `/` and `/assets/…`; the files are read once at start-up (a rebuild needs a restart). */
 export function mountBoardAssets(app: Hono<any>, dir: string = BOARD_DIR): void {

@@ -112,14 +112,16 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
           overflow();
           return chain;
         }
-        chain = chain.then(async () => {
-          for (const e of events) {
-            pending--;
-            if (overflowed || e.seq <= sent || (project && e.project !== project) || (reach && !reach.has(e.project ?? ''))) continue;
-            await send(stream, reach ? stripEvent(e, reach) : e);
-            sent = e.seq;
-          }
-        }).catch(() => undefined);
+        chain = chain
+          .then(async () => {
+            for (const e of events) {
+              pending--;
+              if (overflowed || e.seq <= sent || (project && e.project !== project) || (reach && !reach.has(e.project ?? ''))) continue;
+              await send(stream, reach ? stripEvent(e, reach) : e);
+              sent = e.seq;
+            }
+          })
+          .catch(() => undefined);
         return chain;
       };
       const unsubscribe = opts.feed.subscribe((batch) => {

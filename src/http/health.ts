@@ -71,9 +71,14 @@ export function mountMetrics(app: Hono<AuthEnv>, metrics: Metrics | undefined): 
     }
     const token = c.get('principal').token;
     if (token && token.scope !== 'metrics' && token.scope !== 'admin') {
-      return errorResponse(new CairnError('FORBIDDEN', `Token "${token.name}" has the ${token.scope} scope; /metrics needs a metrics or admin token.`, { suggestions: ['cairn token create --name prometheus --scope metrics'] }), {
-        'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="metrics"',
-      });
+      return errorResponse(
+        new CairnError('FORBIDDEN', `Token "${token.name}" has the ${token.scope} scope; /metrics needs a metrics or admin token.`, {
+          suggestions: ['cairn token create --name prometheus --scope metrics'],
+        }),
+        {
+          'www-authenticate': 'Bearer realm="cairn", error="insufficient_scope", scope="metrics"',
+        },
+      );
     }
     const out = await metrics.render();
     return c.body(out.body, 200, { 'content-type': out.contentType, 'cache-control': 'no-store' });

@@ -73,7 +73,7 @@ export function hostGuard(allowed: Set<string>): MiddlewareHandler {
     if (origin !== undefined && !sameOrigin(origin, host!, c.req.url, c.req.header('x-forwarded-proto'))) {
       return errorResponse(
         new CairnError('FORBIDDEN', `Origin "${origin}" may not call this server: only pages it serves itself (same scheme, host and port) may (cross-site requests are refused).`, {
-          suggestions: ['Open the board from this server\'s own address; behind a TLS proxy, have it send X-Forwarded-Proto'],
+          suggestions: ["Open the board from this server's own address; behind a TLS proxy, have it send X-Forwarded-Proto"],
         }),
       );
     }

@@ -23,7 +23,9 @@ export function withRequestId<T>(id: string, fn: () => T): T {
 export function parseLogLevel(text: string, from: string): LogLevel {
   const level = text.trim().toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new CairnError('VALIDATION_ERROR', `${from} must be one of ${LOG_LEVELS.join(', ')}, not "${text}". The server did not start.`, { suggestions: [`${from === '--log-level' ? '--log-level ' : `${from}=`}debug`] });
+  throw new CairnError('VALIDATION_ERROR', `${from} must be one of ${LOG_LEVELS.join(', ')}, not "${text}". The server did not start.`, {
+    suggestions: [`${from === '--log-level' ? '--log-level ' : `${from}=`}debug`],
+  });
 }
 
 const LABELS: Record<string, string> = { trace: 'TRACE', debug: 'DEBUG', info: 'INFO ', warn: 'WARN ', error: 'ERROR', fatal: 'FATAL' };

@@ -99,7 +99,13 @@ export interface ServeOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const list = (v: string | undefined): string[] => (v ? v.split(',').map((s) => s.trim()).filter(Boolean) : []);
+const list = (v: string | undefined): string[] =>
+  v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
 
 function retentionDays(text: string): number {
   const n = Number(text);
@@ -154,21 +160,44 @@ export async function runServe(opts: ServeOptions = {}): Promise<void> {
     const before = await store.status?.();
     await store.read(async () => undefined);
     const after = await store.status?.();
-    if (before && after && after.schemaVersion !== before.schemaVersion) log.info({ engine: after.engine, from: before.schemaVersion, to: after.schemaVersion }, before.schemaVersion === 0 ? 'schema created' : 'schema migrated');
-    running = await startServer({ store, host: opts.host ?? '127.0.0.1', port: opts.port ?? 7420, onMcpSessionEnded: heap.sessionEnded, logger: log, ...options, ...(opts.metrics ? { metrics: true } : {}) });
+    if (before && after && after.schemaVersion !== before.schemaVersion)
+      log.info({ engine: after.engine, from: before.schemaVersion, to: after.schemaVersion }, before.schemaVersion === 0 ? 'schema created' : 'schema migrated');
+    running = await startServer({
+      store,
+      host: opts.host ?? '127.0.0.1',
+      port: opts.port ?? 7420,
+      onMcpSessionEnded: heap.sessionEnded,
+      logger: log,
+      ...options,
+      ...(opts.metrics ? { metrics: true } : {}),
+    });
   } catch (err) {
     await store.close();
     throw err;
   }
   // This machine's other repositories find the served one by its package or remote (a local SQLite workspace only).
   setTimeout(() => void registerWorkspace(store, openStore, { env, onWarning: (m) => log.warn({ detail: m }, 'could not register the workspace') }), 250).unref();
-  log.info({ url: running.url, board: `${running.url}/`, version: VERSION, db: store.location, mcp: `${running.url}/mcp`, api: `${running.url}/api/v1`, ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}) }, 'cairn serve listening');
+  log.info(
+    {
+      url: running.url,
+      board: `${running.url}/`,
+      version: VERSION,
+      db: store.location,
+      mcp: `${running.url}/mcp`,
+      api: `${running.url}/api/v1`,
+      ...(location.source === 'default' ? { note: 'no database yet; the first write creates it' } : {}),
+    },
+    'cairn serve listening',
+  );
   await new Promise<void>((resolve) => {
     const stop = (signal: string) => {
       log.info({ signal }, 'shutting down');
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onTerm);
-      void running.close().then(() => store.close()).finally(resolve);
+      void running
+        .close()
+        .then(() => store.close())
+        .finally(resolve);
     };
     const onInt = () => stop('SIGINT');
     const onTerm = () => stop('SIGTERM');

@@ -7,7 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { CairnError } from '../core/errors.js';
 import {
-  createMcpHandler, isLegacyRequest, legacyStatelessFallback, WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpRequestContext, type McpServer,
+  createMcpHandler,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  WebStandardStreamableHTTPServerTransport,
+  type AuthInfo,
+  type McpRequestContext,
+  type McpServer,
 } from '@modelcontextprotocol/server';
 import type { Context as HonoContext, Hono } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
@@ -85,9 +91,13 @@ function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: s
 function profileEnv(profile: Profile, projectPath: string | undefined): Record<string, string> {
   if (projectPath === undefined) return {};
   if (!profile.projectPathEnv) {
-    throw new CairnError('VALIDATION_ERROR', `?projectPath= scopes a profile to a project directory, and the ${profile.name} profile has none (only castle's CASTLE_PROJECT_PATH). Nothing was served.`, {
-      suggestions: [`/mcp/${profile.name}?project=KEY  (a project by key)`],
-    });
+    throw new CairnError(
+      'VALIDATION_ERROR',
+      `?projectPath= scopes a profile to a project directory, and the ${profile.name} profile has none (only castle's CASTLE_PROJECT_PATH). Nothing was served.`,
+      {
+        suggestions: [`/mcp/${profile.name}?project=KEY  (a project by key)`],
+      },
+    );
   }
   if (!isAbsolute(projectPath)) {
     throw new CairnError('VALIDATION_ERROR', `?projectPath= must be an absolute path on the server's machine, got "${projectPath}". Nothing was served.`, {
@@ -146,7 +156,14 @@ function subscriptionRefusal(p: Principal, body: unknown): Response | undefined 
   const reach = new Set(p.projectKeys);
   for (const m of Array.isArray(body) ? body : [body]) {
     const msg = m as { method?: unknown; id?: unknown; params?: { uri?: unknown; notifications?: { resourceSubscriptions?: unknown } } } | null;
-    const uris = msg?.method === 'resources/subscribe' ? [msg.params?.uri] : msg?.method === 'subscriptions/listen' ? (Array.isArray(msg.params?.notifications?.resourceSubscriptions) ? msg.params.notifications.resourceSubscriptions : []) : [];
+    const uris =
+      msg?.method === 'resources/subscribe'
+        ? [msg.params?.uri]
+        : msg?.method === 'subscriptions/listen'
+          ? Array.isArray(msg.params?.notifications?.resourceSubscriptions)
+            ? msg.params.notifications.resourceSubscriptions
+            : []
+          : [];
     const outside = uris.find((u) => typeof u !== 'string' || !reach.has(projectOfUri(u) ?? ''));
     if (outside === undefined) continue;
     const message = `FORBIDDEN: this token is limited to ${[...reach].join(', ')}, and ${String(outside)} is not one of their resources. Subscribe to cairn://projects/KEY or cairn://tasks/ID of those projects.`;
@@ -167,10 +184,13 @@ export function mountMcp(app: Hono<AuthEnv>, core: CoreContext, opts: McpEndpoin
   const idleMs = opts.sessionIdleMs ?? 10 * 60_000;
   const maxSessions = opts.maxSessions ?? 1000;
   const graceMs = opts.streamGraceMs ?? 10_000;
-  const sweep = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const s of sessions.values()) if (s.streams === 0 && s.lastSeen < cutoff) void s.transport.close();
-  }, Math.min(60_000, idleMs));
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - idleMs;
+      for (const s of sessions.values()) if (s.streams === 0 && s.lastSeen < cutoff) void s.transport.close();
+    },
+    Math.min(60_000, idleMs),
+  );
   sweep.unref();
 
   /**

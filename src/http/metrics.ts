@@ -48,19 +48,70 @@ export class Metrics {
     this.registry.setDefaultLabels({ replica: sources.replica });
     collectDefaultMetrics({ register: this.registry, prefix: 'cairn_' });
     this.#requests = new Counter({ name: 'cairn_http_requests_total', help: 'HTTP requests answered, by method, declared route and status', labelNames: ['method', 'route', 'status'], registers });
-    this.#latency = new Histogram({ name: 'cairn_http_request_duration_seconds', help: 'Time to answer an HTTP request (a stream: until its response began)', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers });
-    this.#toolCalls = new Counter({ name: 'cairn_mcp_tool_calls_total', help: 'MCP tool calls, by surface (native, or a profile), tool and outcome (ok, or the error code of a tool error)', labelNames: ['surface', 'tool', 'outcome'], registers });
+    this.#latency = new Histogram({
+      name: 'cairn_http_request_duration_seconds',
+      help: 'Time to answer an HTTP request (a stream: until its response began)',
+      labelNames: ['method', 'route'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#toolCalls = new Counter({
+      name: 'cairn_mcp_tool_calls_total',
+      help: 'MCP tool calls, by surface (native, or a profile), tool and outcome (ok, or the error code of a tool error)',
+      labelNames: ['surface', 'tool', 'outcome'],
+      registers,
+    });
     this.#toolLatency = new Histogram({ name: 'cairn_mcp_tool_call_duration_seconds', help: 'Time to run an MCP tool call', labelNames: ['surface', 'tool'], buckets: LATENCY_BUCKETS, registers });
-    this.#events = new Counter({ name: 'cairn_feed_events_total', help: 'Events the change feed delivered, by type (task.claimed, task.released, task.claim_renewed and every other)', labelNames: ['type'], registers });
-    this.#keys = new Counter({ name: 'cairn_idempotent_writes_total', help: 'Writes sent with an Idempotency-Key (outbox deliveries and their retries), by outcome: ok, refused (4xx) or failed (5xx)', labelNames: ['outcome'], registers });
-    this.#expiries = new Counter({ name: 'cairn_claim_expiries_total', help: 'Leases that ran out and this replica announced (task.claim_expired): each lease is announced by one replica, so the sum over replicas counts every expiry once', registers });
-    new Gauge({ name: 'cairn_sse_streams', help: 'Open SSE event streams (/api/v1/events)', registers, collect() { this.set(sources.sseStreams()); } });
-    new Gauge({ name: 'cairn_mcp_sessions', help: 'Open MCP sessions of 2025-era clients (2026 clients keep none)', registers, collect() { this.set(sources.mcpSessions()); } });
-    new Gauge({ name: 'cairn_feed_last_seq', help: 'Number of the newest event this replica has delivered to its live views', registers, collect() { this.set(sources.feed.lastSeq); } });
+    this.#events = new Counter({
+      name: 'cairn_feed_events_total',
+      help: 'Events the change feed delivered, by type (task.claimed, task.released, task.claim_renewed and every other)',
+      labelNames: ['type'],
+      registers,
+    });
+    this.#keys = new Counter({
+      name: 'cairn_idempotent_writes_total',
+      help: 'Writes sent with an Idempotency-Key (outbox deliveries and their retries), by outcome: ok, refused (4xx) or failed (5xx)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.#expiries = new Counter({
+      name: 'cairn_claim_expiries_total',
+      help: 'Leases that ran out and this replica announced (task.claim_expired): each lease is announced by one replica, so the sum over replicas counts every expiry once',
+      registers,
+    });
+    new Gauge({
+      name: 'cairn_sse_streams',
+      help: 'Open SSE event streams (/api/v1/events)',
+      registers,
+      collect() {
+        this.set(sources.sseStreams());
+      },
+    });
+    new Gauge({
+      name: 'cairn_mcp_sessions',
+      help: 'Open MCP sessions of 2025-era clients (2026 clients keep none)',
+      registers,
+      collect() {
+        this.set(sources.mcpSessions());
+      },
+    });
+    new Gauge({
+      name: 'cairn_feed_last_seq',
+      help: 'Number of the newest event this replica has delivered to its live views',
+      registers,
+      collect() {
+        this.set(sources.feed.lastSeq);
+      },
+    });
     const lag = new Gauge({ name: 'cairn_feed_lag_events', help: 'Events committed that this replica has not delivered yet (read at scrape time)', registers });
     const pool = new Gauge({ name: 'cairn_db_pool_connections', help: 'Database connections of this process (PostgreSQL), by state', labelNames: ['state'], registers });
     const waiting = new Gauge({ name: 'cairn_db_pool_waiting', help: 'Callers waiting for a database connection (PostgreSQL)', registers });
-    const waits = new Histogram({ name: 'cairn_db_pool_wait_seconds', help: 'Time each database call waited for a pool connection (PostgreSQL): a full pool shows here first', buckets: POOL_WAIT_BUCKETS, registers });
+    const waits = new Histogram({
+      name: 'cairn_db_pool_wait_seconds',
+      help: 'Time each database call waited for a pool connection (PostgreSQL): a full pool shows here first',
+      buckets: POOL_WAIT_BUCKETS,
+      registers,
+    });
     sources.store.observePoolWaits?.((seconds) => waits.observe(seconds));
     const lockWaits = new Gauge({ name: 'cairn_db_lock_waits', help: "Transactions that found SQLite's write lock held by another process and waited, since the server started", registers });
     const schema = new Gauge({ name: 'cairn_schema_version', help: 'Schema version of the database', registers });

@@ -71,7 +71,11 @@ function operation(op: Op): Schema {
       [ok]: { description: op.title, ...(Object.keys(headers).length ? { headers } : {}), content: { 'application/json': { schema: outputSchema(op) } } },
       '400': errorRef('Invalid arguments (VALIDATION_ERROR and friends)'),
       '401': errorRef('Missing or invalid bearer token'),
-      '403': errorRef(op.readOnly ? 'Forbidden: a refused Host/Origin, or acting as another actor without an admin token' : 'Forbidden: a read token on a write, a refused Host/Origin, or acting as another actor without an admin token'),
+      '403': errorRef(
+        op.readOnly
+          ? 'Forbidden: a refused Host/Origin, or acting as another actor without an admin token'
+          : 'Forbidden: a read token on a write, a refused Host/Origin, or acting as another actor without an admin token',
+      ),
       '404': errorRef('Task, project or route not found'),
       ...(op.readOnly ? {} : { '409': errorRef('Conflict: version, claim, cycle, existing project') }),
       ...(preconditions ? { '412': errorRef('If-Match did not match: the resource changed since you read it') } : {}),
@@ -95,14 +99,19 @@ export function buildOpenApi(version: string): Schema {
     get: {
       operationId: 'events',
       summary: 'Activity feed (server-sent events)',
-      description: 'Each event: id = activity seq, data = the ActivityEvent JSON. Reconnect with Last-Event-ID (or ?since=) to resume without loss. A first `ready` event carries the current position.',
+      description:
+        'Each event: id = activity seq, data = the ActivityEvent JSON. Reconnect with Last-Event-ID (or ?since=) to resume without loss. A first `ready` event carries the current position.',
       tags: ['events'],
       parameters: [
         { name: 'project', in: 'query', required: false, schema: { type: 'string' }, description: 'Only events of this project (key or alias)' },
         { name: 'since', in: 'query', required: false, schema: { type: 'integer', minimum: 0 }, description: 'Replay events after this seq (like Last-Event-ID)' },
         { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } },
       ],
-      responses: { '200': { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '400': errorRef('Bad since / Last-Event-ID'), '404': errorRef('Unknown project') },
+      responses: {
+        '200': { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        '400': errorRef('Bad since / Last-Event-ID'),
+        '404': errorRef('Unknown project'),
+      },
     },
   };
   paths['/healthz'] = {
@@ -110,12 +119,27 @@ export function buildOpenApi(version: string): Schema {
       operationId: 'healthz',
       summary: 'Up and the database answering (503 while it does not)',
       security: [{}],
-      responses: { '200': { description: 'Up', content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' } }, required: ['status', 'version'] } } } }, '503': { description: 'The database does not answer' } },
+      responses: {
+        '200': {
+          description: 'Up',
+          content: { 'application/json': { schema: { type: 'object', properties: { status: { const: 'ok' }, version: { type: 'string' } }, required: ['status', 'version'] } } },
+        },
+        '503': { description: 'The database does not answer' },
+      },
     },
   };
-  const probe = { type: 'object', properties: { status: { type: 'string' }, version: { type: 'string' }, replica: { type: 'string' }, uptimeS: { type: 'integer' } }, required: ['status', 'version', 'replica', 'uptimeS'] };
+  const probe = {
+    type: 'object',
+    properties: { status: { type: 'string' }, version: { type: 'string' }, replica: { type: 'string' }, uptimeS: { type: 'integer' } },
+    required: ['status', 'version', 'replica', 'uptimeS'],
+  };
   paths['/livez'] = {
-    get: { operationId: 'livez', summary: 'The process answers (never asks the database)', security: [{}], responses: { '200': { description: 'Alive', content: { 'application/json': { schema: probe } } } } },
+    get: {
+      operationId: 'livez',
+      summary: 'The process answers (never asks the database)',
+      security: [{}],
+      responses: { '200': { description: 'Alive', content: { 'application/json': { schema: probe } } } },
+    },
   };
   paths['/readyz'] = {
     get: {
@@ -129,7 +153,11 @@ export function buildOpenApi(version: string): Schema {
     get: {
       operationId: 'metrics',
       summary: 'Prometheus metrics (cairn serve --metrics); a metrics or admin token once the workspace has tokens',
-      responses: { '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } }, '403': errorRef('A token of another scope'), '404': errorRef('Metrics are off') },
+      responses: {
+        '200': { description: 'Prometheus text format', content: { 'text/plain': { schema: { type: 'string' } } } },
+        '403': errorRef('A token of another scope'),
+        '404': errorRef('Metrics are off'),
+      },
     },
   };
   return {

@@ -48,7 +48,10 @@ export function answerHeaders(prefix: string, status: number, out: unknown): Rec
 
 /** If-Match did not match the resource's current ETag. */
 export class PreconditionFailed extends Error {
-  constructor(readonly current: string | undefined, readonly given: string) {
+  constructor(
+    readonly current: string | undefined,
+    readonly given: string,
+  ) {
     super(`If-Match ${given} does not match the current ETag${current ? ` ${current}` : ''}: the resource changed since you read it (or is gone). Nothing was changed.`);
   }
 }
@@ -56,7 +59,10 @@ export class PreconditionFailed extends Error {
 /** The entity tags of an If-Match value (`*`, or a comma list of strong tags; weak ones never match, RFC 9110 §13.1.1). */
 function parseIfMatch(value: string): string[] | '*' {
   if (value.trim() === '*') return '*';
-  return value.split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('W/'));
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s && !s.startsWith('W/'));
 }
 
 /**
@@ -65,7 +71,13 @@ function parseIfMatch(value: string): string[] | '*' {
  * expectedVersion and a single tag, the version goes into the input too, so the check also holds
  * atomically inside the write (a VERSION_CONFLICT then reports as 412 as well).
  */
-export async function applyIfMatch(op: Op, ctx: OpContext, ifMatch: string | undefined, path: Record<string, string>, input: Record<string, unknown>): Promise<{ input: Record<string, unknown>; fromIfMatch: boolean }> {
+export async function applyIfMatch(
+  op: Op,
+  ctx: OpContext,
+  ifMatch: string | undefined,
+  path: Record<string, string>,
+  input: Record<string, unknown>,
+): Promise<{ input: Record<string, unknown>; fromIfMatch: boolean }> {
   if (ifMatch === undefined || (op.rest.method !== 'PATCH' && op.rest.method !== 'DELETE')) return { input, fromIfMatch: false };
   const tags = parseIfMatch(ifMatch);
   const taskId = path.id ?? path.taskId;
@@ -108,7 +120,9 @@ export function mountMethodRules(app: Hono<AuthEnv>, prefix: string, extra: Arra
     methodNotAllowed(method, path) {
       const r = table.find((x) => x.re.test(path));
       if (!r || r.methods.includes(method)) return undefined;
-      return httpError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; it answers ${r.methods.join(', ')}.`, [`GET ${prefix}/openapi.json lists every route and its methods`], { allow: r.methods.join(', ') });
+      return httpError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; it answers ${r.methods.join(', ')}.`, [`GET ${prefix}/openapi.json lists every route and its methods`], {
+        allow: r.methods.join(', '),
+      });
     },
   };
 }

@@ -104,7 +104,10 @@ export async function bodyInput(op: Op, req: Request): Promise<Record<string, un
 }
 
 export class UnsupportedMediaType extends Error {
-  constructor(readonly type: string, why = 'send application/json.') {
+  constructor(
+    readonly type: string,
+    why = 'send application/json.',
+  ) {
     super(`Content-Type "${type}" is not supported; ${why}`);
   }
 }

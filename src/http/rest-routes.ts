@@ -28,22 +28,21 @@ export function identityFor(p: Principal, requested: string | undefined): { acto
   if (requested === undefined || requested.trim() === '') return { actor: own, ...steer };
   const name = requested.trim();
   if (name.length > MAX_ACTOR_LENGTH || /[\u0000-\u001f\u007f]/.test(name)) {
-    throw new CairnError(
-      'VALIDATION_ERROR',
-      `X-Cairn-Actor (or ?as=) must be 1-${MAX_ACTOR_LENGTH} characters without control characters; got ${name.length} characters. Nothing was done.`,
-      { suggestions: [`Use a shorter actor name, e.g. "agent:claude-1"`], details: { field: 'actor', maxLength: MAX_ACTOR_LENGTH } },
-    );
+    throw new CairnError('VALIDATION_ERROR', `X-Cairn-Actor (or ?as=) must be 1-${MAX_ACTOR_LENGTH} characters without control characters; got ${name.length} characters. Nothing was done.`, {
+      suggestions: [`Use a shorter actor name, e.g. "agent:claude-1"`],
+      details: { field: 'actor', maxLength: MAX_ACTOR_LENGTH },
+    });
   }
   if (name === own) return { actor: own, ...steer };
   if (!p.actAs) {
-    throw new CairnError(
-      'FORBIDDEN',
-      `This token ("${p.token?.name}") acts as "${own}" and cannot act as "${name}": acting as another actor needs a token with scope "admin". Nothing was done.`,
-      {
-        suggestions: [`Leave out X-Cairn-Actor and ?as= to act as "${own}"`, `cairn token create --name ${name} --scope write (a token of its own for that agent)`, 'cairn token create --name NAME --scope admin'],
-        details: { requiredScope: 'admin' },
-      },
-    );
+    throw new CairnError('FORBIDDEN', `This token ("${p.token?.name}") acts as "${own}" and cannot act as "${name}": acting as another actor needs a token with scope "admin". Nothing was done.`, {
+      suggestions: [
+        `Leave out X-Cairn-Actor and ?as= to act as "${own}"`,
+        `cairn token create --name ${name} --scope write (a token of its own for that agent)`,
+        'cairn token create --name NAME --scope admin',
+      ],
+      details: { requiredScope: 'admin' },
+    });
   }
   return p.token ? { actor: name, via: `token:${p.token.name}` } : { actor: name };
 }

@@ -18,7 +18,15 @@ interface Runtime {
 /** The token list for people: a header row, then one aligned row per token (times local and relative). */
 function tokenTable(rt: Runtime, tokens: TokenInfo[]): string {
   const revoked = tokens.some((t) => t.revokedAt);
-  const rows = tokens.map((t) => [t.name, t.scope, t.projects ? t.projects.join(',') : 'all', `${t.prefix}…`, rt.time(t.createdAt), t.lastUsedAt ? rt.time(t.lastUsedAt) : 'never', ...(revoked ? [t.revokedAt ? rt.time(t.revokedAt) : ''] : [])]);
+  const rows = tokens.map((t) => [
+    t.name,
+    t.scope,
+    t.projects ? t.projects.join(',') : 'all',
+    `${t.prefix}…`,
+    rt.time(t.createdAt),
+    t.lastUsedAt ? rt.time(t.lastUsedAt) : 'never',
+    ...(revoked ? [t.revokedAt ? rt.time(t.revokedAt) : ''] : []),
+  ]);
   return rt.table(['NAME', 'SCOPE', 'PROJECTS', 'PREFIX', 'CREATED', 'LAST USED', ...(revoked ? ['REVOKED'] : [])], rows);
 }
 
@@ -36,9 +44,16 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .command('create')
     .description('Create a bearer token; its secret is shown once')
     .requiredOption('--name <name>', 'a label for the token (letters, digits, . _ : @ -)')
-    .option('--scope <scope>', 'read (read operations only), write (everything, acting as the token\'s name), admin (write, and may act as any actor) or metrics (only /metrics, for a Prometheus scraper)', 'read')
+    .option(
+      '--scope <scope>',
+      "read (read operations only), write (everything, acting as the token's name), admin (write, and may act as any actor) or metrics (only /metrics, for a Prometheus scraper)",
+      'read',
+    )
     .option('--project <key>', 'limit the token to this project: it reaches no other on any surface (repeat for several)', (v: string, prev: string[] = []) => [...prev, v])
-    .addHelpText('after', '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write\n  cairn token create --name web-agent --scope write --project WEB\n  cairn token create --name ci --scope admin   # may send X-Cairn-Actor: agent:NAME\n  cairn token create --name prometheus --scope metrics')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cairn token create --name ci-bot --scope read\n  cairn token create --name laptop --scope write\n  cairn token create --name web-agent --scope write --project WEB\n  cairn token create --name ci --scope admin   # may send X-Cairn-Actor: agent:NAME\n  cairn token create --name prometheus --scope metrics',
+    )
     .action(async (_o: unknown, cmd: Command) => {
       const o = cmd.opts<{ name: string; scope: string; project?: string[] }>();
       const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as TokenScope, ...(o.project ? { projects: o.project } : {}) }));
@@ -59,7 +74,9 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .action(async (_o: unknown, cmd: Command) => {
       const all = Boolean(cmd.opts<{ all?: boolean }>().all);
       const tokens = await withSession(rt, cmd, false, (ctx) => listTokens(ctx, { includeRevoked: all }));
-      rt.print({ tokens }, rt.globals(cmd).json, (r) => (r.tokens.length ? tokenTable(rt, r.tokens) : 'No tokens: cairn serve accepts loopback requests without one. Create one with cairn token create --name NAME --scope read|write'));
+      rt.print({ tokens }, rt.globals(cmd).json, (r) =>
+        r.tokens.length ? tokenTable(rt, r.tokens) : 'No tokens: cairn serve accepts loopback requests without one. Create one with cairn token create --name NAME --scope read|write',
+      );
     });
   group
     .command('revoke')

@@ -20,11 +20,24 @@ export async function refuseOverlap(tx: Tx, since: number, pulled: ReadonlyMap<s
     const row = (await tx.getTask(e.taskUid!))!;
     const id = displayIdOf(row);
     // The record as the source left it: this write's own changes undone (each field's first "before").
-    const fresh: Record<string, unknown> = { id, version: row.version - events.filter((x) => x.taskUid === row.uid && x.type.startsWith('task.')).length, title: row.title, status: row.status, priority: row.priority, assignee: row.assignee, labels: row.labels, description: row.description };
+    const fresh: Record<string, unknown> = {
+      id,
+      version: row.version - events.filter((x) => x.taskUid === row.uid && x.type.startsWith('task.')).length,
+      title: row.title,
+      status: row.status,
+      priority: row.priority,
+      assignee: row.assignee,
+      labels: row.labels,
+      description: row.description,
+    };
     for (const x of [...events].reverse()) if (x.taskUid === row.uid) for (const [f, c] of Object.entries(x.changes)) if (f in fresh) fresh[f] = c.before;
-    throw new CairnError('VERSION_CONFLICT', `Task ${id} was just changed in ${label(row.uid)} (${both.join(', ')}), which this write changes too without having seen it. Nothing was changed; the task is now at version ${String(fresh.version)}.`, {
-      suggestions: [`get_task {id: "${id}"} to read the fresh record, then write again with expectedVersion: ${String(fresh.version)}`],
-      details: { current: fresh.version, fields: both, task: fresh },
-    });
+    throw new CairnError(
+      'VERSION_CONFLICT',
+      `Task ${id} was just changed in ${label(row.uid)} (${both.join(', ')}), which this write changes too without having seen it. Nothing was changed; the task is now at version ${String(fresh.version)}.`,
+      {
+        suggestions: [`get_task {id: "${id}"} to read the fresh record, then write again with expectedVersion: ${String(fresh.version)}`],
+        details: { current: fresh.version, fields: both, task: fresh },
+      },
+    );
   }
 }

@@ -8,14 +8,36 @@ import type { Held, LinkSource } from './source.js';
 
 /** The held fields of an incoming record (an import item) in one shape. */
 export function heldOfRecord(t: {
-  title: string; description: string; status: string; kind: Held['kind']; priority: Held['priority']; labels: string[];
-  assignee: string | null; substatus: string | null; slug: string | null; links: Held['links']; closeReason: string | null;
-  checklist: Held['checklist']; parent: string | null; blockedBy: Array<{ ref: string }>;
+  title: string;
+  description: string;
+  status: string;
+  kind: Held['kind'];
+  priority: Held['priority'];
+  labels: string[];
+  assignee: string | null;
+  substatus: string | null;
+  slug: string | null;
+  links: Held['links'];
+  closeReason: string | null;
+  checklist: Held['checklist'];
+  parent: string | null;
+  blockedBy: Array<{ ref: string }>;
 }): Held {
   return {
-    title: t.title, description: t.description, status: t.status, kind: t.kind, priority: t.priority, labels: [...t.labels].sort(),
-    assignee: t.assignee, substatus: t.substatus, slug: t.slug, links: t.links, closeReason: t.closeReason,
-    checklist: t.checklist.map((i) => ({ text: i.text, checked: i.checked })), parent: t.parent, blockedBy: t.blockedBy.map((b) => b.ref).sort(),
+    title: t.title,
+    description: t.description,
+    status: t.status,
+    kind: t.kind,
+    priority: t.priority,
+    labels: [...t.labels].sort(),
+    assignee: t.assignee,
+    substatus: t.substatus,
+    slug: t.slug,
+    links: t.links,
+    closeReason: t.closeReason,
+    checklist: t.checklist.map((i) => ({ text: i.text, checked: i.checked })),
+    parent: t.parent,
+    blockedBy: t.blockedBy.map((b) => b.ref).sort(),
   };
 }
 
@@ -28,11 +50,18 @@ export function heldView(source: Pick<LinkSource, 'fields' | 'view'>, held: Held
 }
 
 function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 }
 
 export function fingerprint(source: Pick<LinkSource, 'fields' | 'view'>, held: Held): string {
-  return createHash('sha1').update(JSON.stringify(heldView(source, held))).digest('base64url').slice(0, 22);
+  return createHash('sha1')
+    .update(JSON.stringify(heldView(source, held)))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /** The held fields whose values differ between two records, in the source's terms. */

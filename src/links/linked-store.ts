@@ -101,7 +101,7 @@ export class LinkedStore implements Store {
         });
         for (const [id, files] of pushed ?? []) {
           const live = this.#live.get(id);
-          if (live) for (const [f, s] of files) (s === undefined ? live.stamps.delete(f) : live.stamps.set(f, s));
+          if (live) for (const [f, s] of files) s === undefined ? live.stamps.delete(f) : live.stamps.set(f, s);
         }
         return result;
       } catch (err) {

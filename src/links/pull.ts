@@ -48,7 +48,11 @@ async function followProject(tx: Tx, ctx: Context, uid: string, p: IncomingProje
   if (p.statuses) {
     const have = await tx.getStatuses(uid);
     const added = p.statuses.filter((s) => !have.some((h) => h.name === s.name));
-    if (added.length) await tx.replaceStatuses(uid, [...have, ...added].map((s, position) => ({ ...s, position })));
+    if (added.length)
+      await tx.replaceStatuses(
+        uid,
+        [...have, ...added].map((s, position) => ({ ...s, position })),
+      );
   }
   if (!source.projectFields?.includes('name')) return;
   const wanted = { name: p.name, description: p.description, archivedAt: p.archivedAt && (row.archivedAt ?? p.archivedAt) };
@@ -111,7 +115,19 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     if (projectUids.has(ref)) continue;
     const row = await tx.getProjectByUid(uid);
     if (!row) continue;
-    await importer.project({ type: 'project', at: { file: source.path }, ref, uid, key: row.key, name: row.name, description: row.description, root: row.root, aliases: row.aliases, template: 'default', archivedAt: row.archivedAt });
+    await importer.project({
+      type: 'project',
+      at: { file: source.path },
+      ref,
+      uid,
+      key: row.key,
+      name: row.name,
+      description: row.description,
+      root: row.root,
+      aliases: row.aliases,
+      template: 'default',
+      archivedAt: row.archivedAt,
+    });
     projectUids.set(ref, uid);
   }
 
@@ -135,7 +151,17 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     if (!projectUids.has(t.projectRef)) continue;
     const row = item ? await tx.getTask(item.taskUid) : undefined;
     if (item && !row) bySource.delete(t.sourceId);
-    if (row) keepCairnValues(source, t, { ...heldOfRecord(t), title: row.title, description: row.description, priority: row.priority, assignee: row.assignee, kind: row.kind, closeReason: row.closeReason, substatus: row.substatus });
+    if (row)
+      keepCairnValues(source, t, {
+        ...heldOfRecord(t),
+        title: row.title,
+        description: row.description,
+        priority: row.priority,
+        assignee: row.assignee,
+        kind: row.kind,
+        closeReason: row.closeReason,
+        substatus: row.substatus,
+      });
     const erased = row && state.pushed ? lostWrite(source, state, t) : undefined;
     if (erased && row) {
       lost.push({ task: erased.task, at: erased.at, fields: Object.keys(erased.fields) });
@@ -171,11 +197,20 @@ export async function applyPull(tx: Tx, ctx: Context, link: LinkRow, source: Lin
     const projectUid = projectUids.get(o.projectRef);
     if (!projectUid) continue;
     const lane = new Map((await tx.links.items(link.id, { sourceIds: o.sourceIds, files: [] })).map((i) => [i.sourceId, i.taskUid]));
-    applied += await followOrder(tx, ctx, projectUid, o.status, o.sourceIds.map((s) => bySource.get(s) ?? lane.get(s)).filter((u): u is string => u !== undefined));
+    applied += await followOrder(
+      tx,
+      ctx,
+      projectUid,
+      o.status,
+      o.sourceIds.map((s) => bySource.get(s) ?? lane.get(s)).filter((u): u is string => u !== undefined),
+    );
   }
   await tx.links.update(link.id, {
     state: {
-      ...state, warnings: read.warnings, syncedAt: nowIso(ctx), lost: [...state.lost, ...lost].slice(-20),
+      ...state,
+      warnings: read.warnings,
+      syncedAt: nowIso(ctx),
+      lost: [...state.lost, ...lost].slice(-20),
       // A write is watched until its record changes again: then it was either erased (reported above) or built on.
       ...(state.pushed ? { pushed: state.pushed.filter((p) => !written.some((w) => w.sourceId === p.sourceId)) } : {}),
     },

@@ -27,9 +27,21 @@ export type PushedFiles = Map<string, Map<string, string | undefined>>;
 
 export function heldOfTask(row: TaskRow, checklist: ChecklistItem[], parent: string | null, blockedBy: string[]): Held {
   return {
-    title: row.title, description: row.description, status: row.status, kind: row.kind, priority: row.priority, labels: [...row.labels].sort(),
-    assignee: row.assignee, substatus: row.substatus, slug: row.slug, links: row.links, closeReason: row.closeReason,
-    checklist: checklist.map((i) => ({ text: i.text, checked: i.checked })), parent, blockedBy: [...blockedBy].sort(), category: row.category,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    kind: row.kind,
+    priority: row.priority,
+    labels: [...row.labels].sort(),
+    assignee: row.assignee,
+    substatus: row.substatus,
+    slug: row.slug,
+    links: row.links,
+    closeReason: row.closeReason,
+    checklist: checklist.map((i) => ({ text: i.text, checked: i.checked })),
+    parent,
+    blockedBy: [...blockedBy].sort(),
+    category: row.category,
   };
 }
 
@@ -54,14 +66,16 @@ function readOnlyError(live: LiveSource, plan: Plan): CairnError {
   const d = plan.deletes[0];
   const what = t?.item
     ? `Task ${displayIdOf(t.row)}'s ${t.changed.length ? t.changed.join(', ') : 'fields'} ${t.changed.length > 1 ? 'live' : 'lives'} in ${live.source.label}`
-    : t ? `A new task in project ${t.row.projectKey} would go into ${live.source.label}`
-      : d ? `Deleting a task would remove its record from ${live.source.label}`
+    : t
+      ? `A new task in project ${t.row.projectKey} would go into ${live.source.label}`
+      : d
+        ? `Deleting a task would remove its record from ${live.source.label}`
         : `A project of this kind would be added to ${live.source.label}`;
   const reason = live.source.readOnlyReason ?? 'the link was made read-only';
   return new CairnError('LINK_READ_ONLY', `${what}, which Cairn reads but does not write: ${reason}. Nothing was changed.`, {
     suggestions: [
       `Change it in the program that owns ${live.source.path}; Cairn shows the change on its next read`,
-      'Claims, comments, checklists and dependencies are Cairn\'s own and can still be added',
+      "Claims, comments, checklists and dependencies are Cairn's own and can still be added",
       `When that program is closed, cairn link ${JSON.stringify(live.source.path)} --writable lets Cairn write it`,
     ],
     details: { link: live.source.path, kind: live.row.kind },
@@ -102,10 +116,7 @@ export async function pushChanges(tx: Tx, ctx: Context, lives: LiveSource[], sin
 const projectEventsOf = (events: RawEvent[], uid: string) => events.filter((e) => e.taskUid === null && e.projectUid === uid && e.type.startsWith('project.'));
 
 /** New projects a source holds (a DevPlanner workspace makes their folders) and linked projects whose name or lanes changed. */
-async function planProjects(
-  tx: Tx, events: RawEvent[], lives: LiveSource[],
-  projectLink: Map<string, { live: LiveSource; ref: string }>, planOf: (l: LiveSource) => Plan,
-): Promise<void> {
+async function planProjects(tx: Tx, events: RawEvent[], lives: LiveSource[], projectLink: Map<string, { live: LiveSource; ref: string }>, planOf: (l: LiveSource) => Plan): Promise<void> {
   const holder = lives.filter((l) => l.source.holdsProjects);
   const seen = new Set<string>();
   for (const e of events) {
@@ -123,10 +134,7 @@ async function planProjects(
   }
 }
 
-async function planTasks(
-  tx: Tx, events: RawEvent[], byId: Map<string, LiveSource>,
-  projectLink: Map<string, { live: LiveSource; ref: string }>, planOf: (l: LiveSource) => Plan,
-): Promise<void> {
+async function planTasks(tx: Tx, events: RawEvent[], byId: Map<string, LiveSource>, projectLink: Map<string, { live: LiveSource; ref: string }>, planOf: (l: LiveSource) => Plan): Promise<void> {
   const uids = [...new Set(events.map((e) => e.taskUid).filter((u): u is string => u !== null))];
   const purged = events.some((e) => e.type === 'task.purged' && e.projectUid !== null && projectLink.has(e.projectUid));
   if (!uids.length && !purged) return;
@@ -207,8 +215,12 @@ async function writePlan(tx: Tx, ctx: Context, plan: Plan): Promise<Map<string, 
   if (!live.source.write) return new Map();
   const projectUidOf = new Map((await tx.links.projects(live.row.id)).map((p) => [p.ref, p.projectUid]));
   const batch: WriteBatch = {
-    upserts: plan.upserts, deletes: plan.deletes, lanes: await laneOrders(tx, plan, projectUidOf),
-    projects: plan.projects, stamps: live.stamps, now: nowIso(ctx),
+    upserts: plan.upserts,
+    deletes: plan.deletes,
+    lanes: await laneOrders(tx, plan, projectUidOf),
+    projects: plan.projects,
+    stamps: live.stamps,
+    now: nowIso(ctx),
   };
   const result = live.source.write(batch);
   for (const p of result.projects) await tx.links.setProject(live.row.id, p.projectUid, p.ref);

@@ -18,7 +18,10 @@ const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null &&
 function trimEnumDescription(n: Node): void {
   if (!Array.isArray(n.enum) || typeof n.description !== 'string') return;
   const spelled = n.enum.map(String).join('|');
-  const rest = n.description.replace(spelled, '').replace(/[\s:(),-]+$/, '').trim();
+  const rest = n.description
+    .replace(spelled, '')
+    .replace(/[\s:(),-]+$/, '')
+    .trim();
   if (rest) n.description = rest;
   else delete n.description;
 }

@@ -24,29 +24,40 @@ export const FIELD_NAMES = [...SUMMARY_EXTRAS, ...DETAIL_FIELDS] as const;
 export type FieldName = (typeof FIELD_NAMES)[number];
 export type DetailField = (typeof DETAIL_FIELDS)[number];
 
-export const FieldsArg = z
-  .array(z.enum(FIELD_NAMES))
-  .max(FIELD_NAMES.length)
-  .optional();
+export const FieldsArg = z.array(z.enum(FIELD_NAMES)).max(FIELD_NAMES.length).optional();
 
 /** The row as the tool's outputSchema states it. */
-export const TaskRow = lazy(() => TaskSummary().pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, openBlockers: true, blocks: true, children: true, isReady: true })
-  .extend({
-    assignee: z.string().optional().describe('Omitted when unassigned'),
-    claim: Claim().optional().describe('Omitted when not claimed'),
-    parentId: z.string().optional().describe('Omitted when the task has no parent'),
-    kind: Kind.optional().describe('Omitted for plain tasks'),
-    checklistProgress: Progress().optional().describe('Omitted when the task has no checklist'),
-    substatus: z.string().optional().describe('Omitted when not set'),
-    slug: z.string().optional().describe('Omitted when not set'),
-  })
-  .extend(TaskSummary().pick({ uid: true, project: true, statusCategory: true, score: true, position: true, version: true, createdAt: true, updatedAt: true }).partial().shape)
-  .extend(Task().pick({ description: true, checklist: true, comments: true, links: true, anchors: true }).partial().shape));
+export const TaskRow = lazy(() =>
+  TaskSummary()
+    .pick({ id: true, title: true, status: true, priority: true, labels: true, blockedBy: true, openBlockers: true, blocks: true, children: true, isReady: true })
+    .extend({
+      assignee: z.string().optional().describe('Omitted when unassigned'),
+      claim: Claim().optional().describe('Omitted when not claimed'),
+      parentId: z.string().optional().describe('Omitted when the task has no parent'),
+      kind: Kind.optional().describe('Omitted for plain tasks'),
+      checklistProgress: Progress().optional().describe('Omitted when the task has no checklist'),
+      substatus: z.string().optional().describe('Omitted when not set'),
+      slug: z.string().optional().describe('Omitted when not set'),
+    })
+    .extend(TaskSummary().pick({ uid: true, project: true, statusCategory: true, score: true, position: true, version: true, createdAt: true, updatedAt: true }).partial().shape)
+    .extend(Task().pick({ description: true, checklist: true, comments: true, links: true, anchors: true }).partial().shape),
+);
 export type TaskRow = z.infer<ReturnType<typeof TaskRow>>;
 
 /** A summary (with any detail fields added) as a list row with the extra fields asked for. */
 export function toRow(t: TaskSummary & Partial<Task>, fields: readonly FieldName[]): TaskRow {
-  const row: TaskRow = { id: t.id, title: t.title, status: t.status, priority: t.priority, labels: t.labels, blockedBy: t.blockedBy, openBlockers: t.openBlockers, blocks: t.blocks, children: t.children, isReady: t.isReady };
+  const row: TaskRow = {
+    id: t.id,
+    title: t.title,
+    status: t.status,
+    priority: t.priority,
+    labels: t.labels,
+    blockedBy: t.blockedBy,
+    openBlockers: t.openBlockers,
+    blocks: t.blocks,
+    children: t.children,
+    isReady: t.isReady,
+  };
   if (t.assignee !== null) row.assignee = t.assignee;
   if (t.claim) row.claim = t.claim;
   if (t.parentId !== null) row.parentId = t.parentId;
@@ -80,7 +91,7 @@ export function detailSchemas(op: Op, shape: ListShape): { input: z.ZodObject; o
   const output =
     shape === 'tasks'
       ? out.extend({ tasks: z.array(TaskRow()) })
-      : out.extend({ results: z.array(((out.shape as Record<string, z.ZodArray<z.ZodObject>>).results!.element).extend({ task: TaskRow() })) });
+      : out.extend({ results: z.array((out.shape as Record<string, z.ZodArray<z.ZodObject>>).results!.element.extend({ task: TaskRow() })) });
   const input = 'include' in op.input.shape ? op.input.omit({ include: true }) : op.input;
   return { input: input.extend({ fields: FieldsArg }), output };
 }

@@ -7,7 +7,10 @@ import type { Store } from '../core/ports.js';
 
 export function lazyStore(ready: Promise<Store>, location: string): Store {
   let real: Store | undefined;
-  void ready.then((s) => (real = s), () => undefined);
+  void ready.then(
+    (s) => (real = s),
+    () => undefined,
+  );
   const get = async (): Promise<Store> => real ?? ready;
   return {
     location,

@@ -89,37 +89,56 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const surface = profile ? `profile ${profile.name}${profileToolsets.length ? ` + ${profileToolsets.join(',')}` : ''}` : `toolsets ${toolsets.join(',')}`;
   if (runner) choice.use(remoteOnlyStore(runner.url));
   else {
-    void import('../workspace.js').then(({ findWorkspace, openStore, redact }) => {
-      const location = findWorkspace({ db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) });
-      const linked = location.link ? ` (linked to ${location.link.path})` : '';
-      log('info', `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${redact(location.path)}${linked}`} · ${surface}${readOnly ? ' · read-only' : ''}`);
-      // A server lives long: linked folders are watched, not scanned on every call.
-      const open = (path: string) => openStore(path, { watch: true, onWarning: (m) => log('warning', m), ...(location.link && path === location.path ? { link: location.link } : {}) });
-      if (location.source !== 'default') return choice.use(openOrFailed(open, location.path));
-      choice.fromRoots((root) => {
-        const found = findWorkspace({ cwd: root, env: {} });
-        return found.source === 'ancestor' ? { store: openOrFailed(open, found.path), path: found.path } : undefined;
-      });
-    }, (err: unknown) => {
-      log('error', `cannot load the workspace module: ${String(err)}`);
-      choice.abandon();
-    });
+    void import('../workspace.js').then(
+      ({ findWorkspace, openStore, redact }) => {
+        const location = findWorkspace({ db, cwd, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) });
+        const linked = location.link ? ` (linked to ${location.link.path})` : '';
+        log(
+          'info',
+          `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${redact(location.path)}${linked}`} · ${surface}${readOnly ? ' · read-only' : ''}`,
+        );
+        // A server lives long: linked folders are watched, not scanned on every call.
+        const open = (path: string) => openStore(path, { watch: true, onWarning: (m) => log('warning', m), ...(location.link && path === location.path ? { link: location.link } : {}) });
+        if (location.source !== 'default') return choice.use(openOrFailed(open, location.path));
+        choice.fromRoots((root) => {
+          const found = findWorkspace({ cwd: root, env: {} });
+          return found.source === 'ancestor' ? { store: openOrFailed(open, found.path), path: found.path } : undefined;
+        });
+      },
+      (err: unknown) => {
+        log('error', `cannot load the workspace module: ${String(err)}`);
+        choice.abandon();
+      },
+    );
   }
   const store: Store = choice.store;
   // Another repository's workspace, for handoffs to it; opened (and closed) per call.
-  const openWorkspace = (db: string): Store => lazyStore(import('../workspace.js').then((m) => m.openStore(db)), db);
+  const openWorkspace = (db: string): Store =>
+    lazyStore(
+      import('../workspace.js').then((m) => m.openStore(db)),
+      db,
+    );
   const repositories = runner ? undefined : userRegistry(openWorkspace, env);
   // Registered once it is open, off the start-up path: a dependency id names this repository from any other.
   if (repositories) {
-    void choice.ready.then((s) => {
-      if (s) setTimeout(() => void registerWorkspace(s, openWorkspace, { env, onWarning: (m) => log('warning', m) }), 250).unref();
-    }, () => undefined);
+    void choice.ready.then(
+      (s) => {
+        if (s) setTimeout(() => void registerWorkspace(s, openWorkspace, { env, onWarning: (m) => log('warning', m) }), 250).unref();
+      },
+      () => undefined,
+    );
   }
-  const feed: Promise<ChangeFeed | undefined> = runner ? Promise.resolve(undefined) : choice.ready.then((s) => (s ? followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }) : undefined));
+  const feed: Promise<ChangeFeed | undefined> = runner
+    ? Promise.resolve(undefined)
+    : choice.ready.then((s) => (s ? followChanges(s, { intervalMs: 100, onError: (err) => log('warning', `change feed: ${String(err)}`) }) : undefined));
   feed.catch((err: unknown) => log('error', `cannot open the workspace: ${String(err)}`));
   // Lease ends become claim_expired events on time, here as in cairn serve (a remote or read-only server has none to announce).
   const leases: Promise<LeaseWatch | undefined> =
-    runner || readOnly ? Promise.resolve(undefined) : choice.ready.then((s) => (s ? new LeaseWatch({ store: s, clock: systemClock, actor: 'cairn' }, { firstDelayMs: 250, onError: (err) => log('warning', `lease watch: ${String(err)}`) }).start() : undefined));
+    runner || readOnly
+      ? Promise.resolve(undefined)
+      : choice.ready.then((s) =>
+          s ? new LeaseWatch({ store: s, clock: systemClock, actor: 'cairn' }, { firstDelayMs: 250, onError: (err) => log('warning', `lease watch: ${String(err)}`) }).start() : undefined,
+        );
   leases.catch(() => undefined);
 
   let inflight = 0;
@@ -139,12 +158,27 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const handle = serveStdio(
     (ctx) => {
       const server = buildMcpServer(
-        { store, actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent', toolsets, readOnly, feedReady: feed, cwd: projectDir ? resolve(cwd, projectDir) : cwd, track, log, onRoots: (paths) => choice.roots(paths), services: { openWorkspace, ...(runner ? { remote: runner } : {}), ...(repositories ? { repositories } : {}) },
+        {
+          store,
+          actor: opts.actor ?? env.CAIRN_ACTOR ?? 'agent',
+          toolsets,
+          readOnly,
+          feedReady: feed,
+          cwd: projectDir ? resolve(cwd, projectDir) : cwd,
+          track,
+          log,
+          onRoots: (paths) => choice.roots(paths),
+          services: { openWorkspace, ...(runner ? { remote: runner } : {}), ...(repositories ? { repositories } : {}) },
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
-          ...(opts.project ? { defaultProject: opts.project } : {}), ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}) },
+          ...(opts.project ? { defaultProject: opts.project } : {}),
+          ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}),
+        },
         ctx,
       );
-      void feed.then((f) => f && forwardChanges(f, stdioSink(server, ctx.era)), () => undefined);
+      void feed.then(
+        (f) => f && forwardChanges(f, stdioSink(server, ctx.era)),
+        () => undefined,
+      );
       return server;
     },
     { onerror: (err) => log('warning', err.message), transport },

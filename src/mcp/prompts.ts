@@ -5,9 +5,7 @@ import * as z from 'zod';
 const user = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
 
 export function registerPrompts(server: McpServer, projectKeys: () => Promise<string[]>): void {
-  const projectArg = completable(z.string().optional().describe('Project key; default the session project'), async (v) =>
-    (await projectKeys()).filter((k) => k.startsWith((v ?? '').toUpperCase())),
-  );
+  const projectArg = completable(z.string().optional().describe('Project key; default the session project'), async (v) => (await projectKeys()).filter((k) => k.startsWith((v ?? '').toUpperCase())));
   const inProject = (p?: string) => (p ? ` {project: "${p}"}` : '');
 
   server.registerPrompt(

@@ -153,7 +153,8 @@ function renderTasks(r: RenderContext, o: Rec): string {
       const top = blocked.topBlockers;
       return `No ready tasks. ${blocked.count} task${blocked.count === 1 ? ' is' : 's are'} blocked${top.length ? ` by ${top.join(', ')}` : ''}; see get_task ${top[0] ?? '<id>'} and finish or unblock it.`;
     }
-    if (blocked) return `No ready tasks${r.defaultProject && !r.args.project ? ` in ${r.defaultProject}` : ''}. Nothing is waiting on blockers either: create_task to add work, or list_tasks to see what is in progress.`;
+    if (blocked)
+      return `No ready tasks${r.defaultProject && !r.args.project ? ` in ${r.defaultProject}` : ''}. Nothing is waiting on blockers either: create_task to add work, or list_tasks to see what is in progress.`;
     return emptyHint(r, 'tasks');
   }
   const total = typeof o.total === 'number' ? o.total : tasks.length;
@@ -166,14 +167,14 @@ function renderResults(r: RenderContext, o: Rec): string {
   if (results.length === 0) return `No tasks match "${String(r.args.query ?? '')}". Try fewer or different words, a prefix like auth*, or allProjects: true.`;
   const total = typeof o.total === 'number' ? o.total : results.length;
   const lines = results.map((x) => `${taskLine(x.task)}\n  matched ${x.matchedFields.join(', ')}: ${clip(x.excerpt.replace(/\s+/g, ' '), 'get_task has the rest', 300)}`);
-  return [`${total > results.length ? `${results.length} of ${total}` : results.length} match${total === 1 ? '' : 'es'}:`, ...lines].join('\n') +
-    morePages(r, results.length, total, o.nextCursor);
+  return [`${total > results.length ? `${results.length} of ${total}` : results.length} match${total === 1 ? '' : 'es'}:`, ...lines].join('\n') + morePages(r, results.length, total, o.nextCursor);
 }
 
 function renderBoard(o: Rec): string {
   const lanes = o.lanes as Array<{ status: string; category: string; count: number; cards: Array<{ id: string; title: string; priority: string; assignee: string | null; openBlockers: string[] }> }>;
   const s = o.summary as { totalTasks: number; doneTasks: number; readyTasks: number; doneRate: number; checklistDone: number; checklistTotal: number };
-  if (s.totalTasks === 0) return `The board${o.project ? ` of ${String(o.project)}` : ''} is empty: create_task to add work${o.project ? '' : ' (list_projects shows the projects; create_project makes one)'}.`;
+  if (s.totalTasks === 0)
+    return `The board${o.project ? ` of ${String(o.project)}` : ''} is empty: create_task to add work${o.project ? '' : ' (list_projects shows the projects; create_project makes one)'}.`;
   const out = [
     `Board ${o.project ? String(o.project) : '(all projects)'}: ${s.totalTasks} tasks, ${s.doneTasks} done (${Math.round(s.doneRate * 100)}%), ${s.readyTasks} ready, checklist ${s.checklistDone}/${s.checklistTotal}`,
   ];
@@ -190,7 +191,9 @@ function renderBoard(o: Rec): string {
   const shown = blocked.slice(0, 10);
   if (shown.length) {
     const rest = blockedCount - shown.length;
-    out.push(`Blocked (${blockedCount}): ${shown.map((b) => (b.openBlockers.length ? `${b.id} by ${b.openBlockers.join('+')}` : b.id)).join('; ')}${rest > 0 ? `; +${rest} more (next_tasks explains what holds the queue)` : ''}`);
+    out.push(
+      `Blocked (${blockedCount}): ${shown.map((b) => (b.openBlockers.length ? `${b.id} by ${b.openBlockers.join('+')}` : b.id)).join('; ')}${rest > 0 ? `; +${rest} more (next_tasks explains what holds the queue)` : ''}`,
+    );
   }
   const wip = Object.entries(o.inProgressByAssignee as Record<string, string[]>);
   if (wip.length) out.push(`In progress: ${wip.map(([a, ids]) => `${a}: ${ids.join(', ')}`).join('; ')}`);
@@ -205,11 +208,13 @@ export function renderResult(r: RenderContext, output: unknown): string {
     Array.isArray(o.skipped) && o.skipped.length
       ? `Passed over for reserved paths: ${(o.skipped as Array<{ id: string; reservedBy: Array<{ task: string; holder: string; paths: string[] }> }>).map((k) => `${k.id} (${k.reservedBy.map((b) => `${b.paths.join(', ')} held by ${b.holder} on ${b.task}`).join('; ')})`).join('; ')}.`
       : '';
-  if ('task' in o && o.task === null) return ['No ready task to claim (nothing matches, or everything is blocked or claimed). next_tasks explains what blocks the queue.', skipped].filter(Boolean).join('\n');
+  if ('task' in o && o.task === null)
+    return ['No ready task to claim (nothing matches, or everything is blocked or claimed). next_tasks explains what blocks the queue.', skipped].filter(Boolean).join('\n');
   if (isRec(o.task)) {
     const parts = [taskBlock(o.task as Task)];
     if (skipped) parts.push('', skipped);
-    if (Array.isArray(o.nowReady)) parts.push('', o.nowReady.length ? `Now ready: ${o.nowReady.join(', ')}. Call next_tasks to pick the next one.` : 'No task became ready by this. Call next_tasks for more work.');
+    if (Array.isArray(o.nowReady))
+      parts.push('', o.nowReady.length ? `Now ready: ${o.nowReady.join(', ')}. Call next_tasks to pick the next one.` : 'No task became ready by this. Call next_tasks for more work.');
     return parts.join('\n');
   }
   if (Array.isArray(o.tasks)) return renderTasks(r, o);
@@ -225,8 +230,10 @@ export function renderResult(r: RenderContext, output: unknown): string {
     const ev = o.events as ActivityEvent[];
     const head = typeof o.taskId === 'string' ? `History of ${o.taskId}` : 'Changes';
     if (ev.length === 0) return `${head}: no events${typeof o.lastSeq === 'number' ? ` after seq ${o.lastSeq}` : ''}.`;
-    return [`${head} (${ev.length} events):`, ...ev.map(eventLine)].join('\n') +
-      (o.hasMore === true ? `\nMore: call ${r.tool} with since: ${String(o.lastSeq)}.` : typeof o.lastSeq === 'number' ? `\nlastSeq ${o.lastSeq}` : '');
+    return (
+      [`${head} (${ev.length} events):`, ...ev.map(eventLine)].join('\n') +
+      (o.hasMore === true ? `\nMore: call ${r.tool} with since: ${String(o.lastSeq)}.` : typeof o.lastSeq === 'number' ? `\nlastSeq ${o.lastSeq}` : '')
+    );
   }
   if (Array.isArray(o.labels)) {
     const ls = o.labels as Array<{ label: string; count: number }>;

@@ -77,7 +77,10 @@ export function registerResources(server: McpServer, context: () => Promise<OpCo
       complete: {
         id: async (v) => {
           const want = v.toUpperCase();
-          return (await recentTasks()).map((t) => t.id).filter((id) => id.startsWith(want)).slice(0, 100);
+          return (await recentTasks())
+            .map((t) => t.id)
+            .filter((id) => id.startsWith(want))
+            .slice(0, 100);
         },
       },
     }),

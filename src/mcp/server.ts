@@ -108,8 +108,7 @@ type ListHandler = (req: unknown, ctx: unknown) => Promise<{ tools: Array<{ name
 const listHandlerOf = (server: McpServer): ListHandler | undefined =>
   (server.server as unknown as { _getRequestHandler?: (m: string) => ListHandler | undefined })._getRequestHandler?.call(server.server, 'tools/list');
 /** The SDK keeps its tools/list handler behind a protected accessor; without it, write tools are simply not registered. */
-const canFilterToolList = (server: McpServer): boolean =>
-  typeof (server.server as unknown as { _getRequestHandler?: unknown })._getRequestHandler === 'function';
+const canFilterToolList = (server: McpServer): boolean => typeof (server.server as unknown as { _getRequestHandler?: unknown })._getRequestHandler === 'function';
 
 function filterToolList(server: McpServer, hidden: Set<string>): void {
   const original = listHandlerOf(server);
@@ -137,9 +136,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
   const server = new McpServer(
     { name: profile?.serverName ?? SERVER_NAME, title: profile ? `${profile.serverName} (Cairn)` : 'Cairn', version: SERVER_VERSION },
     {
-      capabilities: profile
-        ? { tools: { listChanged: false }, ...(profile.resources?.length ? { resources: { listChanged: false } } : {}), logging: {} }
-        : structuredClone(NATIVE_CAPABILITIES),
+      capabilities: profile ? { tools: { listChanged: false }, ...(profile.resources?.length ? { resources: { listChanged: false } } : {}), logging: {} } : structuredClone(NATIVE_CAPABILITIES),
       instructions: profile ? (profile.instructions ?? '') : INSTRUCTIONS,
       jsonSchemaValidator: noJsonSchemaValidator,
     },
@@ -152,7 +149,17 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
   const context = async (): Promise<OpContext> => {
     if (rootsPending !== undefined) await rootsPending;
     const defaultProject = await scope.current();
-    return { store: opts.store, clock: systemClock, actor: opts.actor, ...(workdir ? { workdir } : {}), ...(opts.via ? { via: opts.via } : {}), ...(opts.mayTakeOver === false ? { mayTakeOver: false } : {}), readOnly: opts.readOnly, ...(defaultProject ? { defaultProject } : {}), ...opts.services };
+    return {
+      store: opts.store,
+      clock: systemClock,
+      actor: opts.actor,
+      ...(workdir ? { workdir } : {}),
+      ...(opts.via ? { via: opts.via } : {}),
+      ...(opts.mayTakeOver === false ? { mayTakeOver: false } : {}),
+      readOnly: opts.readOnly,
+      ...(defaultProject ? { defaultProject } : {}),
+      ...opts.services,
+    };
   };
   const onInternal = (err: unknown): void => {
     log('error', err instanceof Error ? (err.stack ?? err.message) : String(err));

@@ -12,8 +12,12 @@ import { startMcpStdio } from './stdio-start.js';
 
 const { values } = parseArgs({
   options: {
-    db: { type: 'string' }, project: { type: 'string' }, toolsets: { type: 'string' },
-    'read-only': { type: 'boolean' }, as: { type: 'string' }, profile: { type: 'string' },
+    db: { type: 'string' },
+    project: { type: 'string' },
+    toolsets: { type: 'string' },
+    'read-only': { type: 'boolean' },
+    as: { type: 'string' },
+    profile: { type: 'string' },
   },
   strict: true,
 });

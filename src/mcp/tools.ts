@@ -131,7 +131,9 @@ function parseFields(op: Op, raw: unknown): FieldName[] {
 
 /** The input as advertised: without the parameters of toolsets not served (they are still accepted). */
 function advertisedInput(op: Op, input: z.ZodType, served: readonly Toolset[]): z.ZodType {
-  const hidden = Object.entries(op.paramToolsets ?? {}).filter(([, t]) => !served.includes(t!)).map(([k]) => k);
+  const hidden = Object.entries(op.paramToolsets ?? {})
+    .filter(([, t]) => !served.includes(t!))
+    .map(([k]) => k);
   if (!hidden.length) return input;
   const key = `${op.name}:${hidden.join(',')}`;
   let schema = narrowed.get(key);
@@ -151,7 +153,13 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
     }
     server.registerTool(
       op.name,
-      { title: op.title, description: op.description, inputSchema: advertiseOnly(advertisedInput(op, input, hooks.toolsets), 'input'), outputSchema: advertiseOnly(output, op.readOnly ? 'output' : 'output-task-core'), annotations: annotationsOf(op) },
+      {
+        title: op.title,
+        description: op.description,
+        inputSchema: advertiseOnly(advertisedInput(op, input, hooks.toolsets), 'input'),
+        outputSchema: advertiseOnly(output, op.readOnly ? 'output' : 'output-task-core'),
+        annotations: annotationsOf(op),
+      },
       (async (raw: unknown) =>
         hooks.track(op.name, async () => {
           try {

@@ -6,19 +6,44 @@ import { archiveTaskOp, changesSinceOp, deleteTaskOp, getProgressOp, listLabelsO
 import { linkSourceOp, listLinksOp, unlinkSourceOp } from './link-ops.js';
 import { archiveProjectOp, createProjectOp, getProjectOp, listProjectsOp, updateProjectOp } from './project-ops.js';
 import { createTaskOp, getTaskOp, listTasksOp, nextTasksOp, searchTasksOp, updateTaskOp } from './task-ops.js';
-import {
-  addCommentOp, addDependencyOp, boardOverviewOp, claimNextOp, claimTaskOp, completeTaskOp, releaseTaskOp, removeDependencyOp, updateChecklistOp,
-} from './work-ops.js';
+import { addCommentOp, addDependencyOp, boardOverviewOp, claimNextOp, claimTaskOp, completeTaskOp, releaseTaskOp, removeDependencyOp, updateChecklistOp } from './work-ops.js';
 
 export const OPS = [
-  listTasksOp, getTaskOp, searchTasksOp, nextTasksOp, createTaskOp, updateTaskOp, claimTaskOp, claimNextOp, releaseTaskOp, completeTaskOp,
-  addDependencyOp, removeDependencyOp, updateChecklistOp, addCommentOp, boardOverviewOp,
-  listProjectsOp, getProjectOp, createProjectOp,
-  taskHistoryOp, archiveTaskOp, deleteTaskOp, getProgressOp,
-  checkPathsOp, checkpointTaskOp,
-  submitHandoffOp, getTaskDocumentOp,
-  updateProjectOp, archiveProjectOp, restoreTaskOp, purgeTaskOp, listLabelsOp, changesSinceOp,
-  linkSourceOp, unlinkSourceOp, listLinksOp,
+  listTasksOp,
+  getTaskOp,
+  searchTasksOp,
+  nextTasksOp,
+  createTaskOp,
+  updateTaskOp,
+  claimTaskOp,
+  claimNextOp,
+  releaseTaskOp,
+  completeTaskOp,
+  addDependencyOp,
+  removeDependencyOp,
+  updateChecklistOp,
+  addCommentOp,
+  boardOverviewOp,
+  listProjectsOp,
+  getProjectOp,
+  createProjectOp,
+  taskHistoryOp,
+  archiveTaskOp,
+  deleteTaskOp,
+  getProgressOp,
+  checkPathsOp,
+  checkpointTaskOp,
+  submitHandoffOp,
+  getTaskDocumentOp,
+  updateProjectOp,
+  archiveProjectOp,
+  restoreTaskOp,
+  purgeTaskOp,
+  listLabelsOp,
+  changesSinceOp,
+  linkSourceOp,
+  unlinkSourceOp,
+  listLinksOp,
 ] as const satisfies readonly Op[];
 
 export type AnyOp = (typeof OPS)[number];

@@ -2,8 +2,16 @@
 import * as z from 'zod';
 import { Project } from '../core/model/project.js';
 import {
-  ArchiveProjectInput, archiveProject, CreateProjectInput, createProject, getProject, ListProjectsInput, listProjects, ProjectRefInput,
-  UpdateProjectInput, updateProject,
+  ArchiveProjectInput,
+  archiveProject,
+  CreateProjectInput,
+  createProject,
+  getProject,
+  ListProjectsInput,
+  listProjects,
+  ProjectRefInput,
+  UpdateProjectInput,
+  updateProject,
 } from '../core/services/projects.js';
 import { defineOp } from './op.js';
 import { ProjectOut } from './schemas.js';

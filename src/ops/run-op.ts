@@ -30,11 +30,9 @@ function rejectUnknownKeys(op: Op, raw: Record<string, unknown>): void {
   for (const key of [...Object.keys(raw), ...inherited]) {
     if (known.includes(key)) continue;
     const near = closest(key, known, 1);
-    throw new CairnError(
-      'VALIDATION_ERROR',
-      `Invalid arguments for ${op.name}: unknown field "${key}".${near.length ? ` Did you mean "${near[0]}"?` : ''} Known fields: ${known.join(', ')}.`,
-      { suggestions: near.length ? [`Rename "${key}" to "${near[0]}"`] : [`Remove "${key}"`] },
-    );
+    throw new CairnError('VALIDATION_ERROR', `Invalid arguments for ${op.name}: unknown field "${key}".${near.length ? ` Did you mean "${near[0]}"?` : ''} Known fields: ${known.join(', ')}.`, {
+      suggestions: near.length ? [`Rename "${key}" to "${near[0]}"`] : [`Remove "${key}"`],
+    });
   }
 }
 

@@ -17,8 +17,6 @@ export interface SuggestedCall {
 export function suggestedCall(text: string): SuggestedCall | undefined {
   const m = CALL.exec(text);
   if (!m) return undefined;
-  const args = m[2]
-    ? [...m[2].matchAll(PAIR)].map((p): [string, string | undefined] => [p[1]!, p[2] === undefined ? undefined : p[2].trim().replace(/^"(.*)"$/s, '$1')])
-    : [];
+  const args = m[2] ? [...m[2].matchAll(PAIR)].map((p): [string, string | undefined] => [p[1]!, p[2] === undefined ? undefined : p[2].trim().replace(/^"(.*)"$/s, '$1')]) : [];
   return { op: m[1]!, args, rest: m[3] ?? '' };
 }

@@ -45,11 +45,12 @@ export const searchTasksOp = defineOp({
   title: 'Search tasks',
   description: 'Ranked search of titles, labels, descriptions, comments, checklists ("phrase", prefix*). Search before creating a task.',
   input: SearchTasksInput,
-  output: () => z.object({
-    results: z.array(z.object({ task: ListedTask(), matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
-    total: z.number().int(),
-    nextCursor: z.string().nullable(),
-  }),
+  output: () =>
+    z.object({
+      results: z.array(z.object({ task: ListedTask(), matchedFields: z.array(z.string()), excerpt: z.string(), rank: z.number() })),
+      total: z.number().int(),
+      nextCursor: z.string().nullable(),
+    }),
   paramToolsets: { includeArchived: 'history', category: 'admin', kind: 'admin', assignee: 'admin' },
   readOnly: true,
   idempotent: true,
@@ -57,7 +58,11 @@ export const searchTasksOp = defineOp({
   run: async (ctx, input) => {
     const out = await searchTasks(ctx, withDefaultProject(ctx, input));
     if (!input.include?.length) return out;
-    const tasks = await withDetails(ctx, out.results.map((r) => r.task), input.include);
+    const tasks = await withDetails(
+      ctx,
+      out.results.map((r) => r.task),
+      input.include,
+    );
     return { ...out, results: out.results.map((r, i) => ({ ...r, task: tasks[i]! })) };
   },
 });
@@ -68,10 +73,11 @@ export const nextTasksOp = defineOp({
   title: 'Next ready tasks',
   description: 'The ready queue: todo tasks whose blockers are done and that no one else holds, best first. When empty, says what blocks.',
   input: NextTasksInput,
-  output: () => z.object({
-    tasks: z.array(ListedTask()),
-    blocked: z.object({ count: z.number().int(), topBlockers: z.array(z.string()) }).optional(),
-  }),
+  output: () =>
+    z.object({
+      tasks: z.array(ListedTask()),
+      blocked: z.object({ count: z.number().int(), topBlockers: z.array(z.string()) }).optional(),
+    }),
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/ready' },
@@ -114,6 +120,9 @@ export const updateTaskOp = defineOp({
 function requireProject(project: string | undefined, op: string): string {
   if (project) return project;
   throw new CairnError('VALIDATION_ERROR', `Invalid arguments for ${op}: project is required (no default project is set for this session).`, {
-    suggestions: ['Pass project: "<KEY>"; list_projects shows the keys', 'Or root the project at the repository: update_project {key: "<KEY>", root: "<repository path>"}: sessions started inside it then default to it'],
+    suggestions: [
+      'Pass project: "<KEY>"; list_projects shows the keys',
+      'Or root the project at the repository: update_project {key: "<KEY>", root: "<repository path>"}: sessions started inside it then default to it',
+    ],
   });
 }

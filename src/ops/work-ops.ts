@@ -120,27 +120,48 @@ export const addCommentOp = defineOp({
 });
 
 const Bucket = lazy(() => z.object({ count: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number() }));
-export const BoardOut = lazy(() => z.object({
-  project: z.string().nullable(),
-  lanes: z.array(
-    Bucket().extend({
-      status: z.string(),
-      displayName: z.string(),
-      category: z.string(),
-      color: z.string(),
-      priorityBreakdown: z.record(z.string(), z.number()),
-      cards: z.array(z.object({ id: z.string(), title: z.string(), priority: z.string(), assignee: z.string().nullable(), isReady: z.boolean(), blockedBy: z.array(z.string()), openBlockers: z.array(z.string()), checklistProgress: z.object({ done: z.number(), total: z.number() }) })),
+export const BoardOut = lazy(() =>
+  z.object({
+    project: z.string().nullable(),
+    lanes: z.array(
+      Bucket().extend({
+        status: z.string(),
+        displayName: z.string(),
+        category: z.string(),
+        color: z.string(),
+        priorityBreakdown: z.record(z.string(), z.number()),
+        cards: z.array(
+          z.object({
+            id: z.string(),
+            title: z.string(),
+            priority: z.string(),
+            assignee: z.string().nullable(),
+            isReady: z.boolean(),
+            blockedBy: z.array(z.string()),
+            openBlockers: z.array(z.string()),
+            checklistProgress: z.object({ done: z.number(), total: z.number() }),
+          }),
+        ),
+      }),
+    ),
+    byCategory: z.record(z.string(), Bucket()),
+    byPriority: z.record(z.string(), Bucket().extend({ done: z.number(), doneRate: z.number() })),
+    byAssignee: z.record(z.string(), Bucket()),
+    summary: z.object({
+      totalTasks: z.number(),
+      doneTasks: z.number(),
+      doneRate: z.number(),
+      checklistDone: z.number(),
+      checklistTotal: z.number(),
+      completionRate: z.number(),
+      readyTasks: z.number(),
     }),
-  ),
-  byCategory: z.record(z.string(), Bucket()),
-  byPriority: z.record(z.string(), Bucket().extend({ done: z.number(), doneRate: z.number() })),
-  byAssignee: z.record(z.string(), Bucket()),
-  summary: z.object({ totalTasks: z.number(), doneTasks: z.number(), doneRate: z.number(), checklistDone: z.number(), checklistTotal: z.number(), completionRate: z.number(), readyTasks: z.number() }),
-  blocked: z.array(z.object({ id: z.string(), title: z.string(), blockedBy: z.array(z.string()), openBlockers: z.array(z.string()) })).describe('The first 20 blocked tasks in ready order'),
-  blockedCount: z.number().int().describe('All blocked tasks: in a blocked lane, or waiting on open blockers in todo or backlog'),
-  inProgressByAssignee: z.record(z.string(), z.array(z.string())).describe('In-progress task ids per assignee (the first 500)'),
-  inProgressCounts: z.record(z.string(), z.number().int()).describe('All in-progress tasks per assignee'),
-}));
+    blocked: z.array(z.object({ id: z.string(), title: z.string(), blockedBy: z.array(z.string()), openBlockers: z.array(z.string()) })).describe('The first 20 blocked tasks in ready order'),
+    blockedCount: z.number().int().describe('All blocked tasks: in a blocked lane, or waiting on open blockers in todo or backlog'),
+    inProgressByAssignee: z.record(z.string(), z.array(z.string())).describe('In-progress task ids per assignee (the first 500)'),
+    inProgressCounts: z.record(z.string(), z.number().int()).describe('All in-progress tasks per assignee'),
+  }),
+);
 
 export const boardOverviewOp = defineOp({
   name: 'board_overview',

@@ -26,7 +26,10 @@ export { makeCall, runProfileTool, servedTools, type CallSources } from './serve
 export function parseProfileToolsets(profile: Profile, spec: string | undefined): string[] {
   const known = profile.toolsets ?? [];
   const out = new Set<string>();
-  for (const p of (spec ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) {
+  for (const p of (spec ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)) {
     if (p === 'all') known.forEach((t) => out.add(t));
     else if (p === 'default') continue;
     else if (known.includes(p)) out.add(p);

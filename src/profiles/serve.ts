@@ -34,14 +34,13 @@ export async function makeCall(profile: Profile, sources: CallSources): Promise<
  * (CASTLE_PROJECT_PATH) and no project is rooted there, there is none: that directory has no tasks
  * yet, and its first write makes a project rooted there.
  */
-async function projectFor(
-  profile: Profile, ctx: OpContext, env: CallSources['env'],
-  op: ProfileCall['op'], create: boolean,
-): Promise<string | undefined> {
+async function projectFor(profile: Profile, ctx: OpContext, env: CallSources['env'], op: ProfileCall['op'], create: boolean): Promise<string | undefined> {
   if (ctx.defaultProject) return ctx.defaultProject;
   const projectPath = profile.projectPathEnv ? env[profile.projectPathEnv] : undefined;
   if (projectPath) {
-    const { projects: [rooted] } = await op('list_projects', { at: projectPath });
+    const {
+      projects: [rooted],
+    } = await op('list_projects', { at: projectPath });
     if (rooted) return rooted.key;
   }
   const { projects } = await op('list_projects', {});

@@ -25,11 +25,14 @@ const RESEEN_MS = 24 * 3600_000;
 
 const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-
 const same = (a: RegisteredRepository, b: RegisteredRepository): boolean => JSON.stringify({ ...a, seen: '' }) === JSON.stringify({ ...b, seen: '' });
 
 export class FileRegistry implements RepositoryRegistry {
-  constructor(readonly location: string, private readonly open: (db: string) => Store, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    readonly location: string,
+    private readonly open: (db: string) => Store,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   async list(): Promise<RegisteredRepository[]> {
     return this.#read();
@@ -77,10 +80,12 @@ export class FileRegistry implements RepositoryRegistry {
         await store.close().catch(() => undefined);
       }
     }
-    return this.#update((list) => list.flatMap((r) => {
-      const f = fresh.get(r.db);
-      return f === undefined ? [r] : f ? [f] : [];
-    }));
+    return this.#update((list) =>
+      list.flatMap((r) => {
+        const f = fresh.get(r.db);
+        return f === undefined ? [r] : f ? [f] : [];
+      }),
+    );
   }
 
   /** Removes the entries a path (root or database) or a name (key, alias, package, remote slug) names; answers them. */

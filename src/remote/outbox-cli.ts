@@ -41,20 +41,30 @@ async function syncNow(runner: HttpRemoteRunner, retarget: boolean): Promise<Flu
 export function registerSyncCommand(cmd: Command, rt: CliRuntime): void {
   cmd
     .option('--to <url>', 'deliver to this server, also the entries recorded for another one')
-    .addHelpText('after', '\nEach entry remembers the server it was recorded for; cairn sync delivers only those (the others are listed).\n  cairn sync\n  cairn sync --to https://cairn.example.com   (after the server moved)')
+    .addHelpText(
+      'after',
+      '\nEach entry remembers the server it was recorded for; cairn sync delivers only those (the others are listed).\n  cairn sync\n  cairn sync --to https://cairn.example.com   (after the server moved)',
+    )
     .action(async (o: { to?: string }, c: Command) => {
       const runner = remoteRunner(rt, c, o.to);
       const report = await syncNow(runner, o.to !== undefined);
       await runner.close();
-      rt.print(report, rt.globals(c).json, (r) => [
-        `${r.delivered.length} delivered${r.refused.length ? `, ${r.refused.length} refused (kept: cairn outbox)` : ''}, ${r.remaining} waiting.`,
-        ...r.delivered.map((d) => `  ✓ ${d.id} ${d.op}${taskOf(d.result)}`),
-        ...r.refused.map((d) => `  ✗ ${d.id} ${d.op}: ${d.error.code}: ${d.error.message}`),
-        ...(r.elsewhere.length ? [`${r.elsewhere.length} recorded for another server, not sent: ${[...new Set(r.elsewhere.map((e) => e.url))].join(', ')}. cairn sync --to ${runner.url} delivers them to this one.`] : []),
-        ...corruptLines(r.corrupt),
-        ...(r.stopped ? [`Stopped: ${r.stopped}`] : []),
-      ].join('\n'));
-      if (report.halted) throw new CairnError(report.halted.status === 429 ? 'BUSY' : 'FORBIDDEN', `Delivery stopped: ${report.stopped} ${report.remaining} entries wait in ${runner.outbox.dir}.`, { suggestions: ['cairn outbox  (what is waiting)'] });
+      rt.print(report, rt.globals(c).json, (r) =>
+        [
+          `${r.delivered.length} delivered${r.refused.length ? `, ${r.refused.length} refused (kept: cairn outbox)` : ''}, ${r.remaining} waiting.`,
+          ...r.delivered.map((d) => `  ✓ ${d.id} ${d.op}${taskOf(d.result)}`),
+          ...r.refused.map((d) => `  ✗ ${d.id} ${d.op}: ${d.error.code}: ${d.error.message}`),
+          ...(r.elsewhere.length
+            ? [`${r.elsewhere.length} recorded for another server, not sent: ${[...new Set(r.elsewhere.map((e) => e.url))].join(', ')}. cairn sync --to ${runner.url} delivers them to this one.`]
+            : []),
+          ...corruptLines(r.corrupt),
+          ...(r.stopped ? [`Stopped: ${r.stopped}`] : []),
+        ].join('\n'),
+      );
+      if (report.halted)
+        throw new CairnError(report.halted.status === 429 ? 'BUSY' : 'FORBIDDEN', `Delivery stopped: ${report.stopped} ${report.remaining} entries wait in ${runner.outbox.dir}.`, {
+          suggestions: ['cairn outbox  (what is waiting)'],
+        });
       if (report.stopped && report.remaining > 0) throw runner.unreachable(report.stopped);
       if (report.corrupt.length) throw corruptError(report.corrupt);
     });
@@ -79,19 +89,27 @@ function corruptError(corrupt: FlushReport['corrupt']): CairnError {
 }
 
 export function registerOutboxCommands(cmd: Command, rt: CliRuntime): void {
-  cmd.command('list', { isDefault: true }).description('Entries waiting for delivery, those the server refused, and files that cannot be read').action((_o: unknown, c: Command) => {
-    const box = localOutbox();
-    const out = { dir: box.dir, pending: box.pending(), refused: box.refused(), corrupt: box.corrupt() };
-    rt.print(out, rt.globals(c).json, (o) => [
-      `${o.pending.length} waiting, ${o.refused.length} refused${o.corrupt.length ? `, ${o.corrupt.length} unreadable` : ''} (${o.dir})`,
-      ...o.pending.map((e) => `  … ${e.id} ${e.op} → ${e.url}${e.attempts ? ` (${e.attempts} attempts; last: ${e.lastError ?? '?'})` : ''}`),
-      ...o.refused.map((e) => `  ✗ ${e.id} ${e.op}: ${e.error.code}: ${e.error.message}  (cairn outbox retry ${e.id})`),
-      ...corruptLines(o.corrupt),
-    ].join('\n'));
-  });
-  cmd.command('retry <id>').description('Queue a refused entry again (after fixing what the server refused)').action((id: string, _o: unknown, c: Command) => {
-    const box = localOutbox();
-    if (!box.retry(id)) throw new CairnError('VALIDATION_ERROR', `No refused outbox entry ${id} in ${box.dir}.`, { suggestions: ['cairn outbox  (lists refused entries)'] });
-    rt.print({ retried: id }, rt.globals(c).json, () => `Queued ${id} again; cairn sync delivers it.`);
-  });
+  cmd
+    .command('list', { isDefault: true })
+    .description('Entries waiting for delivery, those the server refused, and files that cannot be read')
+    .action((_o: unknown, c: Command) => {
+      const box = localOutbox();
+      const out = { dir: box.dir, pending: box.pending(), refused: box.refused(), corrupt: box.corrupt() };
+      rt.print(out, rt.globals(c).json, (o) =>
+        [
+          `${o.pending.length} waiting, ${o.refused.length} refused${o.corrupt.length ? `, ${o.corrupt.length} unreadable` : ''} (${o.dir})`,
+          ...o.pending.map((e) => `  … ${e.id} ${e.op} → ${e.url}${e.attempts ? ` (${e.attempts} attempts; last: ${e.lastError ?? '?'})` : ''}`),
+          ...o.refused.map((e) => `  ✗ ${e.id} ${e.op}: ${e.error.code}: ${e.error.message}  (cairn outbox retry ${e.id})`),
+          ...corruptLines(o.corrupt),
+        ].join('\n'),
+      );
+    });
+  cmd
+    .command('retry <id>')
+    .description('Queue a refused entry again (after fixing what the server refused)')
+    .action((id: string, _o: unknown, c: Command) => {
+      const box = localOutbox();
+      if (!box.retry(id)) throw new CairnError('VALIDATION_ERROR', `No refused outbox entry ${id} in ${box.dir}.`, { suggestions: ['cairn outbox  (lists refused entries)'] });
+      rt.print({ retried: id }, rt.globals(c).json, () => `Queued ${id} again; cairn sync delivers it.`);
+    });
 }

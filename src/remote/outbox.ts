@@ -92,7 +92,11 @@ export class Outbox {
   /** Entries waiting for delivery, oldest first (corrupt files are not entries: see corrupt()). */
   pending(): OutboxEntry[] {
     if (!existsSync(this.dir)) return [];
-    return readdirSync(this.dir).filter((f) => PENDING_RE.test(f)).sort().map((f) => this.#read<OutboxEntry>(join(this.dir, f))).filter((e): e is OutboxEntry => !!e && !entryProblem(JSON.stringify(e), e.id));
+    return readdirSync(this.dir)
+      .filter((f) => PENDING_RE.test(f))
+      .sort()
+      .map((f) => this.#read<OutboxEntry>(join(this.dir, f)))
+      .filter((e): e is OutboxEntry => !!e && !entryProblem(JSON.stringify(e), e.id));
   }
 
   /**
@@ -102,7 +106,9 @@ export class Outbox {
   corrupt(): Array<{ file: string; error: string }> {
     if (!existsSync(this.dir)) return [];
     const out: Array<{ file: string; error: string }> = [];
-    for (const f of readdirSync(this.dir).filter((f) => PENDING_RE.test(f)).sort()) {
+    for (const f of readdirSync(this.dir)
+      .filter((f) => PENDING_RE.test(f))
+      .sort()) {
       const file = join(this.dir, f);
       let text: string;
       try {
@@ -164,7 +170,11 @@ export class Outbox {
   refused(): RefusedEntry[] {
     const dir = join(this.dir, 'refused');
     if (!existsSync(dir)) return [];
-    return readdirSync(dir).filter((f) => PENDING_RE.test(f)).sort().map((f) => this.#read<RefusedEntry>(join(dir, f))).filter((e): e is RefusedEntry => !!e);
+    return readdirSync(dir)
+      .filter((f) => PENDING_RE.test(f))
+      .sort()
+      .map((f) => this.#read<RefusedEntry>(join(dir, f)))
+      .filter((e): e is RefusedEntry => !!e);
   }
 
   delivered(id: string): DeliveredEntry | undefined {
@@ -234,7 +244,6 @@ export class Outbox {
   }
 }
 
-
 /** The writes the outbox records when the server is away: an entry naming any other op is refused, never sent. */
 export const OUTBOX_OPS: ReadonlySet<string> = new Set(['submit_handoff', 'create_task', 'add_comment', 'update_task', 'complete_task']);
 
@@ -261,4 +270,3 @@ export function outboxDir(cwd: string, env: NodeJS.ProcessEnv, workspaceRoot: st
   if (env.CAIRN_OUTBOX) return env.CAIRN_OUTBOX;
   return join(workspaceRoot ?? cwd, '.cairn', 'outbox');
 }
-

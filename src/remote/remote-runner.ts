@@ -164,17 +164,21 @@ export class HttpRemoteRunner implements RemoteRunner {
       return body;
     }
     // A proxy or something else answering: treat a gateway error as "not there", anything else as a refusal.
-    if (res.status === 502 || res.status === 503 && !isCairnError(body) || res.status === 504) throw new Unreachable(`HTTP ${res.status}`);
+    if (res.status === 502 || (res.status === 503 && !isCairnError(body)) || res.status === 504) throw new Unreachable(`HTTP ${res.status}`);
     const refusal = fromServer(res.status, body, this.url);
     statusOf.set(refusal, { status: res.status, challenged: res.headers.has('www-authenticate') });
     throw refusal;
   }
 
   unreachable(why: string, op?: Op): CairnError {
-    return new CairnError('REMOTE_UNREACHABLE', `Cannot reach the Cairn server at ${this.url} (${why})${op ? `, so ${op.name} could not run` : ''}. Reads need the server; handoffs, creates, comments and status changes are kept in the outbox (${this.outbox.dir}) and delivered when it is back.`, {
-      suggestions: [`Check that cairn serve is running at ${this.url}`, 'cairn outbox  (what is waiting)', 'cairn sync  (deliver now)'],
-      details: { url: this.url, reason: why },
-    });
+    return new CairnError(
+      'REMOTE_UNREACHABLE',
+      `Cannot reach the Cairn server at ${this.url} (${why})${op ? `, so ${op.name} could not run` : ''}. Reads need the server; handoffs, creates, comments and status changes are kept in the outbox (${this.outbox.dir}) and delivered when it is back.`,
+      {
+        suggestions: [`Check that cairn serve is running at ${this.url}`, 'cairn outbox  (what is waiting)', 'cairn sync  (deliver now)'],
+        details: { url: this.url, reason: why },
+      },
+    );
   }
 
   /**
@@ -198,10 +202,14 @@ export class HttpRemoteRunner implements RemoteRunner {
     const retarget = opts.retarget === true;
     const first = this.#queue(retarget);
     const report: FlushReport = {
-      delivered: [], refused: [], remaining: 0, corrupt: this.outbox.corrupt(),
+      delivered: [],
+      refused: [],
+      remaining: 0,
+      corrupt: this.outbox.corrupt(),
       elsewhere: first.elsewhere.map((e) => ({ id: e.id, op: e.op, url: e.url })),
     };
-    if (report.elsewhere.length) this.opts.log?.(`${report.elsewhere.length} outbox entries were recorded for another server (${report.elsewhere[0]!.url}); cairn sync --to ${this.url} delivers them here`);
+    if (report.elsewhere.length)
+      this.opts.log?.(`${report.elsewhere.length} outbox entries were recorded for another server (${report.elsewhere[0]!.url}); cairn sync --to ${this.url} delivers them here`);
     const unlock = this.outbox.lock();
     if (!unlock) return { ...report, remaining: first.mine.length, stopped: 'another process is delivering this outbox' };
     try {
@@ -262,10 +270,13 @@ export class HttpRemoteRunner implements RemoteRunner {
     this.#delay = this.#delay ? Math.min(this.#delay * 2, this.#autoMax) : this.#autoBase;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
-      void this.flush().then((r) => {
-        if (r.remaining > 0) this.#schedule();
-        else this.#delay = 0;
-      }, () => this.#schedule());
+      void this.flush().then(
+        (r) => {
+          if (r.remaining > 0) this.#schedule();
+          else this.#delay = 0;
+        },
+        () => this.#schedule(),
+      );
     }, this.#delay);
     this.#timer.unref();
   }
@@ -326,7 +337,10 @@ function fromServer(status: number, body: unknown, url: string): CairnError {
   const { code, message, suggestions = [], details } = body.error;
   if (code in ERROR_KINDS) return new CairnError(code as ErrorCode, message, { suggestions, ...(details ? { details } : {}) });
   const mapped: ErrorCode = status === 401 || status === 403 ? 'FORBIDDEN' : status === 404 ? 'VALIDATION_ERROR' : status === 429 ? 'BUSY' : status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL';
-  return new CairnError(mapped, `${code} from ${url}: ${message}`, { suggestions: status === 401 ? ['Set CAIRN_TOKEN to a token of that server (cairn token create there)', ...suggestions] : suggestions, details: { serverCode: code, status } });
+  return new CairnError(mapped, `${code} from ${url}: ${message}`, {
+    suggestions: status === 401 ? ['Set CAIRN_TOKEN to a token of that server (cairn token create there)', ...suggestions] : suggestions,
+    details: { serverCode: code, status },
+  });
 }
 
 /** The answer for a write kept in the outbox: submit_handoff's own shape, or the receipt fields for other ops. */

@@ -29,7 +29,9 @@ export function remoteSettings(flag: string | undefined, env: NodeJS.ProcessEnv,
   const url = (flag ?? env.CAIRN_URL)?.trim();
   if (!url) return undefined;
   if (!/^https?:\/\//i.test(url)) {
-    throw new CairnError('VALIDATION_ERROR', `The remote "${url}" is not an http(s) URL. Nothing was changed.`, { suggestions: ['--remote http://127.0.0.1:7420', 'CAIRN_URL=https://cairn.example.com'] });
+    throw new CairnError('VALIDATION_ERROR', `The remote "${url}" is not an http(s) URL. Nothing was changed.`, {
+      suggestions: ['--remote http://127.0.0.1:7420', 'CAIRN_URL=https://cairn.example.com'],
+    });
   }
   return { url, token: env.CAIRN_TOKEN?.trim() || undefined, actor };
 }

@@ -110,7 +110,7 @@ async function copyTable(src: Kysely<DB>, dst: Kysely<DB>, t: (typeof TABLES)[nu
   let copied = 0;
   // A task's parent may come after it: parents are set once every task is in.
   const parents: Array<{ uid: string; parent_uid: string }> = [];
-  for (let after: unknown[] | undefined; ;) {
+  for (let after: unknown[] | undefined; ; ) {
     let q = a.selectFrom(t.name).selectAll();
     for (const k of t.key) q = q.orderBy(k);
     if (after) q = q.where(sql.raw(`(${t.key.join(', ')})`) as never, '>', sql`(${sql.join(after)})` as never);
@@ -150,4 +150,3 @@ async function finish(db: Kysely<DB>, engine: Side['engine']): Promise<void> {
   await sql`DELETE FROM task_search`.execute(db);
   await sql.raw(`${SEARCH_INSERT_SQL} ${SEARCH_ROW_SQL}`).execute(db);
 }
-

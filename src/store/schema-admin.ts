@@ -60,12 +60,18 @@ export async function schemaStatus(path: string): Promise<SchemaReport> {
 export async function migrateSchema(path: string, dryRun: boolean): Promise<SchemaReport> {
   const before = await schemaStatus(path);
   if (before.state === 'newer') {
-    throw new CairnError('VALIDATION_ERROR', `The workspace ${before.location} has schema version ${before.schemaVersion}, newer than this Cairn understands (${before.latestSchemaVersion}). Nothing was changed.`, {
-      suggestions: ['npm install -g cairn-tasks@latest'],
-    });
+    throw new CairnError(
+      'VALIDATION_ERROR',
+      `The workspace ${before.location} has schema version ${before.schemaVersion}, newer than this Cairn understands (${before.latestSchemaVersion}). Nothing was changed.`,
+      {
+        suggestions: ['npm install -g cairn-tasks@latest'],
+      },
+    );
   }
   if (before.engine === 'sqlite' && before.state === 'none') {
-    throw new CairnError('NO_WORKSPACE', `There is no workspace at ${path} to migrate. Nothing was changed.`, { suggestions: ['cairn init creates one (at the latest schema)', '--db PATH or CAIRN_DB=PATH names another'] });
+    throw new CairnError('NO_WORKSPACE', `There is no workspace at ${path} to migrate. Nothing was changed.`, {
+      suggestions: ['cairn init creates one (at the latest schema)', '--db PATH or CAIRN_DB=PATH names another'],
+    });
   }
   if (dryRun || before.pending.length === 0) return { ...before, applied: [] };
   if (before.engine === 'postgres') {

@@ -88,7 +88,7 @@ describe('agent tools: one workspace, one connection', () => {
     const b = open({ db: ws.db });
     expect(a.store).toBe(b.store);
     await a.tools.find((t) => t.name === 'tx_add')!.execute({ title: 'Shared' });
-    expect((await b.tools.find((t) => t.name === 'get_task')!.execute({ id: 'TX-1' }) as { task: { title: string } }).task.title).toBe('Shared');
+    expect(((await b.tools.find((t) => t.name === 'get_task')!.execute({ id: 'TX-1' })) as { task: { title: string } }).task.title).toBe('Shared');
     await a.close();
     // Still open for b.
     expect(((await b.tools.find((t) => t.name === 'list_tasks')!.execute({ allProjects: true })) as { total: number }).total).toBe(1);
@@ -162,7 +162,7 @@ describe("agent tools: seed 002's Agent SDK tests, unchanged, against createTool
       expect(() => TaskWithDeps.strict().parse(task)).not.toThrow();
     }
     // The seed's SDK tool bounds limit at 10 (its MCP tool at 20).
-    expect((await tool.execute({ limit: 10 }) as unknown[]).length).toBe(3);
+    expect(((await tool.execute({ limit: 10 })) as unknown[]).length).toBe(3);
     await expect(tool.execute({ limit: 11 })).rejects.toThrow(/limit/);
   });
 

@@ -74,38 +74,53 @@ async function play(args: string[], steps: Step[]) {
 const idOf = (r: Record<string, unknown> | undefined) => (r as { task?: { id: string } } | undefined)?.task?.id ?? `(no task in ${JSON.stringify(r)?.slice(0, 200)})`;
 
 describe('every workflow finds its tools in the lean list', () => {
-  it("the native loop on the default list: plan, pick, claim, tick, note, complete, find", async () => {
-    const results = await play([], [
-      ['create_project', { key: 'LOOP', name: 'Loop' }],
-      ['create_task', { project: 'LOOP', title: 'Parse the config', priority: 'high', labels: ['config'], checklist: ['read file', 'validate'] }],
-      ['create_task', (r) => ({ project: 'LOOP', title: 'Apply the config', blockedBy: [idOf(r[1])] })],
-      ['board_overview', { project: 'LOOP' }],
-      ['next_tasks', { project: 'LOOP', limit: 5 }],
-      ['claim_task', (r) => ({ id: idOf(r[1]), leaseSeconds: 600 })],
-      ['update_checklist', (r) => ({ id: idOf(r[1]), ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'write tests' }] })],
-      ['add_comment', (r) => ({ id: idOf(r[1]), body: 'Parsed with the schema', kind: 'implementation' })],
-      ['update_task', (r) => ({ id: idOf(r[1]), priority: 'urgent', addLabels: ['parser'], expectedVersion: (r[7] as { task: { version: number } }).task.version })],
-      ['complete_task', (r) => ({ id: idOf(r[1]), closeReason: 'fixed' })],
-      ['list_tasks', { project: 'LOOP', status: ['todo'], ready: true }],
-      ['search_tasks', { query: 'config', project: 'LOOP' }],
-      ['claim_next', { project: 'LOOP' }],
-      ['release_task', (r) => ({ id: idOf(r[12]) })],
-      ['get_task', (r) => ({ id: idOf(r[2]) })],
-    ]);
+  it('the native loop on the default list: plan, pick, claim, tick, note, complete, find', async () => {
+    const results = await play(
+      [],
+      [
+        ['create_project', { key: 'LOOP', name: 'Loop' }],
+        ['create_task', { project: 'LOOP', title: 'Parse the config', priority: 'high', labels: ['config'], checklist: ['read file', 'validate'] }],
+        ['create_task', (r) => ({ project: 'LOOP', title: 'Apply the config', blockedBy: [idOf(r[1])] })],
+        ['board_overview', { project: 'LOOP' }],
+        ['next_tasks', { project: 'LOOP', limit: 5 }],
+        ['claim_task', (r) => ({ id: idOf(r[1]), leaseSeconds: 600 })],
+        [
+          'update_checklist',
+          (r) => ({
+            id: idOf(r[1]),
+            ops: [
+              { op: 'check', index: 0 },
+              { op: 'add', text: 'write tests' },
+            ],
+          }),
+        ],
+        ['add_comment', (r) => ({ id: idOf(r[1]), body: 'Parsed with the schema', kind: 'implementation' })],
+        ['update_task', (r) => ({ id: idOf(r[1]), priority: 'urgent', addLabels: ['parser'], expectedVersion: (r[7] as { task: { version: number } }).task.version })],
+        ['complete_task', (r) => ({ id: idOf(r[1]), closeReason: 'fixed' })],
+        ['list_tasks', { project: 'LOOP', status: ['todo'], ready: true }],
+        ['search_tasks', { query: 'config', project: 'LOOP' }],
+        ['claim_next', { project: 'LOOP' }],
+        ['release_task', (r) => ({ id: idOf(r[12]) })],
+        ['get_task', (r) => ({ id: idOf(r[2]) })],
+      ],
+    );
     expect((results[9] as { nowReady: string[] }).nowReady).toEqual([idOf(results[2])]);
     expect((results[10] as { tasks: Array<{ id: string }> }).tasks.map((t) => t.id)).toEqual([idOf(results[2])]);
     expect((results[14] as { task: { status: string; claim: unknown } }).task).toMatchObject({ status: 'todo', claim: null });
   });
 
   it('coordination on default,coordination: reserved paths, a checkpoint, evidence', async () => {
-    const results = await play(['--toolsets', 'default,coordination'], [
-      ['create_project', { key: 'COORD', name: 'Coordination' }],
-      ['create_task', { project: 'COORD', title: 'Refactor the parser', touches: ['src/parser/**'] }],
-      ['check_paths', { paths: ['src/parser/lexer.ts'] }],
-      ['claim_next', { project: 'COORD', avoidOverlap: true }],
-      ['checkpoint_task', (r) => ({ id: idOf(r[3]), summary: 'Lexer split out', next: 'Move the parser tables' })],
-      ['complete_task', (r) => ({ id: idOf(r[3]), evidence: { test: { command: 'npm test', exitCode: 0 } } })],
-    ]);
+    const results = await play(
+      ['--toolsets', 'default,coordination'],
+      [
+        ['create_project', { key: 'COORD', name: 'Coordination' }],
+        ['create_task', { project: 'COORD', title: 'Refactor the parser', touches: ['src/parser/**'] }],
+        ['check_paths', { paths: ['src/parser/lexer.ts'] }],
+        ['claim_next', { project: 'COORD', avoidOverlap: true }],
+        ['checkpoint_task', (r) => ({ id: idOf(r[3]), summary: 'Lexer split out', next: 'Move the parser tables' })],
+        ['complete_task', (r) => ({ id: idOf(r[3]), evidence: { test: { command: 'npm test', exitCode: 0 } } })],
+      ],
+    );
     expect((results[5] as { task: { status: string } }).task.status).toBe('done');
   });
 });

@@ -34,7 +34,10 @@ describe('cairn start', () => {
     expect(both!.code).toBe(1); // invalid
     expect(both!.stderr).toContain('not both');
     expect(list!.stdout).toMatch(/claimed by tester until \S/);
-    const [forced, history] = h.runMany([['start', 'API-2', '--force', '--json'], ['history', 'API-2', '--json']]);
+    const [forced, history] = h.runMany([
+      ['start', 'API-2', '--force', '--json'],
+      ['history', 'API-2', '--json'],
+    ]);
     expect(okJson(forced!).task).toMatchObject({ id: 'API-2', claim: { actor: 'tester' } });
     expect(okJson(history!).events.at(-1)).toMatchObject({ type: 'task.claimed', changes: { forcedPastBlockers: { after: ['API-1'] } } });
   });

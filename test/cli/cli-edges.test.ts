@@ -75,7 +75,16 @@ describe('cairn CLI rough edges', () => {
   afterAll(() => h.cleanup());
 
   it('archive --restore says Restored; lane headers do not repeat; show and list show times for people, --json keeps ISO', () => {
-    const r = h.runMany([['add', 'One', '--labels', 'x,y'], ['archive', 'EDG-1'], ['archive', 'EDG-1', '--restore'], ['board'], ['start', 'EDG-1'], ['show', 'EDG-1'], ['show', 'EDG-1', '--json'], ['history', 'EDG-1']]);
+    const r = h.runMany([
+      ['add', 'One', '--labels', 'x,y'],
+      ['archive', 'EDG-1'],
+      ['archive', 'EDG-1', '--restore'],
+      ['board'],
+      ['start', 'EDG-1'],
+      ['show', 'EDG-1'],
+      ['show', 'EDG-1', '--json'],
+      ['history', 'EDG-1'],
+    ]);
     for (const x of r) expect(x.code, x.stderr).toBe(0);
     expect(r[1]!.stdout).toMatch(/^Archived EDG-1/);
     expect(r[2]!.stdout).toMatch(/^Restored EDG-1/);
@@ -101,7 +110,11 @@ describe('cairn CLI rough edges', () => {
     // An "editor" that appends to what it was given, so the test sees the current text went in.
     const editor = join(h.dir, 'editor.mjs');
     writeFileSync(editor, "import { appendFileSync } from 'node:fs'; appendFileSync(process.argv[2], '\\nedited');\n");
-    const edited = spawnSync(process.execPath, [BIN, 'update', id, '--edit', '--json'], { cwd: h.dir, env: { ...env, VISUAL: '', EDITOR: `${JSON.stringify(process.execPath)} ${JSON.stringify(editor)}` }, encoding: 'utf8' });
+    const edited = spawnSync(process.execPath, [BIN, 'update', id, '--edit', '--json'], {
+      cwd: h.dir,
+      env: { ...env, VISUAL: '', EDITOR: `${JSON.stringify(process.execPath)} ${JSON.stringify(editor)}` },
+      encoding: 'utf8',
+    });
     expect(edited.status, edited.stderr).toBe(0);
     expect(JSON.parse(edited.stdout).task.description).toBe('line one\nline two\nedited');
     const noEditor = h.run(['update', id, '--edit'], { env: { VISUAL: undefined, EDITOR: undefined } });
@@ -110,7 +123,13 @@ describe('cairn CLI rough edges', () => {
   });
 
   it('--fields picks the columns of list, ready and search (and the keys under --json)', () => {
-    const r = h.runMany([['list', '--fields', 'title,labels,state'], ['list', '--fields', 'title', '--json'], ['ready', '--fields', 'title,priority'], ['search', 'Piped', '--fields', 'status'], ['list', '--fields', 'nope']]);
+    const r = h.runMany([
+      ['list', '--fields', 'title,labels,state'],
+      ['list', '--fields', 'title', '--json'],
+      ['ready', '--fields', 'title,priority'],
+      ['search', 'Piped', '--fields', 'status'],
+      ['list', '--fields', 'nope'],
+    ]);
     expect(r[0]!.stdout.split('\n')[0]).toMatch(/^ID +TITLE +LABELS +STATE$/);
     expect(r[0]!.stdout).toMatch(/EDG-1 +One +x,y +claimed by tester/);
     expect(okJson(r[1]!).tasks.every((t: object) => Object.keys(t).join() === 'id,title')).toBe(true);
@@ -128,14 +147,23 @@ describe('cairn CLI rough edges', () => {
   });
 
   it('completion bash|zsh|fish prints a script; the bash one completes commands, subcommands and flags', () => {
-    const [bash, zsh, fish, bad] = h.runMany([['completion', 'bash'], ['completion', 'zsh'], ['completion', 'fish'], ['completion', 'tcsh']]);
+    const [bash, zsh, fish, bad] = h.runMany([
+      ['completion', 'bash'],
+      ['completion', 'zsh'],
+      ['completion', 'fish'],
+      ['completion', 'tcsh'],
+    ]);
     expect(zsh!.stdout).toMatch(/^#compdef cairn/);
     expect(fish!.stdout).toContain("complete -c cairn -n '__fish_seen_subcommand_from project' -a 'create'");
     expect(bad!.code).toBe(1);
     const script = join(h.dir, 'cairn.bash');
     writeFileSync(script, bash!.stdout);
     const complete = (...words: string[]) =>
-      spawnSync('bash', ['-c', `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _cairn_complete; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' }).stdout.trim();
+      spawnSync(
+        'bash',
+        ['-c', `source ${JSON.stringify(script)}; COMP_WORDS=(${words.map((w) => JSON.stringify(w)).join(' ')}); COMP_CWORD=${words.length - 1}; _cairn_complete; echo "\${COMPREPLY[@]}"`],
+        { encoding: 'utf8' },
+      ).stdout.trim();
     expect(complete('cairn', 'pro')).toBe('progress project');
     expect(complete('cairn', 'project', 'cr')).toBe('create');
     expect(complete('cairn', 'add', '--pri')).toBe('--priority');

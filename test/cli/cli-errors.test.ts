@@ -91,7 +91,11 @@ describe('cairn CLI bad input', () => {
 
   it('names the flag at fault and suggests help; human errors go to stderr with CLI suggestions', () => {
     const [limit, title, check, unknown, missing] = h.runMany([
-      ['list', '--limit', '-5', '--json'], ['add', '', '--project', 'API', '--json'], ['check', 'API-1', '--check', 'x', '--json'], ['lsit'], ['show', 'API-99'],
+      ['list', '--limit', '-5', '--json'],
+      ['add', '', '--project', 'API', '--json'],
+      ['check', 'API-1', '--check', 'x', '--json'],
+      ['lsit'],
+      ['show', 'API-99'],
     ]);
     expect(limit!.json().error.message).toContain('--limit');
     expect(limit!.json().error.suggestions).toContain('cairn list --help');
@@ -110,7 +114,10 @@ describe('cairn CLI bad input', () => {
   });
 
   it('a claim held by someone else is a conflict naming the holder', () => {
-    const [mine, theirs] = h.runMany([['start', 'API-1', '--as', 'alice', '--json'], ['start', 'API-1', '--as', 'bob', '--json']]);
+    const [mine, theirs] = h.runMany([
+      ['start', 'API-1', '--as', 'alice', '--json'],
+      ['start', 'API-1', '--as', 'bob', '--json'],
+    ]);
     expect(mine!.code).toBe(0);
     expectError(theirs!, 3, 'ALREADY_CLAIMED');
     expect(theirs!.json().error.details.holder).toBe('alice');
@@ -141,7 +148,10 @@ describe('cairn CLI without a workspace', () => {
 
   it('an explicit --db or CAIRN_DB is read without creating it, and created by the first write', () => {
     const db = join(h.dir, 'elsewhere', 'x.db');
-    const [list, ready] = h.runMany([['--db', db, 'list', '--json'], ['ready', '--db', db]]);
+    const [list, ready] = h.runMany([
+      ['--db', db, 'list', '--json'],
+      ['ready', '--db', db],
+    ]);
     expect(list!.json().total).toBe(0);
     expect(ready!.stderr).toContain('does not exist yet');
     expect(existsSync(db)).toBe(false);
@@ -152,7 +162,13 @@ describe('cairn CLI without a workspace', () => {
   it('init creates .cairn/ in the working directory; the workspace is then found from subfolders', () => {
     expect(h.ok(['init'])).toEqual({ workspace: join(h.dir, '.cairn', 'cairn.db'), created: true, project: null, gitignore: join(h.dir, '.cairn', '.gitignore') });
     const sub = join(h.dir, 'elsewhere');
-    const [web, added] = h.runMany([['project', 'create', 'WEB', 'Web', '--root', sub, '--json'], ['add', 'From a subfolder', '--json']], { cwd: sub });
+    const [web, added] = h.runMany(
+      [
+        ['project', 'create', 'WEB', 'Web', '--root', sub, '--json'],
+        ['add', 'From a subfolder', '--json'],
+      ],
+      { cwd: sub },
+    );
     expect(web!.json().project.key).toBe('WEB');
     expect(added!.json().task.id).toBe('WEB-1');
     const [noProject] = h.runMany([['add', 'Where?', '--json']]);

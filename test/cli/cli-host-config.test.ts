@@ -43,7 +43,7 @@ describe('cairn mcp-config', () => {
     expect(vscode!.stderr).toContain('runs it with npx');
   });
 
-  it('names cairn itself when this package\'s cairn is on PATH, and not npm\'s unrelated cairn', () => {
+  it("names cairn itself when this package's cairn is on PATH, and not npm's unrelated cairn", () => {
     const ours = join(h.dir, 'ours');
     const theirs = join(h.dir, 'theirs');
     mkdirSync(ours);
@@ -83,7 +83,15 @@ describe('cairn mcp-config', () => {
       [['--profile', 'castle'], ['--profile', 'tx'], ['--profile', 'devplanner'], ['--profile', 'ade'], []].map((p) => ['mcp-config', '--client', 'acp', '--project', 'repo', ...p, '--json']),
     );
     const entry = okJson(castle!, 'castle');
-    expect(entry).toEqual({ name: 'castle-tasks', command: process.execPath, args: [bin, 'mcp', '--profile', 'castle'], env: [{ name: 'CASTLE_DB_PATH', value: db }, { name: 'CASTLE_PROJECT_PATH', value: root }] });
+    expect(entry).toEqual({
+      name: 'castle-tasks',
+      command: process.execPath,
+      args: [bin, 'mcp', '--profile', 'castle'],
+      env: [
+        { name: 'CASTLE_DB_PATH', value: db },
+        { name: 'CASTLE_PROJECT_PATH', value: root },
+      ],
+    });
     expect(Array.isArray(entry.env)).toBe(true);
     expect(okJson(tx!).env).toEqual([{ name: 'TX_DB', value: db }]);
     expect(okJson(devplanner!).env).toEqual([{ name: 'DEVPLANNER_WORKSPACE', value: db }]);
@@ -139,7 +147,13 @@ describe('cairn init --agent', () => {
     expect(again.stdout).toContain('already exists');
     expect(again.stdout).toContain('already configured');
     expect(readFileSync(file).equals(bytes)).toBe(true);
-    expect(okJson(h.run(['init', '--agent', 'claude-code', '--json'], { cwd: dir })).agent).toEqual({ host: 'claude-code', file, status: 'unchanged', name: 'cairn', command: 'npx -y cairn-tasks mcp' });
+    expect(okJson(h.run(['init', '--agent', 'claude-code', '--json'], { cwd: dir })).agent).toEqual({
+      host: 'claude-code',
+      file,
+      status: 'unchanged',
+      name: 'cairn',
+      command: 'npx -y cairn-tasks mcp',
+    });
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
@@ -158,7 +172,9 @@ describe('cairn init --agent', () => {
     expect(doc.servers['castle-tasks']).toEqual({ type: 'stdio', command: 'npx', args: [...NPX.args, '--profile', 'castle', '--db', FOLDER_DB] });
     expect(readFileSync(file, 'utf8')).toMatch(/^ {4}"inputs"/m); // the file's own indentation is kept
     const bytes = readFileSync(file);
-    expect(h.run(['init', '--agent', 'vscode', '--profile', 'castle'], { cwd: dir }).stdout).toContain('vscode already configured: .vscode/mcp.json ("castle-tasks": npx -y cairn-tasks mcp --profile castle');
+    expect(h.run(['init', '--agent', 'vscode', '--profile', 'castle'], { cwd: dir }).stdout).toContain(
+      'vscode already configured: .vscode/mcp.json ("castle-tasks": npx -y cairn-tasks mcp --profile castle',
+    );
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
@@ -178,14 +194,14 @@ describe('cairn init --agent', () => {
     expect(JSON.parse(readFileSync(join(dir, '.cursor', 'mcp.json'), 'utf8')).mcpServers.cairn).toEqual({ command: 'npx', args: [...NPX.args, '--db', FOLDER_DB] });
   });
 
-  it('--absolute pins node, bin/cairn.js and the database for a host started without the shell\'s PATH', () => {
+  it("--absolute pins node, bin/cairn.js and the database for a host started without the shell's PATH", () => {
     const dir = folder();
     okJson(h.run(['init', '--agent', 'claude-code', '--absolute', '--json'], { cwd: dir }));
     const db = join(realpathSync(dir), '.cairn', 'cairn.db');
     expect(JSON.parse(readFileSync(join(dir, '.mcp.json'), 'utf8')).mcpServers.cairn).toEqual({ command: process.execPath, args: [bin, 'mcp', '--db', db] });
   });
 
-  it('edits .vscode/mcp.json as JSONC: comments, trailing commas and the file\'s own layout are kept', () => {
+  it("edits .vscode/mcp.json as JSONC: comments, trailing commas and the file's own layout are kept", () => {
     const dir = folder();
     mkdirSync(join(dir, '.vscode'));
     const file = join(dir, '.vscode', 'mcp.json');

@@ -25,7 +25,8 @@ describe('cairn init in a git repository', () => {
     writeFileSync(join(h.dir, '.cairn', 'cairn.db-shm'), 'x');
     // The outbox of a remote client: pending entries, delivered and refused ones.
     for (const d of ['', 'delivered', 'refused']) mkdirSync(join(h.dir, '.cairn', 'outbox', d), { recursive: true });
-    for (const f of ['01J00000000000000000000001.json', 'delivered/01J00000000000000000000002.json', 'refused/01J00000000000000000000003.json', 'projects.json']) writeFileSync(join(h.dir, '.cairn', 'outbox', f), '{}');
+    for (const f of ['01J00000000000000000000001.json', 'delivered/01J00000000000000000000002.json', 'refused/01J00000000000000000000003.json', 'projects.json'])
+      writeFileSync(join(h.dir, '.cairn', 'outbox', f), '{}');
     expect(git(h.dir, 'add', '-A').status).toBe(0);
     const staged = git(h.dir, 'diff', '--cached', '--name-only').stdout.trim().split('\n');
     expect(staged).toEqual(['.cairn/.gitignore']);

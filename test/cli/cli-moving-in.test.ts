@@ -21,7 +21,10 @@ function harness(): CliHarness {
 }
 
 describe('imports land ready to use', () => {
-  for (const [tool, fixture] of [['taskmaster', 'taskmaster'], ['backlog', 'backlog']] as const) {
+  for (const [tool, fixture] of [
+    ['taskmaster', 'taskmaster'],
+    ['backlog', 'backlog'],
+  ] as const) {
     it(`${tool}: cairn import . roots the project at the repository, and cairn add there needs no --project`, () => {
       const h = harness();
       const repo = join(h.dir, `my-${tool}`);
@@ -56,7 +59,7 @@ describe('imports land ready to use', () => {
     expect(human.stdout).toContain(`  ${from} → APPC-${to.slice(4)}`);
   });
 
-  it("an export from another clone: a root not on this machine becomes the folder the import runs in, and says so", () => {
+  it('an export from another clone: a root not on this machine becomes the folder the import runs in, and says so', () => {
     const h = harness();
     const elsewhere = join(h.dir, 'their-clone');
     mkdirSync(elsewhere);
@@ -70,7 +73,9 @@ describe('imports land ready to use', () => {
     mkdirSync(mine);
     const env = { CAIRN_DB: join(mine, '.cairn', 'cairn.db') };
     const report = okJson(h.run(['import', file, '--json'], { cwd: mine, env }));
-    expect(report.projects.rooted).toEqual([{ key: 'API', root: realpathSync(mine), because: 'the folder the import ran in: the root the export records (/home/someone-else/src/api) is not on this machine' }]);
+    expect(report.projects.rooted).toEqual([
+      { key: 'API', root: realpathSync(mine), because: 'the folder the import ran in: the root the export records (/home/someone-else/src/api) is not on this machine' },
+    ]);
     expect(okJson(h.run(['add', 'Mine now', '--json'], { cwd: mine, env })).task.id).toBe('API-2');
   });
 });

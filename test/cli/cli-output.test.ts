@@ -73,7 +73,11 @@ describe('cairn CLI output', () => {
   it.skipIf(!hasScript)('colours output on a real terminal, and NO_COLOR still turns it off there', () => {
     const onTty = (env: Record<string, string>): string => {
       const { NO_COLOR: _n, FORCE_COLOR: _f, ...base } = process.env;
-      const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} list`, '/dev/null'], { cwd: h.dir, encoding: 'utf8', env: { ...base, CAIRN_DB: h.db, ...env } });
+      const r = spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} list`, '/dev/null'], {
+        cwd: h.dir,
+        encoding: 'utf8',
+        env: { ...base, CAIRN_DB: h.db, ...env },
+      });
       return r.stdout;
     };
     const coloured = onTty({});

@@ -5,13 +5,7 @@ import { cliHarness, type CliHarness } from './cli-harness.js';
 
 const OSC52 = '\u001b]52;c;ZWNobyBwd25lZA==\u0007';
 const CLEAR = '\u001b[2J';
-const HOSTILE = [
-  `clip ${OSC52} done`,
-  `wipe ${CLEAR}\u001b[H now`,
-  'nul \u0000 bel \u0007 del \u007f csi \u009b31m',
-  'bidi \u202egnp.exe\u202c and \u2066iso\u2069',
-  'back\rspace\u0008',
-];
+const HOSTILE = [`clip ${OSC52} done`, `wipe ${CLEAR}\u001b[H now`, 'nul \u0000 bel \u0007 del \u007f csi \u009b31m', 'bidi \u202egnp.exe\u202c and \u2066iso\u2069', 'back\rspace\u0008'];
 /** Anything a terminal would act on: C0 controls but newline and tab, DEL, C1 controls, bidi embeddings/overrides/isolates and marks. */
 const DANGEROUS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/;
 
@@ -28,7 +22,20 @@ describe('task text reaches the terminal escaped', () => {
   });
   afterAll(() => h.cleanup());
 
-  for (const args of [['list'], ['show', 'API-1'], ['show', 'API-2'], ['show', 'API-3'], ['show', 'API-4'], ['show', 'API-5'], ['ready'], ['board'], ['search', 'clip'], ['history', 'API-1'], ['labels'], ['changes']]) {
+  for (const args of [
+    ['list'],
+    ['show', 'API-1'],
+    ['show', 'API-2'],
+    ['show', 'API-3'],
+    ['show', 'API-4'],
+    ['show', 'API-5'],
+    ['ready'],
+    ['board'],
+    ['search', 'clip'],
+    ['history', 'API-1'],
+    ['labels'],
+    ['changes'],
+  ]) {
     it(`cairn ${args.join(' ')}: no raw control or bidi characters, shown as \\x1b / \\u202e`, () => {
       const r = h.run(args);
       expect(r.code, r.stderr).toBe(0);

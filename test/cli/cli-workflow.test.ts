@@ -41,7 +41,14 @@ describe('cairn CLI workflow', () => {
   });
 
   it('list and ready print aligned tables, and their --json is the op output', () => {
-    const [list, json, page, labels, ready, readyHuman] = steps(['list'], ['J', 'list', '--sort', 'id'], ['J', 'list', '--limit', '2', '--sort', 'id'], ['J', 'list', '--labels', 'db'], ['J', 'ready'], ['ready']);
+    const [list, json, page, labels, ready, readyHuman] = steps(
+      ['list'],
+      ['J', 'list', '--sort', 'id'],
+      ['J', 'list', '--limit', '2', '--sort', 'id'],
+      ['J', 'list', '--labels', 'db'],
+      ['J', 'ready'],
+      ['ready'],
+    );
     expect(list!.stdout.split('\n')[0]).toMatch(/^ID +STATUS +PRI +TITLE +ASSIGNEE +CHECK +STATE$/);
     expect(list!.stdout).toMatch(/API-1 +todo +high +Design schema +0\/2 +ready/);
     expect(list!.stdout).toMatch(/API-3 +todo +- +Write docs +waits on API-1,API-2/);
@@ -100,7 +107,12 @@ describe('cairn CLI workflow', () => {
   });
 
   it('block, unblock and done report dependencies and what became ready', () => {
-    const [unblock, block, done, human] = steps(['J', 'unblock', 'API-3', '--by', 'API-2'], ['block', 'API-3', '--by', 'API-2'], ['J', 'done', 'API-1', '--comment', 'Schema merged', '--close-reason', 'fixed'], ['done', 'API-2']);
+    const [unblock, block, done, human] = steps(
+      ['J', 'unblock', 'API-3', '--by', 'API-2'],
+      ['block', 'API-3', '--by', 'API-2'],
+      ['J', 'done', 'API-1', '--comment', 'Schema merged', '--close-reason', 'fixed'],
+      ['done', 'API-2'],
+    );
     expect(okJson(unblock!).task.blockedBy).toEqual(['API-1']);
     expect(block!.stdout).toMatch(/^Blocked API-3/);
     const out = okJson(done!);
@@ -127,7 +139,12 @@ describe('cairn CLI workflow', () => {
     expect(found.results[0]).toMatchObject({ task: { id: 'API-3' }, matchedFields: ['comments'] });
     expect(found.results[0].excerpt).toContain('**OpenAPI**');
     expect(sh!.stdout).toMatch(/API-3 {2}Write docs {2}\[todo\] in comments\n {4}.*OpenAPI/);
-    expect(okJson(labels!).labels).toEqual(expect.arrayContaining([{ label: 'api', count: 2 }, { label: 'db', count: 1 }]));
+    expect(okJson(labels!).labels).toEqual(
+      expect.arrayContaining([
+        { label: 'api', count: 2 },
+        { label: 'db', count: 1 },
+      ]),
+    );
     expect(lh!.stdout).toMatch(/^LABEL +TASKS\napi +2/);
     const events = okJson(hist!);
     expect(events.taskId).toBe('API-1');
@@ -150,8 +167,15 @@ describe('cairn CLI workflow', () => {
 
   it('archive, delete, restore and purge (purge needs --yes)', () => {
     const r = steps(
-      ['J', 'archive', 'API-2'], ['J', 'archive', 'API-2', '--restore'], ['J', 'delete', 'API-2'], ['J', 'list', '--deleted'], ['J', 'restore', 'API-2'],
-      ['delete', 'API-2'], ['J', 'purge', 'API-2'], ['J', 'purge', 'API-2', '--yes'], ['show', 'API-2'],
+      ['J', 'archive', 'API-2'],
+      ['J', 'archive', 'API-2', '--restore'],
+      ['J', 'delete', 'API-2'],
+      ['J', 'list', '--deleted'],
+      ['J', 'restore', 'API-2'],
+      ['delete', 'API-2'],
+      ['J', 'purge', 'API-2'],
+      ['J', 'purge', 'API-2', '--yes'],
+      ['show', 'API-2'],
     );
     expect(okJson(r[0]!).task.archivedAt).not.toBeNull();
     expect(okJson(r[1]!).task.archivedAt).toBeNull();
@@ -193,7 +217,13 @@ describe('cairn CLI workflow', () => {
 
   it('CAIRN_PROJECT picks the default project; --all-projects widens a read', () => {
     steps(['J', 'project', 'create', 'WEB', 'Web'], ['J', 'add', 'Landing page', '--project', 'WEB']);
-    const [web, added] = h.runMany([['list', '--json'], ['add', 'From env', '--json']], { env: { CAIRN_PROJECT: 'WEB' } });
+    const [web, added] = h.runMany(
+      [
+        ['list', '--json'],
+        ['add', 'From env', '--json'],
+      ],
+      { env: { CAIRN_PROJECT: 'WEB' } },
+    );
     expect(ids(okJson(web!))).toEqual(['WEB-1']);
     expect(okJson(added!).task.id).toBe('WEB-2');
     expect(ids(okJson(steps(['J', 'list', '--all-projects'])[0]!))).toEqual(expect.arrayContaining(['API-3', 'WEB-1', 'WEB-2']));

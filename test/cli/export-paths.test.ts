@@ -131,7 +131,10 @@ describe('no key can lead the markdown export out of --out', () => {
           await cairn.call('create_task', { project: k, title: 'T' });
         }
         await cairn.close();
-        setKeys(db, temp.map((k, i) => [k, keys[i]!]));
+        setKeys(
+          db,
+          temp.map((k, i) => [k, keys[i]!]),
+        );
         const base = join(sandbox, `run-${run++}`);
         const out = join(base, 'a', 'out');
         mkdirSync(join(base, 'a'), { recursive: true });

@@ -32,7 +32,9 @@ function contender(file: string, at: number, n: number, round: string): Promise<
       process.stdout.write('won ' + held);
     } else process.stdout.write('busy ' + got.holder);`;
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', `import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); ${script}`], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('close', () => done(out));

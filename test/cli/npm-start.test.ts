@@ -19,7 +19,7 @@ async function freePort(): Promise<number> {
 }
 
 describe('npm start', () => {
-  it('prints the board\'s address first, and the board answers there', async () => {
+  it("prints the board's address first, and the board answers there", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cairn-start-'));
     const port = await freePort();
     const child = spawn(process.execPath, [START], { env: { ...process.env, CAIRN_DEMO_DB: join(dir, 'demo.db'), PORT: String(port), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,10 +29,15 @@ describe('npm start', () => {
       await waitFor(() => out.includes('Board: '), 'the board line', 60_000);
       expect(out).toContain(`Board: http://127.0.0.1:${port}/   (open it in a browser)`);
       let page: Response | undefined;
-      await waitFor(async () => {
-        page = await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined);
-        return page?.status === 200;
-      }, 'the board page', 30_000, 100);
+      await waitFor(
+        async () => {
+          page = await fetch(`http://127.0.0.1:${port}/`).catch(() => undefined);
+          return page?.status === 200;
+        },
+        'the board page',
+        30_000,
+        100,
+      );
       expect(await page!.text()).toMatch(/<html/i);
       // Stopping npm start stops the server it started: nothing is left listening on the port.
       const exited = new Promise((r) => child.once('exit', r));

@@ -44,7 +44,12 @@ describe('openBlockers on task views', () => {
     const db = new Database(c.ws.db);
     db.exec("UPDATE tasks SET rel_open_blocked_by = '[]'");
     const m16 = SQLITE_MIGRATIONS.find((m) => m.version === 16)!;
-    db.exec(m16.sql.split('\n').filter((l) => !l.startsWith('ALTER TABLE')).join('\n'));
+    db.exec(
+      m16.sql
+        .split('\n')
+        .filter((l) => !l.startsWith('ALTER TABLE'))
+        .join('\n'),
+    );
     db.close();
     const again = openCairn({ db: c.ws.db, actor: 'tester' });
     try {

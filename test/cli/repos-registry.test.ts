@@ -46,7 +46,7 @@ describe('repository registry', () => {
     expect(remoteSlug('left-pad')).toBeUndefined();
   });
 
-  it('reads a repository\'s package name and origin remote, also from a linked worktree and a project in a subfolder', () => {
+  it("reads a repository's package name and origin remote, also from a linked worktree and a project in a subfolder", () => {
     const repo = join(base, 'identity');
     mkdirSync(join(repo, 'packages', 'ui'), { recursive: true });
     execFileSync('git', ['init', '-q', repo]);
@@ -68,20 +68,35 @@ describe('repository registry', () => {
   it('eight processes registering at once lose no entry', async () => {
     const dirs = await Promise.all(Array.from({ length: 8 }, (_, i) => repoWithWorkspace(`many-${i}`, `M${'ABCDEFGH'[i]}`)));
     await Promise.all(dirs.map((dir) => run(process.execPath, [BIN, 'repos', 'add'], { cwd: dir, env: env() })));
-    expect(listed().filter((r) => r.root.includes('many-')).map((r) => r.root).sort()).toEqual(dirs.sort());
+    expect(
+      listed()
+        .filter((r) => r.root.includes('many-'))
+        .map((r) => r.root)
+        .sort(),
+    ).toEqual(dirs.sort());
   });
 
   it('cairn mcp registers the workspace it opens; a CLI write registers it too', async () => {
     const opened = await repoWithWorkspace('opened', 'OPEN');
     const client = await connectV1({ cwd: opened, env: { CAIRN_REGISTRY: registry } });
     try {
-      await waitFor(() => { try { return listed().some((r) => r.root === opened); } catch { return false; } }, 'cairn mcp registered its workspace');
+      await waitFor(() => {
+        try {
+          return listed().some((r) => r.root === opened);
+        } catch {
+          return false;
+        }
+      }, 'cairn mcp registered its workspace');
     } finally {
       await client.close();
     }
     const written = await repoWithWorkspace('written', 'WRIT');
     await run(process.execPath, [BIN, 'add', 'First task'], { cwd: written, env: env() });
-    expect(listed().find((r) => r.root === written)?.projects.map((p) => p.key)).toEqual(['WRIT']);
+    expect(
+      listed()
+        .find((r) => r.root === written)
+        ?.projects.map((p) => p.key),
+    ).toEqual(['WRIT']);
   });
 
   it('cairn repos drops repositories whose workspace is gone; a damaged registry file is rewritten whole', async () => {
@@ -99,7 +114,13 @@ describe('repository registry', () => {
   });
 
   it('clear errors: forgetting what is not registered, registering a folder with no workspace, a registry turned off', async () => {
-    const fail = (args: string[], extra: Record<string, string> = {}) => run(process.execPath, [BIN, ...args], { cwd: base, env: { ...env(), ...extra } }).then(() => { throw new Error('expected a failure'); }, (e: { stderr: string; code: number }) => e);
+    const fail = (args: string[], extra: Record<string, string> = {}) =>
+      run(process.execPath, [BIN, ...args], { cwd: base, env: { ...env(), ...extra } }).then(
+        () => {
+          throw new Error('expected a failure');
+        },
+        (e: { stderr: string; code: number }) => e,
+      );
     const forget = await fail(['repos', 'forget', 'nothing-here']);
     expect(forget.stderr).toContain('No registered repository is "nothing-here"');
     expect(forget.stderr).toContain('cairn repos');

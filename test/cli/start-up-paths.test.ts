@@ -29,13 +29,19 @@ describe('start-up paths', () => {
       const [word, next] = command.split(' ') as [string, string | undefined];
       const fullProgram = await buildProgram(word);
       const alone = (await lightProgram(word, next))!;
-      expect(alone.commands.map((c) => c.name()), command).toEqual([word]);
+      expect(
+        alone.commands.map((c) => c.name()),
+        command,
+      ).toEqual([word]);
       expect(alone.options.map((o) => o.flags)).toEqual(fullProgram.options.map((o) => o.flags));
       let full = fullProgram.commands.find((c) => c.name() === word)!;
       let mine = alone.commands[0]!;
       if (next) {
         expect(mine.description(), command).toBe(full.description());
-        expect(mine.commands.map((c) => c.name()), command).toEqual([next]);
+        expect(
+          mine.commands.map((c) => c.name()),
+          command,
+        ).toEqual([next]);
         full = full.commands.find((c) => c.name() === next)!;
         mine = mine.commands[0]!;
       }
@@ -50,7 +56,11 @@ describe('start-up paths', () => {
   it('takes the `cairn mcp` fast path only for a command line commander accepts as is', () => {
     expect(plainMcpOptions(['mcp'])).toEqual({});
     expect(plainMcpOptions(['--db', 'x.db', 'mcp', '--toolsets', 'all', '--read-only', '--as', 'agent:a', '--project=API', '--json'])).toEqual({
-      db: 'x.db', toolsets: 'all', readOnly: true, actor: 'agent:a', project: 'API',
+      db: 'x.db',
+      toolsets: 'all',
+      readOnly: true,
+      actor: 'agent:a',
+      project: 'API',
     });
     expect(plainMcpOptions(['mcp', '--profile', 'castle', '--remote', 'http://127.0.0.1:7420'])).toEqual({ profile: 'castle', remote: 'http://127.0.0.1:7420' });
     for (const args of [['mcp', '--help'], ['mcp', '-h'], ['mcp', '--bogus'], ['mcp', 'extra'], ['mcp', '--'], ['mcp', '--read-only=yes'], ['mcp', '--db'], ['mcp-config'], ['mcp', '-V']]) {

@@ -15,7 +15,15 @@ let h: CliHarness;
 let repo: string;
 let wtA: string;
 let wtB: string;
-const gitEnv = (home: string) => ({ ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: home, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' });
+const gitEnv = (home: string) => ({
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: home,
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@example.com',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@example.com',
+});
 const git = (cwd: string, ...args: string[]) => {
   const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: gitEnv(h.dir) });
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
@@ -77,6 +85,11 @@ describe('git worktrees', () => {
     }
     // Both servers wrote into the main checkout's workspace.
     const list = okJson(h.run(['list', '--json'], { cwd: repo })).tasks as Array<{ id: string; claim?: { actor: string } }>;
-    expect(list.filter((t) => t.claim).map((t) => `${t.id}:${t.claim!.actor}`).sort()).toEqual(['WT-1:tester', 'WT-3:agent:v1', 'WT-4:agent:v2']);
+    expect(
+      list
+        .filter((t) => t.claim)
+        .map((t) => `${t.id}:${t.claim!.actor}`)
+        .sort(),
+    ).toEqual(['WT-1:tester', 'WT-3:agent:v1', 'WT-4:agent:v2']);
   });
 });

@@ -53,7 +53,19 @@ const CASES: Case[] = [
   ['cycle', 'add_dependency', { taskId: 'API-1', blockedBy: 'API-3' }, 'CYCLE_DETECTED', /API-1 → API-3 → API-2 → API-1/],
   ['self dependency', 'add_dependency', { taskId: 'API-1', blockedBy: 'API-1' }, 'SELF_DEPENDENCY', /API-1/],
   ['stale version', 'update_task', { id: 'API-3', title: 'x', expectedVersion: 1 }, 'VERSION_CONFLICT', /version/],
-  ['checklist index out of range', 'update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'check', index: 2 }] }, 'CHECKLIST_INDEX_OUT_OF_RANGE', /index 2/],
+  [
+    'checklist index out of range',
+    'update_checklist',
+    {
+      id: 'API-1',
+      ops: [
+        { op: 'check', index: 0 },
+        { op: 'check', index: 2 },
+      ],
+    },
+    'CHECKLIST_INDEX_OUT_OF_RANGE',
+    /index 2/,
+  ],
   ['checklist negative index', 'update_checklist', { id: 'API-1', ops: [{ op: 'check', index: -1 }] }, 'VALIDATION_ERROR', /index/],
   ['checklist unknown op', 'update_checklist', { id: 'API-1', ops: [{ op: 'explode', index: 0 }] }, 'VALIDATION_ERROR', /op/],
   ['checklist empty batch', 'update_checklist', { id: 'API-1', ops: [] }, 'VALIDATION_ERROR', /at least one/],

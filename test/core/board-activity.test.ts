@@ -114,10 +114,7 @@ describe('activity', () => {
     const store = c.store;
     const failing: Store = {
       read: (fn) => store.read(fn),
-      write: (fn) =>
-        store.write((tx) =>
-          fn(new Proxy(tx, { get: (t, k, r) => (k === 'appendEvent' ? () => Promise.reject(new Error('log full')) : Reflect.get(t, k, r)) })),
-        ),
+      write: (fn) => store.write((tx) => fn(new Proxy(tx, { get: (t, k, r) => (k === 'appendEvent' ? () => Promise.reject(new Error('log full')) : Reflect.get(t, k, r)) }))),
       changeToken: () => store.changeToken(),
       projectsToken: () => store.projectsToken(),
       close: async () => undefined,
@@ -162,8 +159,7 @@ describe('activity', () => {
     const counting = new Proxy(store, {
       get(target, key) {
         if (key === 'read') {
-          return (fn: (tx: unknown) => unknown) =>
-            target.read((tx) => fn(new Proxy(tx, { get: (t, k) => (k === 'events' && reads++, Reflect.get(t, k)) })) as never);
+          return (fn: (tx: unknown) => unknown) => target.read((tx) => fn(new Proxy(tx, { get: (t, k) => (k === 'events' && reads++, Reflect.get(t, k)) })) as never);
         }
         const v = Reflect.get(target, key) as unknown;
         return typeof v === 'function' ? v.bind(target) : v;

@@ -92,7 +92,13 @@ describe('claims', () => {
   });
 
   it('own claim: the claimer still sees the task as ready for them if it stays todo', async () => {
-    await c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: 'in_progress', category: 'blocked' }, { op: 'recategorize', name: 'review', category: 'blocked' }] });
+    await c.call('update_project', {
+      key: 'API',
+      statuses: [
+        { op: 'recategorize', name: 'in_progress', category: 'blocked' },
+        { op: 'recategorize', name: 'review', category: 'blocked' },
+      ],
+    });
     const t = await create('a');
     const { task } = await c.call('claim_task', { id: t.id });
     expect(task.status).toBe('todo');
@@ -115,7 +121,7 @@ describe('next_tasks (ready queue)', () => {
     const same = [];
     for (let i = 0; i < 5; i++) same.push((await c.call('create_task', { project: 'API', title: `same ms ${i}`, priority: 'urgent' })).task.id);
     await c.call('update_task', { id: urgent.id, priority: 'none' });
-    expect((await queue(c, { limit: 5 }))).toEqual(same);
+    expect(await queue(c, { limit: 5 })).toEqual(same);
   });
 
   it('excludes blocked, backlog (unless asked), in progress, done, archived, deleted and claimed-by-others tasks', async () => {
@@ -138,12 +144,12 @@ describe('next_tasks (ready queue)', () => {
     const a = await create('a', { kind: 'bug', labels: ['x'], assignee: 'carol' });
     const b = await create('b', { labels: ['y'] });
     const w = (await c.call('create_task', { project: 'WEB', title: 'w', kind: 'bug' })).task;
-    expect((await queue(c, { project: 'WEB' }))).toEqual([w.id]);
+    expect(await queue(c, { project: 'WEB' })).toEqual([w.id]);
     expect((await queue(c, { kind: 'bug' })).sort()).toEqual([a.id, w.id].sort());
-    expect((await queue(c, { labels: ['y', 'z'] }))).toEqual([b.id]);
-    expect((await queue(c, { assignee: 'carol' }))).toEqual([a.id]);
-    expect((await queue(c, { assignee: 'none', project: 'API' }))).toEqual([b.id]);
-    expect((await queue(c, { limit: 1 }))).toHaveLength(1);
+    expect(await queue(c, { labels: ['y', 'z'] })).toEqual([b.id]);
+    expect(await queue(c, { assignee: 'carol' })).toEqual([a.id]);
+    expect(await queue(c, { assignee: 'none', project: 'API' })).toEqual([b.id]);
+    expect(await queue(c, { limit: 1 })).toHaveLength(1);
   });
 
   it('an empty queue explains what blocks it', async () => {

@@ -59,7 +59,10 @@ describe('concurrent writers', () => {
       ]);
       expect(results.map(outcome).sort()).toEqual(['CYCLE_DETECTED', 'ok']);
       expect(await hasCycle(c, 4)).toBe(false);
-      for (const [t, b] of [['API-2', 'API-3'], ['API-4', 'API-1']] as const) {
+      for (const [t, b] of [
+        ['API-2', 'API-3'],
+        ['API-4', 'API-1'],
+      ] as const) {
         await c.call('remove_dependency', { taskId: t, blockedBy: b }).catch(() => undefined);
       }
     }
@@ -108,12 +111,14 @@ describe('concurrent writers', () => {
         await new Promise((r) => setTimeout(r, 2));
       }
     })();
-    await Promise.all(writers.map(async (w, i) => {
-      for (let j = 0; j < 15; j++) {
-        const t = await w.call('create_task', { project: 'API', title: `w${i} ${j}` });
-        await w.call('update_task', { id: t.task.id, title: `w${i} ${j} renamed` });
-      }
-    }));
+    await Promise.all(
+      writers.map(async (w, i) => {
+        for (let j = 0; j < 15; j++) {
+          const t = await w.call('create_task', { project: 'API', title: `w${i} ${j}` });
+          await w.call('update_task', { id: t.task.id, title: `w${i} ${j} renamed` });
+        }
+      }),
+    );
     writing = false;
     await reader;
     const all = (await allEvents(c)).map((e) => e.seq).filter((s) => s > start);

@@ -29,13 +29,19 @@ describe('constraint violations and missing rows in the store', () => {
 
   it('a unique violation names the constraint', async () => {
     const p = (await c.store.read((tx) => tx.getProjectByKey('API')))!;
-    const e = await expectCode(c.store.write((tx) => tx.insertProject({ ...p, uid: 'other-uid' }, [])), 'CONSTRAINT_VIOLATION');
+    const e = await expectCode(
+      c.store.write((tx) => tx.insertProject({ ...p, uid: 'other-uid' }, [])),
+      'CONSTRAINT_VIOLATION',
+    );
     expect(e.details).toMatchObject({ kind: 'unique', constraint: 'projects.key' });
     expect(e.message).toContain('projects.key');
   });
 
   it('allocateSeq on a missing project is PROJECT_NOT_FOUND', async () => {
-    const e = await expectCode(c.store.write((tx) => tx.allocateSeq('no-such-project')), 'PROJECT_NOT_FOUND');
+    const e = await expectCode(
+      c.store.write((tx) => tx.allocateSeq('no-such-project')),
+      'PROJECT_NOT_FOUND',
+    );
     expect(e.kind).toBe('not_found');
   });
 });

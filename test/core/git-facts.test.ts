@@ -9,8 +9,7 @@ import { checkoutOf, mainCheckoutOf, whereIs } from '../../src/core/services/git
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'cairn-git-facts-')));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
 let n = 0;
 const commit = (cwd: string) => {
   writeFileSync(join(cwd, 'f.txt'), String(++n));

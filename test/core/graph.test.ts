@@ -124,7 +124,13 @@ describe('checklist', () => {
       { index: 2, text: 'c', checked: true },
     ]);
     expect(task.checklistProgress).toEqual({ done: 1, total: 3 });
-    const { task: t2 } = await c.call('update_checklist', { id: 'API-1', ops: [{ op: 'uncheck', index: 2 }, { op: 'check', index: 0 }] });
+    const { task: t2 } = await c.call('update_checklist', {
+      id: 'API-1',
+      ops: [
+        { op: 'uncheck', index: 2 },
+        { op: 'check', index: 0 },
+      ],
+    });
     expect(t2.checklist.map((i) => i.checked)).toEqual([true, false, false]);
     expect((await c.call('list_tasks', { project: 'API' })).tasks.find((t) => t.id === 'API-1')!.checklistProgress).toEqual({ done: 1, total: 3 });
   });
@@ -133,7 +139,14 @@ describe('checklist', () => {
     await c.call('update_checklist', { id: 'API-1', ops: [{ op: 'add', text: 'only' }] });
     const before = await snapshot(c);
     const e = await expectCode(
-      c.call('update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'x' }, { op: 'remove', index: 5 }] }),
+      c.call('update_checklist', {
+        id: 'API-1',
+        ops: [
+          { op: 'check', index: 0 },
+          { op: 'add', text: 'x' },
+          { op: 'remove', index: 5 },
+        ],
+      }),
       'CHECKLIST_INDEX_OUT_OF_RANGE',
     );
     expect(e.message).toContain('index 5');
@@ -145,7 +158,13 @@ describe('checklist', () => {
 
   it('a batch that ends where it started writes nothing', async () => {
     await c.call('update_checklist', { id: 'API-1', ops: [{ op: 'add', text: 'x' }] });
-    const { task } = await c.call('update_checklist', { id: 'API-1', ops: [{ op: 'toggle', index: 0 }, { op: 'toggle', index: 0 }] });
+    const { task } = await c.call('update_checklist', {
+      id: 'API-1',
+      ops: [
+        { op: 'toggle', index: 0 },
+        { op: 'toggle', index: 0 },
+      ],
+    });
     expect(task.version).toBe(2);
   });
 });
@@ -159,7 +178,9 @@ describe('comments and labels', () => {
     for (let i = 0; i < 10; i++) await ctx2.call('add_comment', { id: 'API-1', body: `n${i}` });
     const t = await get('API-1');
     expect(t.comments.map((x) => [x.body, x.kind, x.author])).toEqual([
-      ['first', 'comment', 'tester'], ['found **this**', 'research', 'tester'], ['done it', 'implementation', 'tester'],
+      ['first', 'comment', 'tester'],
+      ['found **this**', 'research', 'tester'],
+      ['done it', 'implementation', 'tester'],
       ...Array.from({ length: 10 }, (_, i) => [`n${i}`, 'comment', 'tester']),
     ]);
     expect(t.comments[0]!.createdAt).toBe('2026-02-01T00:00:00.000Z');
@@ -175,10 +196,19 @@ describe('comments and labels', () => {
     await c.call('create_project', { key: 'WEB', name: 'Web' });
     await c.call('create_task', { project: 'WEB', title: 'w', labels: ['ui', 'css'] });
     expect((await c.call('list_labels', {})).labels).toEqual([
-      { label: 'auth', count: 3 }, { label: 'ui', count: 2 }, { label: 'css', count: 1 }, { label: 'db', count: 1 },
+      { label: 'auth', count: 3 },
+      { label: 'ui', count: 2 },
+      { label: 'css', count: 1 },
+      { label: 'db', count: 1 },
     ]);
-    expect((await c.call('list_labels', { project: 'WEB' })).labels).toEqual([{ label: 'css', count: 1 }, { label: 'ui', count: 1 }]);
+    expect((await c.call('list_labels', { project: 'WEB' })).labels).toEqual([
+      { label: 'css', count: 1 },
+      { label: 'ui', count: 1 },
+    ]);
     await c.call('delete_task', { id: 'API-3' });
-    expect((await c.call('list_labels', { project: 'API' })).labels).toEqual([{ label: 'auth', count: 2 }, { label: 'ui', count: 1 }]);
+    expect((await c.call('list_labels', { project: 'API' })).labels).toEqual([
+      { label: 'auth', count: 2 },
+      { label: 'ui', count: 1 },
+    ]);
   });
 });

@@ -83,13 +83,17 @@ describe('invariants under concurrent writers', () => {
     }, 120_000);
   }
 
-  it.skipIf(!onPostgres)('two cairn serve replicas, three REST clients each, retries under their Idempotency-Key', async () => {
-    const db = await setUp();
-    const replicas = [await serveProcess(db), await serveProcess(db)];
-    for (const r of replicas) closers.push(() => r.stop());
-    const clients = Array.from({ length: 6 }, (_, i) => overRest(replicas[i % 2]!.url));
-    const run = await runWorkload({ clients, project: 'INV', steps: 40, seed: 7 });
-    expect(run.unexpected).toEqual([]);
-    expect(await checkInvariants(await reader(db), run)).toEqual([]);
-  }, 180_000);
+  it.skipIf(!onPostgres)(
+    'two cairn serve replicas, three REST clients each, retries under their Idempotency-Key',
+    async () => {
+      const db = await setUp();
+      const replicas = [await serveProcess(db), await serveProcess(db)];
+      for (const r of replicas) closers.push(() => r.stop());
+      const clients = Array.from({ length: 6 }, (_, i) => overRest(replicas[i % 2]!.url));
+      const run = await runWorkload({ clients, project: 'INV', steps: 40, seed: 7 });
+      expect(run.unexpected).toEqual([]);
+      expect(await checkInvariants(await reader(db), run)).toEqual([]);
+    },
+    180_000,
+  );
 });

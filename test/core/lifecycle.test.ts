@@ -102,7 +102,7 @@ describe('delete / restore / purge (policy in lifecycle.ts)', () => {
     await c.call('complete_task', { id: k1.id });
     expect((await get(epic.id)).childProgress).toEqual({ done: 1, total: 2 });
     await c.call('delete_task', { id: k2.id });
-    expect((await get(epic.id))).toMatchObject({ children: [k1.id], childProgress: { done: 1, total: 1 } });
+    expect(await get(epic.id)).toMatchObject({ children: [k1.id], childProgress: { done: 1, total: 1 } });
     await c.call('restore_task', { id: k2.id });
     await c.call('delete_task', { id: epic.id });
     expect((await get(k1.id)).parentId).toBe(epic.id);

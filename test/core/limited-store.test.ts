@@ -39,7 +39,7 @@ describe('a store limited to projects', () => {
     });
   });
 
-  it('refuses writes to another project\'s rows named by uid, and changes nothing', async () => {
+  it("refuses writes to another project's rows named by uid, and changes nothing", async () => {
     const before = await c.call('get_task', { id: 'OTH-1' });
     const attempts: Array<[string, (tx: Parameters<Parameters<Cairn['store']['write']>[0]>[0]) => Promise<unknown>]> = [
       ['updateTask', (tx) => tx.updateTask(uid.othTask, { title: 'taken' })],
@@ -85,7 +85,10 @@ describe('a store limited to projects', () => {
     await c.call('create_task', { project: 'OTH', title: 'other two' });
     await c.call('add_dependency', { taskId: 'WEB-2', blockedBy: 'OTH-2' });
     await c.call('add_dependency', { taskId: 'OTH-2', blockedBy: 'WEB-3' });
-    const err = await web.call('add_dependency', { taskId: 'WEB-3', blockedBy: 'WEB-2' }).then(() => undefined, (e: unknown) => e as { code: string; message: string; details: unknown });
+    const err = await web.call('add_dependency', { taskId: 'WEB-3', blockedBy: 'WEB-2' }).then(
+      () => undefined,
+      (e: unknown) => e as { code: string; message: string; details: unknown },
+    );
     expect(err?.code).toBe('CYCLE_DETECTED');
     expect(`${err!.message}${JSON.stringify(err!.details)}`).not.toMatch(/OTH-2|[0-9A-HJKMNP-TV-Z]{26}/);
     expect(err!.message).toContain('a task in another project');

@@ -30,10 +30,12 @@ const U2 = '01JXTASK000000000000000002';
 function seedV1(db: SqliteDatabase): void {
   db.prepare(`INSERT INTO projects (uid, key, name, description, root, aliases, next_seq, archived_at, created_at, updated_at)
     VALUES (?, 'OLD', 'Old project', 'from v1', '/repo', '["legacy"]', 3, NULL, ?, ?)`).run(P, T, T);
-  const statuses = [['todo', 'todo'], ['doing', 'in_progress'], ['done', 'done']];
-  statuses.forEach(([name, cat], i) =>
-    db.prepare('INSERT INTO statuses (project_uid, name, display_name, color, category, position) VALUES (?, ?, ?, ?, ?, ?)').run(P, name, name, '#112233', cat, i),
-  );
+  const statuses = [
+    ['todo', 'todo'],
+    ['doing', 'in_progress'],
+    ['done', 'done'],
+  ];
+  statuses.forEach(([name, cat], i) => db.prepare('INSERT INTO statuses (project_uid, name, display_name, color, category, position) VALUES (?, ?, ?, ?, ?, ?)').run(P, name, name, '#112233', cat, i));
   const task = db.prepare(`INSERT INTO tasks (uid, project_uid, seq, title, description, status, category, kind, priority, score, position,
       open_blockers, checklist_done, checklist_total, version, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, 'task', ?, 0, ?, ?, ?, ?, 1, ?, ?)`);
@@ -49,7 +51,12 @@ function seedV1(db: SqliteDatabase): void {
 /** What a later-version app would also have written for the same data. */
 function seedIndexIfPresent(db: SqliteDatabase, version: number): void {
   if (version < 2) return;
-  db.exec(SQLITE_MIGRATIONS.find((m) => m.version === 2)!.sql.split(';').filter((s) => s.includes('INSERT INTO task_search')).join(';'));
+  db.exec(
+    SQLITE_MIGRATIONS.find((m) => m.version === 2)!
+      .sql.split(';')
+      .filter((s) => s.includes('INSERT INTO task_search'))
+      .join(';'),
+  );
 }
 
 describe('migrations', () => {
@@ -73,15 +80,33 @@ describe('migrations', () => {
         expect(projects[0]!.statuses.map((s) => s.name)).toEqual(['todo', 'doing', 'done']);
         const t1 = (await c.call('get_task', { id: 'OLD-1' })).task;
         expect(t1).toMatchObject({
-          uid: U1, title: 'Legacy platypus migration', status: 'doing', priority: 'high', labels: ['archaic'], blocks: ['OLD-2'],
-          checklist: [{ index: 0, text: 'first step', checked: true }, { index: 1, text: 'second step', checked: false }],
-          checklistProgress: { done: 1, total: 2 }, comments: [{ author: 'ann', kind: 'research', body: 'found a quokka' }],
+          uid: U1,
+          title: 'Legacy platypus migration',
+          status: 'doing',
+          priority: 'high',
+          labels: ['archaic'],
+          blocks: ['OLD-2'],
+          checklist: [
+            { index: 0, text: 'first step', checked: true },
+            { index: 1, text: 'second step', checked: false },
+          ],
+          checklistProgress: { done: 1, total: 2 },
+          comments: [{ author: 'ann', kind: 'research', body: 'found a quokka' }],
         });
         expect((await c.call('get_task', { id: U2 })).task).toMatchObject({ blockedBy: ['OLD-1'], isReady: false });
         expect((await c.call('task_history', { id: 'OLD-1' })).events.map((e) => e.type)).toEqual(['task.created']);
-        for (const [q, field] of [['platypus', 'title'], ['archaic', 'labels'], ['long ago', 'description'], ['quokka', 'comments'], ['second step', 'checklist']]) {
+        for (const [q, field] of [
+          ['platypus', 'title'],
+          ['archaic', 'labels'],
+          ['long ago', 'description'],
+          ['quokka', 'comments'],
+          ['second step', 'checklist'],
+        ]) {
           const r = await c.call('search_tasks', { query: q! });
-          expect(r.results.map((h) => [h.task.id, h.matchedFields]), q).toEqual([['OLD-1', [field]]]);
+          expect(
+            r.results.map((h) => [h.task.id, h.matchedFields]),
+            q,
+          ).toEqual([['OLD-1', [field]]]);
         }
         // the sequence continues where v1 left it
         expect((await c.call('create_task', { project: 'OLD', title: 'new' })).task.id).toBe('OLD-3');
@@ -108,11 +133,15 @@ describe('migrations', () => {
     expect(schemaVersion(old)).toBe(5);
     const t = (s: number) => `2025-06-01T00:00:0${s}.000Z`;
     const uid = (n: number) => `01JXTASK00000000000000000${n}`;
-    old.prepare(`INSERT INTO projects (uid, key, name, description, root, aliases, next_seq, archived_at, created_at, updated_at)
-      VALUES (?, 'OLD', 'Old project', '', NULL, '[]', 6, NULL, ?, ?)`).run(P, T, T);
-    [['todo', 'todo'], ['doing', 'in_progress'], ['done', 'done']].forEach(([name, cat], i) =>
-      old.prepare('INSERT INTO statuses (project_uid, name, display_name, color, category, position) VALUES (?, ?, ?, ?, ?, ?)').run(P, name, name, '#112233', cat, i),
-    );
+    old
+      .prepare(`INSERT INTO projects (uid, key, name, description, root, aliases, next_seq, archived_at, created_at, updated_at)
+      VALUES (?, 'OLD', 'Old project', '', NULL, '[]', 6, NULL, ?, ?)`)
+      .run(P, T, T);
+    [
+      ['todo', 'todo'],
+      ['doing', 'in_progress'],
+      ['done', 'done'],
+    ].forEach(([name, cat], i) => old.prepare('INSERT INTO statuses (project_uid, name, display_name, color, category, position) VALUES (?, ?, ?, ?, ?, ?)').run(P, name, name, '#112233', cat, i));
     const task = old.prepare(`INSERT INTO tasks (uid, project_uid, seq, title, status, category, position, parent_uid, open_blockers, created_at, updated_at, deleted_at)
       VALUES (?, ?, ?, ?, 'todo', 'todo', ?, ?, ?, ?, ?, ?)`);
     // Inserted out of seq order (OLD-4 before OLD-2), so children must come out by seq, not by row.
@@ -130,11 +159,21 @@ describe('migrations', () => {
     dep.run(uid(3), uid(1), t(1)); // the deleted child waits for OLD-1: not among OLD-1's blocks
     dep.run(uid(5), uid(3), t(3)); // a deleted blocker leaves blockedBy (migration 22)
     old.prepare("INSERT INTO events (at, actor, project_uid, task_uid, type, changes) VALUES (?, 'ann', ?, ?, 'task.created', '{}')").run(T, P, uid(1));
-    old.exec(SQLITE_MIGRATIONS.find((m) => m.version === 5)!.sql.split(';').filter((s) => s.includes('INSERT INTO task_search')).join(';'));
+    old.exec(
+      SQLITE_MIGRATIONS.find((m) => m.version === 5)!
+        .sql.split(';')
+        .filter((s) => s.includes('INSERT INTO task_search'))
+        .join(';'),
+    );
     old.close();
 
-    const rel = (x: { labels: string[]; blockedBy: string[]; blocks: string[]; children: string[]; parentId: string | null }) =>
-      ({ labels: x.labels, blockedBy: x.blockedBy, blocks: x.blocks, children: x.children, parentId: x.parentId });
+    const rel = (x: { labels: string[]; blockedBy: string[]; blocks: string[]; children: string[]; parentId: string | null }) => ({
+      labels: x.labels,
+      blockedBy: x.blockedBy,
+      blocks: x.blocks,
+      children: x.children,
+      parentId: x.parentId,
+    });
     const expected: Record<string, ReturnType<typeof rel>> = {
       'OLD-1': { labels: ['Beta', 'alpha', 'zeta'], blockedBy: [], blocks: ['OLD-2'], children: ['OLD-2', 'OLD-4'], parentId: null },
       'OLD-2': { labels: ['x'], blockedBy: ['OLD-5', 'OLD-1'], blocks: [], children: [], parentId: 'OLD-1' },

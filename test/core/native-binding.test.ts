@@ -12,7 +12,9 @@ describe('SQLite binding', () => {
   it('a native module built for another Node.js is explained with its fix, not reported as a bug', () => {
     // The message Node gives when node_modules were installed under another Node version.
     const mismatch = Object.assign(
-      new Error("The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 137. This version of Node.js requires\nNODE_MODULE_VERSION 115."),
+      new Error(
+        "The module '/x/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\nNODE_MODULE_VERSION 137. This version of Node.js requires\nNODE_MODULE_VERSION 115.",
+      ),
       { code: 'ERR_DLOPEN_FAILED' },
     );
     const e = nativeLoadError(mismatch)!;

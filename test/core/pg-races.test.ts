@@ -92,17 +92,21 @@ describe.skipIf(!onPostgres)('PostgreSQL: writers at once', () => {
     const second = (await one.call('create_task', { project: 'PICK', title: 'Second', priority: 'low' })).task.id;
 
     // Right after claim_next lists its candidates, another writer finishes the first one and commits.
-    interceptNextWrite(one.store, (tx, run) => run(new Proxy(tx, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== 'listTasks' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
-        return async (...args: unknown[]) => {
-          const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          await two.call('complete_task', { id: first });
-          return out;
-        };
-      },
-    })));
+    interceptNextWrite(one.store, (tx, run) =>
+      run(
+        new Proxy(tx, {
+          get(target, key, receiver) {
+            const value = Reflect.get(target, key, receiver) as unknown;
+            if (key !== 'listTasks' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
+            return async (...args: unknown[]) => {
+              const out = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+              await two.call('complete_task', { id: first });
+              return out;
+            };
+          },
+        }),
+      ),
+    );
     const claimed = await one.call('claim_next', { project: 'PICK' });
     expect(claimed.task?.id).toBe(second);
     expect(claimed.task?.claim?.actor).toBe('agent:one');

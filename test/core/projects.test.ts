@@ -13,8 +13,13 @@ describe('projects', () => {
     const { project } = await c.call('create_project', { key: 'API', name: 'API service', description: 'd', root: '/repo/api', aliases: ['api-svc', 'api-svc'] });
     expect(project).toMatchObject({ key: 'API', name: 'API service', description: 'd', root: '/repo/api', aliases: ['api-svc'], archived: false, taskCount: 0 });
     expect(project.statuses.map((s) => [s.name, s.category, s.position])).toEqual([
-      ['backlog', 'backlog', 0], ['todo', 'todo', 1], ['in_progress', 'in_progress', 2], ['blocked', 'blocked', 3],
-      ['review', 'in_progress', 4], ['done', 'done', 5], ['canceled', 'canceled', 6],
+      ['backlog', 'backlog', 0],
+      ['todo', 'todo', 1],
+      ['in_progress', 'in_progress', 2],
+      ['blocked', 'blocked', 3],
+      ['review', 'in_progress', 4],
+      ['done', 'done', 5],
+      ['canceled', 'canceled', 6],
     ]);
     expect(project.statuses.every((s) => /^#[0-9a-f]{6}$/i.test(s.color) && s.displayName.length > 0)).toBe(true);
   });
@@ -104,7 +109,13 @@ describe('projects', () => {
     const again = (await c.call('get_task', { id: blocker.id })).task.completedAt;
     expect(again).not.toBeNull();
     // Already done: recategorizing to done once more keeps the completion time.
-    await c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: 'review', category: 'done' }, { op: 'recolor', name: 'review', color: '#000000' }] });
+    await c.call('update_project', {
+      key: 'API',
+      statuses: [
+        { op: 'recategorize', name: 'review', category: 'done' },
+        { op: 'recolor', name: 'review', color: '#000000' },
+      ],
+    });
     expect((await c.call('get_task', { id: blocker.id })).task.completedAt).toBe(again);
     // backlog recategorized as todo: its tasks join the ready queue
     const b = (await c.call('create_task', { project: 'API', title: 'in backlog', status: 'backlog' })).task;
@@ -118,7 +129,10 @@ describe('projects', () => {
     const t = (await c.call('create_task', { project: 'API', title: 't', status: 'review' })).task;
     await c.call('update_project', {
       key: 'API',
-      statuses: [{ op: 'recategorize', name: 'review', category: 'todo' }, { op: 'rename', name: 'review', to: 'ready_for_qa' }],
+      statuses: [
+        { op: 'recategorize', name: 'review', category: 'todo' },
+        { op: 'rename', name: 'review', to: 'ready_for_qa' },
+      ],
     });
     const got = (await c.call('get_task', { id: t.id })).task;
     expect(got.status).toBe('ready_for_qa');
@@ -131,7 +145,14 @@ describe('projects', () => {
     await c.call('create_task', { project: 'API', title: 't', status: 'blocked' });
     const before = (await c.call('get_project', { key: 'API' })).project;
     const e = await expectCode(
-      c.call('update_project', { key: 'API', name: 'renamed', statuses: [{ op: 'recolor', name: 'todo', color: '#000000' }, { op: 'remove', name: 'blocked' }] }),
+      c.call('update_project', {
+        key: 'API',
+        name: 'renamed',
+        statuses: [
+          { op: 'recolor', name: 'todo', color: '#000000' },
+          { op: 'remove', name: 'blocked' },
+        ],
+      }),
       'STATUS_IN_USE',
     );
     expect(e.message).toContain('blocked');
@@ -163,7 +184,7 @@ describe('projects', () => {
     expect((await c.call('list_projects', {})).projects[0]!.taskCount).toBe(1);
   });
 
-  it('counts each project\'s tasks in every lane, done and canceled too, but not archived or deleted ones', async () => {
+  it("counts each project's tasks in every lane, done and canceled too, but not archived or deleted ones", async () => {
     await c.call('create_project', { key: 'API', name: 'A' });
     await c.call('create_project', { key: 'WEB', name: 'W' });
     for (let i = 1; i <= 8; i++) await c.call('create_task', { project: 'API', title: `t${i}` });

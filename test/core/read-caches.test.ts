@@ -83,7 +83,9 @@ describe('remembered summary rows', () => {
     const raw = await openRaw(c.ws.db);
     try {
       const cols = onPostgres
-        ? (await raw.all<{ name: string }>("SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tasks' ORDER BY ordinal_position")).map((x) => x.name)
+        ? (await raw.all<{ name: string }>("SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'tasks' ORDER BY ordinal_position")).map(
+            (x) => x.name,
+          )
         : (await raw.all<{ name: string }>('PRAGMA table_info(tasks)')).map((x) => x.name);
       expect(cols).toEqual(expect.arrayContaining(['num', 'uid', 'title', 'rev']));
       const identity = await raw.get('SELECT num, uid FROM tasks WHERE seq = 2');

@@ -30,9 +30,18 @@ describe('search_tasks', () => {
   it('ranks title > labels > description > comments/checklist, and says which fields matched', async () => {
     const r = await hits('zebra');
     expect(r.map((h) => h.task.id).slice(0, 3)).toEqual(['API-1', 'API-2', 'API-3']);
-    expect(r.map((h) => h.task.id).slice(3).sort()).toEqual(['API-4', 'API-5']);
+    expect(
+      r
+        .map((h) => h.task.id)
+        .slice(3)
+        .sort(),
+    ).toEqual(['API-4', 'API-5']);
     expect(Object.fromEntries(r.map((h) => [h.task.id, h.matchedFields]))).toEqual({
-      'API-1': ['title'], 'API-2': ['labels'], 'API-3': ['description'], 'API-4': ['comments'], 'API-5': ['checklist'],
+      'API-1': ['title'],
+      'API-2': ['labels'],
+      'API-3': ['description'],
+      'API-4': ['comments'],
+      'API-5': ['checklist'],
     });
     for (let i = 1; i < r.length; i++) expect(r[i]!.rank).toBeGreaterThanOrEqual(r[i - 1]!.rank);
   });
@@ -46,12 +55,17 @@ describe('search_tasks', () => {
   it('prefix queries work (auth*), plain words do not match prefixes (a title holding them is a substring hit, ranked after)', async () => {
     expect((await hits('auth*')).map((h) => h.task.id).sort()).toEqual(['API-6', 'API-7', 'WEB-1']);
     const auth = await hits('auth');
-    expect(auth.filter((h) => h.rank < 0).map((h) => h.task.id).sort()).toEqual(['API-7', 'WEB-1']);
+    expect(
+      auth
+        .filter((h) => h.rank < 0)
+        .map((h) => h.task.id)
+        .sort(),
+    ).toEqual(['API-7', 'WEB-1']);
     expect(auth.slice(2).map((h) => [h.task.id, h.rank])).toEqual([['API-6', 1]]);
     const prefixed = (await hits('authen*'))[0]!;
     expect(prefixed).toMatchObject({ task: { id: 'WEB-1' }, matchedFields: ['title'] });
     expect(prefixed.excerpt).toContain('**Authentication**');
-    expect((await hits('"crossing zebra"'))).toEqual([]);
+    expect(await hits('"crossing zebra"')).toEqual([]);
     expect((await hits('"zebra crossing"')).map((h) => h.task.id)).toEqual(['API-1']);
   });
 
@@ -206,8 +220,31 @@ describe('search_tasks', () => {
 
   it('queries full of FTS syntax never error', async () => {
     const nasty = [
-      '"foo AND (bar* OR -baz) NEAR/3 ^', 'AND', 'OR NOT', '*', '"', '""', '(', ')', 'NEAR(a b)', '^zebra', 'title:zebra', 'zebra:',
-      '-zebra', '+zebra', 'a*b*c', '***', '{title}: x', "'; DROP TABLE tasks; --", '\u0000', '___', 'API-1', 'é*', '🦓', 'zebra"', '"zebra',
+      '"foo AND (bar* OR -baz) NEAR/3 ^',
+      'AND',
+      'OR NOT',
+      '*',
+      '"',
+      '""',
+      '(',
+      ')',
+      'NEAR(a b)',
+      '^zebra',
+      'title:zebra',
+      'zebra:',
+      '-zebra',
+      '+zebra',
+      'a*b*c',
+      '***',
+      '{title}: x',
+      "'; DROP TABLE tasks; --",
+      '\u0000',
+      '___',
+      'API-1',
+      'é*',
+      '🦓',
+      'zebra"',
+      '"zebra',
     ];
     for (const q of nasty) {
       const r = await c.call('search_tasks', { query: q });

@@ -35,7 +35,11 @@ describe('substatus', () => {
     expect((await c.call('update_task', { id: task.id, substatus: null })).task.substatus).toBeNull();
     expect((await c.call('get_task', { id: task.id })).task.substatus).toBeNull();
     const changes = (await allEvents(c)).filter((e) => e.taskId === task.id).map((e) => e.changes.substatus);
-    expect(changes).toEqual([{ before: null, after: 'in-progress' }, { before: 'in-progress', after: 'blocked' }, { before: 'blocked', after: null }]);
+    expect(changes).toEqual([
+      { before: null, after: 'in-progress' },
+      { before: 'in-progress', after: 'blocked' },
+      { before: 'blocked', after: null },
+    ]);
   });
 
   it('filters list_tasks by substatus', async () => {
@@ -81,7 +85,11 @@ describe('slug', () => {
     expect(renamed.task.slug).toBe('auth');
     expect((await c.call('update_task', { id: task.id, slug: null })).task.slug).toBeNull();
     const changes = (await allEvents(c)).filter((e) => e.taskId === task.id && e.changes.slug).map((e) => e.changes.slug);
-    expect(changes).toEqual([{ before: null, after: 'user-authentication' }, { before: 'user-authentication', after: 'auth' }, { before: 'auth', after: null }]);
+    expect(changes).toEqual([
+      { before: null, after: 'user-authentication' },
+      { before: 'user-authentication', after: 'auth' },
+      { before: 'auth', after: null },
+    ]);
   });
 
   it('a duplicate within the project is SLUG_TAKEN naming the holder, on create and on update, and changes nothing', async () => {
@@ -119,10 +127,7 @@ describe('slug', () => {
     try {
       for (let round = 0; round < 5; round++) {
         const slug = `race-${round}`;
-        const results = await Promise.allSettled([
-          c.call('create_task', { project: 'MM', title: `A${round}`, slug }),
-          other.call('create_task', { project: 'MM', title: `B${round}`, slug }),
-        ]);
+        const results = await Promise.allSettled([c.call('create_task', { project: 'MM', title: `A${round}`, slug }), other.call('create_task', { project: 'MM', title: `B${round}`, slug })]);
         expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
         const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
         expect(lost.reason.code).toBe('SLUG_TAKEN');

@@ -36,14 +36,41 @@ describe('create_task', () => {
       documentPath: 'docs/login.md',
     });
     expect(t).toMatchObject({
-      id: 'API-3', project: 'API', title: 'Add login', description: '# Login\nwith **markdown**', status: 'backlog', statusCategory: 'backlog',
-      kind: 'feature', priority: 'high', score: 7.5, labels: ['auth', 'spaced', 'ui'], assignee: 'agent:claude-1', claim: null,
-      parentId: 'API-1', blockedBy: ['API-2'], blocks: [], children: [], isReady: false, version: 1,
-      checklist: [{ index: 0, text: 'design', checked: false }, { index: 1, text: 'build', checked: false }],
-      checklistProgress: { done: 0, total: 2 }, comments: [], anchors: ['src/login.ts'],
+      id: 'API-3',
+      project: 'API',
+      title: 'Add login',
+      description: '# Login\nwith **markdown**',
+      status: 'backlog',
+      statusCategory: 'backlog',
+      kind: 'feature',
+      priority: 'high',
+      score: 7.5,
+      labels: ['auth', 'spaced', 'ui'],
+      assignee: 'agent:claude-1',
+      claim: null,
+      parentId: 'API-1',
+      blockedBy: ['API-2'],
+      blocks: [],
+      children: [],
+      isReady: false,
+      version: 1,
+      checklist: [
+        { index: 0, text: 'design', checked: false },
+        { index: 1, text: 'build', checked: false },
+      ],
+      checklistProgress: { done: 0, total: 2 },
+      comments: [],
+      anchors: ['src/login.ts'],
       links: { branch: 'feat/login', prUrl: 'https://x/pr/1', prNumber: 1, prState: 'open', issue: 'GH-5', worktree: '/wt' },
-      origin: 'WEB', documentPath: 'docs/login.md', closeReason: null, completedAt: null, archivedAt: null, deletedAt: null,
-      createdAt: '2026-01-01T00:00:01.000Z', updatedAt: '2026-01-01T00:00:01.000Z', childProgress: null,
+      origin: 'WEB',
+      documentPath: 'docs/login.md',
+      closeReason: null,
+      completedAt: null,
+      archivedAt: null,
+      deletedAt: null,
+      createdAt: '2026-01-01T00:00:01.000Z',
+      updatedAt: '2026-01-01T00:00:01.000Z',
+      childProgress: null,
     });
     expect(t.uid).toMatch(/^[0-9A-HJKMNP-TV-Z]{26}$/);
     expect((await c.call('get_task', { id: t.id })).task).toEqual(t);
@@ -110,7 +137,16 @@ describe('update_task', () => {
     const t = await create('a', { description: 'one', labels: ['x'], priority: 'low', links: { branch: 'b1' } });
     clock.advance(5000);
     const { task } = await c.call('update_task', { id: t.id, priority: 'urgent', appendDescription: 'two', addLabels: ['y'], links: { prNumber: 3 } });
-    expect(task).toMatchObject({ title: 'a', description: 'one\n\ntwo', priority: 'urgent', labels: ['x', 'y'], links: { branch: 'b1', prNumber: 3 }, version: 2, updatedAt: '2026-01-01T00:00:05.000Z', createdAt: t.createdAt });
+    expect(task).toMatchObject({
+      title: 'a',
+      description: 'one\n\ntwo',
+      priority: 'urgent',
+      labels: ['x', 'y'],
+      links: { branch: 'b1', prNumber: 3 },
+      version: 2,
+      updatedAt: '2026-01-01T00:00:05.000Z',
+      createdAt: t.createdAt,
+    });
     const { task: t3 } = await c.call('update_task', { id: t.id, removeLabels: ['x'], assignee: 'bob', score: -2, kind: 'bug', closeReason: 'n/a', documentPath: 'd.md', anchors: ['a.ts'] });
     expect(t3).toMatchObject({ labels: ['y'], assignee: 'bob', score: -2, kind: 'bug', closeReason: 'n/a', documentPath: 'd.md', anchors: ['a.ts'], version: 3 });
     const { task: replaced } = await c.call('update_task', { id: t.id, description: '', appendDescription: 'fresh' });
@@ -145,8 +181,7 @@ describe('update_task', () => {
 
   it('moves to a status and a position within the lane; the order persists across reads', async () => {
     const [a, b, d] = [await create('a'), await create('b'), await create('d')];
-    const lane = async (status: string) =>
-      (await c.call('list_tasks', { project: 'API', status, sort: 'position', includeDone: true })).tasks.map((t) => t.id);
+    const lane = async (status: string) => (await c.call('list_tasks', { project: 'API', status, sort: 'position', includeDone: true })).tasks.map((t) => t.id);
     expect(await lane('todo')).toEqual([a.id, b.id, d.id]);
     await c.call('update_task', { id: d.id, position: 0 });
     expect(await lane('todo')).toEqual([d.id, a.id, b.id]);

@@ -48,7 +48,11 @@ describe('workflow edits and the tasks they move', () => {
       ['in_review', task.version + 1, clock.now().toISOString()],
     ]);
     const { events } = await c.call('changes_since', { since });
-    expect(events.map((e) => [e.type, e.taskId])).toEqual([['project.updated', null], ['task.moved', after[0]!.id], ['task.moved', after[1]!.id]]);
+    expect(events.map((e) => [e.type, e.taskId])).toEqual([
+      ['project.updated', null],
+      ['task.moved', after[0]!.id],
+      ['task.moved', after[1]!.id],
+    ]);
     await expectCode(c.call('update_task', { id: task.id, title: 'stale', expectedVersion: task.version }), 'VERSION_CONFLICT');
   });
 
@@ -80,7 +84,10 @@ describe('workflow edits and the tasks they move', () => {
     for (let i = 0; i < 1100; i++) await c.call('create_task', { project: 'WF', title: `t${i}`, status: 'review' });
     // Write 1 commits the workflow, write 2 the first 500 tasks; write 3 fails.
     const flaky = countingStore(c.store, 3);
-    const edit = [{ op: 'rename' as const, name: 'review', to: 'checking' }, { op: 'recategorize' as const, name: 'checking', category: 'blocked' as const }];
+    const edit = [
+      { op: 'rename' as const, name: 'review', to: 'checking' },
+      { op: 'recategorize' as const, name: 'checking', category: 'blocked' as const },
+    ];
     await expect(updateProject(ctxOver(flaky), { key: 'WF', statuses: edit })).rejects.toThrow('crash between batches');
     const statuses = (await c.call('get_project', { key: 'WF' })).project.statuses;
     expect(statuses.find((s) => s.name === 'checking')?.category).toBe('blocked');

@@ -95,7 +95,9 @@ describe("a file that isn't Cairn's is never touched", () => {
       ws = tempWorkspace();
       mkdirSync(dirname(ws.db), { recursive: true });
       const db = new Database(ws.db);
-      db.exec('CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE tasks (id INTEGER PRIMARY KEY, project INTEGER, what TEXT); CREATE TABLE events (id INTEGER PRIMARY KEY, at TEXT)');
+      db.exec(
+        'CREATE TABLE projects (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE tasks (id INTEGER PRIMARY KEY, project INTEGER, what TEXT); CREATE TABLE events (id INTEGER PRIMARY KEY, at TEXT)',
+      );
       db.exec("INSERT INTO tasks (what) VALUES ('water plants')");
       db.pragma(`user_version = ${version}`);
       db.close();
@@ -104,14 +106,17 @@ describe("a file that isn't Cairn's is never touched", () => {
       const files = siblings(ws.db);
       expect(openFails(ws.db, 'NOT_A_WORKSPACE').message).toContain(`user_version ${version}, tables events, projects, tasks`);
       // Through the whole stack too.
-      await expectCode((async () => {
-        const c = openCairn({ db: ws.db });
-        try {
-          await c.call('list_tasks', {});
-        } finally {
-          await c.close();
-        }
-      })(), 'NOT_A_WORKSPACE');
+      await expectCode(
+        (async () => {
+          const c = openCairn({ db: ws.db });
+          try {
+            await c.call('list_tasks', {});
+          } finally {
+            await c.close();
+          }
+        })(),
+        'NOT_A_WORKSPACE',
+      );
       expect(isCairnFile(ws.db)).toBe(false);
       expect(digest(ws.db)).toBe(before);
       expect(readFileSync(ws.db).subarray(18, 20)).toEqual(header);

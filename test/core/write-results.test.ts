@@ -31,7 +31,17 @@ describe('a write answers with the task as get_task then shows it', () => {
     ['update_task', 'labels', { id: 'API-3', addLabels: ['db'], removeLabels: ['ui'] }],
     ['update_task', 'parent', { id: 'API-3', parentId: 'API-1' }],
     ['add_dependency', 'a blocker', { taskId: 'API-3', blockedBy: 'API-2' }],
-    ['update_checklist', 'items of a task that had one', { id: 'API-3', ops: [{ op: 'add', text: 'Two' }, { op: 'check', index: 0 }] }],
+    [
+      'update_checklist',
+      'items of a task that had one',
+      {
+        id: 'API-3',
+        ops: [
+          { op: 'add', text: 'Two' },
+          { op: 'check', index: 0 },
+        ],
+      },
+    ],
     ['update_checklist', 'a first item', { id: 'API-4', ops: [{ op: 'add', text: 'First' }] }],
     ['add_comment', 'a comment', { id: 'API-4', body: 'Noted' }],
     ['claim_task', 'a claim', { id: 'API-2' }],

@@ -17,7 +17,10 @@ function cairn(cwd: string, args: string[]) {
 
 beforeAll(() => {
   base = mkdtempSync(join(tmpdir(), 'cairn-handoff-cli-'));
-  for (const [name, key] of [['api', 'API'], ['core', 'CORE']] as const) {
+  for (const [name, key] of [
+    ['api', 'API'],
+    ['core', 'CORE'],
+  ] as const) {
     mkdirSync(join(base, name));
     spawnSync('git', ['init', '-q', join(base, name)]);
     expect(cairn(join(base, name), ['init', '--key', key, '--name', name]).code).toBe(0);
@@ -31,7 +34,20 @@ describe('cairn handoff / cairn doc', () => {
     const api = join(base, 'api');
     const first = cairn(api, ['handoff', '../core', 'Fix the parser', '--details', 'It drops **bold**', '--anchors', 'src/parser.ts', '--idempotency-key', 'k-1', '--priority', 'high']);
     expect(first.stdout, first.stderr).toContain('Handed off: CORE-1 in CORE');
-    const again = cairn(api, ['handoff', '../core', 'Fix the parser', '--details', 'It drops **bold**', '--anchors', 'src/parser.ts', '--idempotency-key', 'k-1', '--priority', 'high', '--json']).json();
+    const again = cairn(api, [
+      'handoff',
+      '../core',
+      'Fix the parser',
+      '--details',
+      'It drops **bold**',
+      '--anchors',
+      'src/parser.ts',
+      '--idempotency-key',
+      'k-1',
+      '--priority',
+      'high',
+      '--json',
+    ]).json();
     expect(again).toMatchObject({ taskId: 'CORE-1', replayed: true, persistedOffline: false });
     // The key names that handoff: another title under it is refused, not answered as the first.
     expect(cairn(api, ['handoff', '../core', 'Fix the lexer', '--idempotency-key', 'k-1', '--json']).json()).toMatchObject({ error: { code: 'IDEMPOTENCY_KEY_REUSED' } });

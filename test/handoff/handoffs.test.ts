@@ -36,7 +36,11 @@ afterEach(async () => {
 describe('submit_handoff', () => {
   it('hands a task to another repository: the task is created there with its origin and repo-relative anchors', async () => {
     const out = await api.cairn.call('submit_handoff', {
-      repository: core.dir, title: 'Expose a retry hook', details: '## Why\nAPI-12 needs it', priority: 'high', tags: ['deps'],
+      repository: core.dir,
+      title: 'Expose a retry hook',
+      details: '## Why\nAPI-12 needs it',
+      priority: 'high',
+      tags: ['deps'],
       anchors: ['src/parser.ts', join(core.dir, 'src', 'parser.ts'), './src/../src/new-file.ts'],
     });
     expect(out).toMatchObject({ taskId: 'CORE-1', target: { project: 'CORE', repository: core.dir }, persistedOffline: false, replayed: false });

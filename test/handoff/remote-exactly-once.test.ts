@@ -122,7 +122,7 @@ describe('remote writes happen exactly once', () => {
     expect((await serverTasks()).map((t) => t.title).sort()).toEqual(['first', 'second']);
   });
 
-  it('a 403 about one entry (a handoff outside the server\'s workspace) refuses that entry only; the rest are delivered', async () => {
+  it("a 403 about one entry (a handoff outside the server's workspace) refuses that entry only; the rest are delivered", async () => {
     await server!.stop();
     const other = join(base, 'other');
     mkdirSync(other);

@@ -19,7 +19,8 @@ export async function freePort(): Promise<number> {
 /** `cairn serve` in its own process; resolves once it listens. */
 export async function startServe(db: string, port: number): Promise<{ stop(): Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db], {
-    stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0' },
   });
   await new Promise<void>((ok, fail) => {
     let err = '';

@@ -59,7 +59,10 @@ describe('remote workspace', () => {
     try {
       const sent = await ok(mcp, 'submit_handoff', { target: '@acme/core', title: 'Remote handoff', details: 'over HTTP', anchors: ['src/a.ts'], idempotencyKey: 'r-1' });
       expect(sent.data).toMatchObject({ taskId: 'CORE-1', persistedOffline: false, replayed: false, target: { project: 'CORE' } });
-      expect((await ok(mcp, 'submit_handoff', { target: '@acme/core', title: 'Remote handoff', details: 'over HTTP', anchors: ['src/a.ts'], idempotencyKey: 'r-1' })).data).toMatchObject({ taskId: 'CORE-1', replayed: true });
+      expect((await ok(mcp, 'submit_handoff', { target: '@acme/core', title: 'Remote handoff', details: 'over HTTP', anchors: ['src/a.ts'], idempotencyKey: 'r-1' })).data).toMatchObject({
+        taskId: 'CORE-1',
+        replayed: true,
+      });
       const remote = (await ok(mcp, 'get_task', { id: 'CORE-1' })).data;
       const local = openCairn({ db: serverDb, actor: 'agent:client' });
       const here = await local.call('get_task', { id: 'CORE-1' });
@@ -154,7 +157,12 @@ describe('remote workspace', () => {
       expect(offline.data).toMatchObject({ success: true, persistedOffline: true });
       server = await startServe(serverDb, port);
       await waitFor(() => pendingFiles().length === 0, 'outbox delivered');
-      expect((await serverTasks()).filter((t) => t.id.startsWith('LIB-')).map((t) => t.title).sort()).toEqual(['Offline by package', 'Online by package']);
+      expect(
+        (await serverTasks())
+          .filter((t) => t.id.startsWith('LIB-'))
+          .map((t) => t.title)
+          .sort(),
+      ).toEqual(['Offline by package', 'Online by package']);
     } finally {
       await mcp.close();
     }

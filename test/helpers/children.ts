@@ -40,7 +40,10 @@ export async function runTogether<T>(script: string, argsPerChild: string[][]): 
   for (const c of children) c.child.stdin.end('go\n');
   const outs = await Promise.all(children.map((c) => c.done));
   return outs.map(({ code, stdout, stderr }) => {
-    const line = stdout.split('\n').filter((l) => l.startsWith('{')).at(-1);
+    const line = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .at(-1);
     if (!line) throw new Error(`child printed no result (exit ${code}): ${stderr || stdout}`);
     return { code, result: JSON.parse(line) as T, stderr };
   });

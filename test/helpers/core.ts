@@ -64,12 +64,7 @@ export async function allTasks(c: Cairn, extra: Record<string, unknown> = {}) {
 
 /** Everything a user can observe, for "nothing was written" checks. */
 export async function snapshot(c: Cairn) {
-  const [projects, live, deleted, events] = await Promise.all([
-    c.call('list_projects', { includeArchived: true }),
-    allTasks(c),
-    allTasks(c, { deleted: true }),
-    allEvents(c),
-  ]);
+  const [projects, live, deleted, events] = await Promise.all([c.call('list_projects', { includeArchived: true }), allTasks(c), allTasks(c, { deleted: true }), allEvents(c)]);
   const full = await Promise.all(live.map((t) => c.call('get_task', { id: t.id }).then((r) => r.task)));
   return { projects: projects.projects, tasks: full, deleted, eventCount: events.length, lastSeq: events.at(-1)?.seq ?? 0 };
 }

@@ -71,7 +71,11 @@ function openSqlite(file: string, opts: OpenRawOptions): RawDb {
     engine: 'sqlite',
     all: async <T>(sql: string, params?: readonly unknown[]) => conn.prepare(sql).all(...args(params)) as T[],
     get: async <T>(sql: string, params?: readonly unknown[]) => conn.prepare(sql).get(...args(params)) as T | undefined,
-    value: async <T>(sql: string, params?: readonly unknown[]) => conn.prepare(sql).pluck().get(...args(params)) as T | undefined,
+    value: async <T>(sql: string, params?: readonly unknown[]) =>
+      conn
+        .prepare(sql)
+        .pluck()
+        .get(...args(params)) as T | undefined,
     run: async (sql: string, params?: readonly unknown[]) => ({ changes: conn.prepare(sql).run(...args(params)).changes }),
     close: async () => {
       conn.close();

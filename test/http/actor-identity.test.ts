@@ -30,7 +30,10 @@ describe('actor bound to the caller', () => {
     const claimed = await s.call('POST', '/api/v1/tasks/API-1/claim', {}, as('agent:a'));
     expect(claimed.body.task.claim).toMatchObject({ actor: 'agent:a' });
     const hist = await s.call('GET', '/api/v1/tasks/API-1/history');
-    expect(hist.body.events.map((e: { actor: string; via?: string }) => [e.actor, e.via])).toEqual([['http', undefined], ['agent:a', undefined]]);
+    expect(hist.body.events.map((e: { actor: string; via?: string }) => [e.actor, e.via])).toEqual([
+      ['http', undefined],
+      ['agent:a', undefined],
+    ]);
 
     const long = 'agent:' + 'x'.repeat(95);
     const refused = await s.call('POST', '/api/v1/tasks/API-1/claim', {}, as(long));
@@ -89,7 +92,10 @@ describe('actor bound to the caller', () => {
     expect(adminOwn.status).toBe(200);
     const hist = await s.call('GET', '/api/v1/tasks/API-2/history', undefined, bearer(admin.secret));
     const tail = hist.body.events.slice(-2).map((e: { actor: string; via?: string }) => [e.actor, e.via]);
-    expect(tail).toEqual([['agent:x', 'token:ci'], ['ci', undefined]]);
+    expect(tail).toEqual([
+      ['agent:x', 'token:ci'],
+      ['ci', undefined],
+    ]);
 
     // The same rules over MCP with ?as=.
     const denied = await fetch(`${s.url}/mcp?as=agent:victim`, {

@@ -88,7 +88,12 @@ describe('claims exclude over HTTP', () => {
     await gone.close();
     await waitFor(() => text.includes('task.claim_expired'), 'claim_expired on the stream', EVENTUALLY_MS + 6000);
     const frame = text.split('\n\n').find((f) => f.includes('task.claim_expired'))!;
-    const data = JSON.parse(frame.split('\n').find((l) => l.startsWith('data: '))!.slice(6));
+    const data = JSON.parse(
+      frame
+        .split('\n')
+        .find((l) => l.startsWith('data: '))!
+        .slice(6),
+    );
     expect(data).toMatchObject({ type: 'task.claim_expired', actor: 'cairn', taskId: 'API-1' });
     expect(data.changes.claim.before.actor).toBe('agent:gone');
     const task = (await s.call('GET', '/api/v1/tasks/API-1')).body.task;

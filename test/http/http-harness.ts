@@ -110,10 +110,7 @@ export async function serveProcess(db: string, env: Record<string, string> = {},
 }
 
 /** Reads server-sent events from a fetch response until `stop` says so or the signal aborts. */
-export async function readSse(
-  res: Response,
-  onEvent: (e: { id?: string; event?: string; data: string }) => boolean | void,
-): Promise<void> {
+export async function readSse(res: Response, onEvent: (e: { id?: string; event?: string; data: string }) => boolean | void): Promise<void> {
   const reader = res.body!.getReader();
   const dec = new TextDecoder();
   let buf = '';

@@ -34,7 +34,9 @@ const sc = (r: unknown) => (r as { structuredContent: Record<string, any> }).str
 describe('MCP over Streamable HTTP', () => {
   it('serves each toolset, chosen per request, to the v2 client (2026-07-28) and the v1 client (2025-11-25)', async () => {
     for (const ts of TOOLSETS) {
-      const expected = OPS.filter((o) => o.toolset === ts).map((o) => o.name).sort();
+      const expected = OPS.filter((o) => o.toolset === ts)
+        .map((o) => o.name)
+        .sort();
       const a = await v2(`?toolsets=${ts}`);
       expect((await a.listTools()).tools.map((t) => t.name).sort(), `v2 ${ts}`).toEqual(expected);
       await a.close();

@@ -101,14 +101,20 @@ describe('operator probes and metrics on two replicas', () => {
     }
     const after = await Promise.all([a, b].map(async (r) => (await call(r.url, '/metrics')).text));
     const grew = (i: number, name: string, where: Record<string, string>) => total(after[i]!, name, where) - total(before[i]!, name, where);
-    for (const [i, k] of [[0, 'a'], [1, 'b']] as const) {
+    for (const [i, k] of [
+      [0, 'a'],
+      [1, 'b'],
+    ] as const) {
       expect(grew(i, 'cairn_http_requests_total', { method: 'POST', route: '/api/v1/tasks', status: '201' })).toBe(sent[k].creates);
       expect(grew(i, 'cairn_http_requests_total', { method: 'GET', route: '/api/v1/tasks/:id', status: '404' })).toBe(sent[k].gets404);
       expect(grew(i, 'cairn_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/tasks' })).toBe(sent[k].creates);
       expect(total(after[i]!, 'cairn_http_requests_total', { replica: `replica-${k}` })).toBe(total(after[i]!, 'cairn_http_requests_total'));
     }
     // Each database call's wait for a pool connection is observed (PostgreSQL); SQLite has no pool.
-    for (const [i, k] of [[0, 'a'], [1, 'b']] as const) {
+    for (const [i, k] of [
+      [0, 'a'],
+      [1, 'b'],
+    ] as const) {
       const waited = grew(i, 'cairn_db_pool_wait_seconds_count', {});
       if (onPostgres) expect(waited).toBeGreaterThanOrEqual(sent[k].creates);
       else expect(total(after[i]!, 'cairn_db_pool_wait_seconds_count')).toBe(0);
@@ -118,7 +124,11 @@ describe('operator probes and metrics on two replicas', () => {
     expect(grew(1, 'cairn_mcp_tool_calls_total', { surface: 'native', tool: 'get_task', outcome: 'TASK_NOT_FOUND' })).toBe(2);
     expect(grew(0, 'cairn_mcp_tool_calls_total', {})).toBe(0);
     // Every create reached both replicas' feeds, whichever answered it.
-    await expect.poll(async () => total((await call(a.url, '/metrics')).text, 'cairn_feed_events_total', { type: 'task.created' }) - total(before[0]!, 'cairn_feed_events_total', { type: 'task.created' }), { timeout: 10_000 }).toBe(9);
+    await expect
+      .poll(async () => total((await call(a.url, '/metrics')).text, 'cairn_feed_events_total', { type: 'task.created' }) - total(before[0]!, 'cairn_feed_events_total', { type: 'task.created' }), {
+        timeout: 10_000,
+      })
+      .toBe(9);
     expect(total(after[0]!, 'cairn_db_up')).toBe(1);
     expect(total(after[1]!, 'cairn_schema_version')).toBeGreaterThan(0);
     expect(after[0]).toContain('cairn_process_resident_memory_bytes');

@@ -113,7 +113,7 @@ describe('a token limited to projects', () => {
     expect((await s.call('GET', '/api/v1/tasks/OTH-2', undefined, admin)).body.task.isReady).toBe(true);
   });
 
-  it('over MCP, /mcp and /mcp/tx?project=WEB neither show nor delete another project\'s task', async () => {
+  it("over MCP, /mcp and /mcp/tx?project=WEB neither show nor delete another project's task", async () => {
     s = await serve({ rateLimit: false });
     const { admin, webSecret } = await twoProjects(s);
     const connect = async (path: string) => {
@@ -153,7 +153,7 @@ describe('a token limited to projects', () => {
     expect((await s.call('GET', '/api/v1/tasks/OTH-1', undefined, admin)).body.task.deletedAt).toBeNull();
   });
 
-  it('MCP subscriptions reach only its projects\' resources, with both SDK clients', async () => {
+  it("MCP subscriptions reach only its projects' resources, with both SDK clients", async () => {
     s = await serve({ rateLimit: false });
     const { webSecret } = await twoProjects(s);
     const v1 = new ClientV1({ name: 'limited-v1', version: '1' });
@@ -174,7 +174,7 @@ describe('a token limited to projects', () => {
     }
   });
 
-  it('the event stream carries only its projects\' events', async () => {
+  it("the event stream carries only its projects' events", async () => {
     s = await serve({ rateLimit: false });
     const { admin, web } = await twoProjects(s);
     const abort = new AbortController();

@@ -33,7 +33,12 @@ describe('REST API', () => {
 
     const upd = await s.call('PATCH', '/api/v1/tasks/API-1', { title: 'Login page', expectedVersion: got.body.task.version, status: 'in_progress' });
     expect(upd.body.task).toMatchObject({ title: 'Login page', status: 'in_progress' });
-    const chk = await s.call('POST', '/api/v1/tasks/API-1/checklist', { ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'build' }] });
+    const chk = await s.call('POST', '/api/v1/tasks/API-1/checklist', {
+      ops: [
+        { op: 'check', index: 0 },
+        { op: 'add', text: 'build' },
+      ],
+    });
     expect(chk.body.task.checklist.map((i: { checked: boolean }) => i.checked)).toEqual([true, false]);
     const com = await s.call('POST', '/api/v1/tasks/API-1/comments', { body: 'started', kind: 'research' }, { 'x-cairn-actor': 'agent:rest' });
     expect(com.status).toBe(200);
@@ -121,13 +126,21 @@ describe('OpenAPI document', () => {
     // No dangling references: every $ref points into components.
     for (const m of JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)) {
       const parts = m[1]!.replace(/^#\//, '').split('/');
-      expect(parts.reduce((o: any, k) => o?.[k], doc), m[1]).toBeDefined();
+      expect(
+        parts.reduce((o: any, k) => o?.[k], doc),
+        m[1],
+      ).toBeDefined();
     }
   });
 
   it('describes what the server really answers (responses validate against the documented schema)', async () => {
     const { body: doc } = await s.call('GET', '/api/v1/openapi.json');
-    const probes: Array<[string, string]> = [['/api/v1/tasks/{id}', '/api/v1/tasks/API-2'], ['/api/v1/tasks', '/api/v1/tasks?project=API'], ['/api/v1/board', '/api/v1/board'], ['/api/v1/projects', '/api/v1/projects']];
+    const probes: Array<[string, string]> = [
+      ['/api/v1/tasks/{id}', '/api/v1/tasks/API-2'],
+      ['/api/v1/tasks', '/api/v1/tasks?project=API'],
+      ['/api/v1/board', '/api/v1/board'],
+      ['/api/v1/projects', '/api/v1/projects'],
+    ];
     for (const [tpl, url] of probes) {
       const schema = z.fromJSONSchema(doc.paths[tpl].get.responses['200'].content['application/json'].schema);
       const r = await s.call('GET', url);

@@ -35,7 +35,11 @@ describe('the server log', () => {
     const server = await serveProcess(ws.db, { CAIRN_ACCESS_LOG: '1', CAIRN_REPLICA_ID: 'log-test' });
     try {
       const auth = (t: string) => ({ authorization: `Bearer ${t}` });
-      const traced = await freshConnectionFetch(`${server.url}/api/v1/tasks`, { method: 'POST', headers: { ...auth(writer), 'content-type': 'application/json', 'x-request-id': 'trace-42' }, body: JSON.stringify({ project: 'LOG', title: 'logged' }) });
+      const traced = await freshConnectionFetch(`${server.url}/api/v1/tasks`, {
+        method: 'POST',
+        headers: { ...auth(writer), 'content-type': 'application/json', 'x-request-id': 'trace-42' },
+        body: JSON.stringify({ project: 'LOG', title: 'logged' }),
+      });
       expect(traced.status).toBe(201);
       expect(traced.headers.get('x-request-id')).toBe('trace-42');
       const own = await freshConnectionFetch(`${server.url}/api/v1/projects`, { headers: auth(admin) });
@@ -81,7 +85,10 @@ describe('the server log', () => {
     spaces.push(ws);
     // At warn, not even the line with the address is written: the test picks the port itself.
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', ws.db, '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, CAIRN_ACCESS_LOG: '1', CAIRN_LOG_LEVEL: 'debug' } });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', ws.db, '--log-level', 'warn'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, CAIRN_ACCESS_LOG: '1', CAIRN_LOG_LEVEL: 'debug' },
+    });
     let log = '';
     child.stderr.on('data', (d) => (log += d));
     try {

@@ -22,10 +22,13 @@ function rawExchange(url: string, payload: string, wantClose = true): Promise<{ 
   return new Promise((resolve) => {
     const sock = connect(Number(port), '127.0.0.1');
     let text = '';
-    const timer = setTimeout(() => {
-      sock.destroy();
-      resolve({ text, closed: false });
-    }, wantClose ? EVENTUALLY_MS : 2000);
+    const timer = setTimeout(
+      () => {
+        sock.destroy();
+        resolve({ text, closed: false });
+      },
+      wantClose ? EVENTUALLY_MS : 2000,
+    );
     sock.on('data', (d) => (text += d.toString('latin1')));
     sock.on('error', (err) => {
       clearTimeout(timer);

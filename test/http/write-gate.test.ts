@@ -76,32 +76,41 @@ function cliRemote(args: string[], secret: string): Promise<string | undefined> 
 const write = { project: 'API', title: 'must not exist' };
 
 const READ_ONLY_CASES: Array<[string, () => Promise<string | undefined>]> = [
-  ['REST, read token', async () => {
-    const r = await s.call('POST', '/api/v1/tasks', write, bearer(readSecret));
-    expect(r.status).toBe(403);
-    expect(r.headers.get('www-authenticate')).toContain('insufficient_scope');
-    return r.body.error.code;
-  }],
-  ['MCP over HTTP, read token (refused before dispatch)', async () => {
-    const res = await fetch(`${s.url}/mcp`, {
-      method: 'POST',
-      headers: { ...bearer(readSecret), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_task', arguments: write } }),
-    });
-    expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toContain('scope="write"');
-    return codeOf(((await res.json()) as { error: { message: string } }).error.message);
-  }],
+  [
+    'REST, read token',
+    async () => {
+      const r = await s.call('POST', '/api/v1/tasks', write, bearer(readSecret));
+      expect(r.status).toBe(403);
+      expect(r.headers.get('www-authenticate')).toContain('insufficient_scope');
+      return r.body.error.code;
+    },
+  ],
+  [
+    'MCP over HTTP, read token (refused before dispatch)',
+    async () => {
+      const res = await fetch(`${s.url}/mcp`, {
+        method: 'POST',
+        headers: { ...bearer(readSecret), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_task', arguments: write } }),
+      });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('www-authenticate')).toContain('scope="write"');
+      return codeOf(((await res.json()) as { error: { message: string } }).error.message);
+    },
+  ],
   ['MCP over HTTP, ?readOnly', () => mcpHttp('?readOnly', writeSecret, 'create_task', write)],
   ['MCP over stdio, --read-only', () => mcpStdio(['--read-only'], 'create_task', write)],
-  ['MCP over stdio, CAIRN_READ_ONLY= (empty is on)', async () => {
-    const c = await connectV1({ db: s.ws.db, env: { CAIRN_READ_ONLY: '' } });
-    try {
-      return codeOf((await call(c, 'create_task', write)).text);
-    } finally {
-      await c.close();
-    }
-  }],
+  [
+    'MCP over stdio, CAIRN_READ_ONLY= (empty is on)',
+    async () => {
+      const c = await connectV1({ db: s.ws.db, env: { CAIRN_READ_ONLY: '' } });
+      try {
+        return codeOf((await call(c, 'create_task', write)).text);
+      } finally {
+        await c.close();
+      }
+    },
+  ],
   ['CLI through a remote server, read token', () => cliRemote(['add', 'must not exist', '--project', 'API'], readSecret)],
 ];
 

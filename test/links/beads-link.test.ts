@@ -17,13 +17,23 @@ afterEach(async () => {
   s?.cleanup();
 });
 
-const issues = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+const issues = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, any>);
 
 describe('beads link', () => {
   it('writes issues as bd does, keeps what Cairn does not hold, and reads the lines written outside', async () => {
     s = scratch('cairn-beads-link-');
     const file = join(s.dir, 'issues.jsonl');
-    writeFileSync(file, readFileSync(join(FIXTURES, 'beads', '.beads', 'issues.jsonl'), 'utf8').replace('"status":"open","priority":1,"issue_type":"epic"', '"status":"open","priority":1,"issue_type":"epic","estimated_minutes":90'));
+    writeFileSync(
+      file,
+      readFileSync(join(FIXTURES, 'beads', '.beads', 'issues.jsonl'), 'utf8').replace(
+        '"status":"open","priority":1,"issue_type":"epic"',
+        '"status":"open","priority":1,"issue_type":"epic","estimated_minutes":90',
+      ),
+    );
     cairn = openCairn({ db: join(s.dir, 'cairn.db'), actor: 'agent' });
     expect((await cairn.call('link_source', { path: file, project: 'BD' })).link).toMatchObject({ kind: 'beads', records: 5, state: 'in sync' });
     const epic = (await cairn.call('get_task', { id: 'bd-1' })).task;
@@ -34,8 +44,15 @@ describe('beads link', () => {
     const lines = issues(file);
     expect(lines.find((i) => i.id === 'bd-1')).toMatchObject({ title: 'Ship the storage layer (v2)', priority: 0, issue_type: 'epic', estimated_minutes: 90 });
     expect(lines.at(-1)).toMatchObject({
-      id: 'bd-6', title: 'From Cairn', status: 'open', priority: 4, issue_type: 'bug',
-      dependencies: [{ issue_id: 'bd-6', depends_on_id: 'bd-2', type: 'blocks' }, { issue_id: 'bd-6', depends_on_id: 'bd-1', type: 'parent-child' }],
+      id: 'bd-6',
+      title: 'From Cairn',
+      status: 'open',
+      priority: 4,
+      issue_type: 'bug',
+      dependencies: [
+        { issue_id: 'bd-6', depends_on_id: 'bd-2', type: 'blocks' },
+        { issue_id: 'bd-6', depends_on_id: 'bd-1', type: 'parent-child' },
+      ],
     });
     const lock = lines.find((i) => i.id === 'bd-4')!;
     expect(lock).toMatchObject({ status: 'closed', close_reason: 'Fixed by the new lock order', closed_at: expect.any(String) });

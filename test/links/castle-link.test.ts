@@ -19,8 +19,9 @@ const PROJECT = '/home/dev/castle';
 let s: Scratch;
 let file: string;
 let c: Client;
-const serve = (db: string, toolsets: string[] = []) => connectV1({ env: { CASTLE_DB_PATH: db, CASTLE_PROJECT_PATH: PROJECT }, args: ['--profile', 'castle', ...(toolsets.length ? ['--toolsets', toolsets.join(',')] : [])] });
-const castleTables = (f: string) => (new Database(f, { readonly: true }).prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[]);
+const serve = (db: string, toolsets: string[] = []) =>
+  connectV1({ env: { CASTLE_DB_PATH: db, CASTLE_PROJECT_PATH: PROJECT }, args: ['--profile', 'castle', ...(toolsets.length ? ['--toolsets', toolsets.join(',')] : [])] });
+const castleTables = (f: string) => new Database(f, { readonly: true }).prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
 
 beforeAll(async () => {
   s = scratch('cairn-castle-link-');
@@ -33,8 +34,8 @@ afterAll(async () => {
   s?.cleanup();
 });
 
-describe('castle link: Castle\'s own database, read in place', () => {
-  it('lists, gets (by Castle\'s id or a title search), searches and sums up the agent\'s project', async () => {
+describe("castle link: Castle's own database, read in place", () => {
+  it("lists, gets (by Castle's id or a title search), searches and sums up the agent's project", async () => {
     const list = await ok(c, 'castle_list_tasks');
     expect(list.text).toContain('## Castle Tasks (2)');
     expect(list.text).toContain(`- **Add dark mode support** (in_progress, feature) [UI, theme] | PR: https://github.com/acme/castle/pull/51\n  ID: CASTLE-1 (Castle ${A1})`);
@@ -57,10 +58,14 @@ describe('castle link: Castle\'s own database, read in place', () => {
     expect(r.text).toMatch(/Research cut at 2,000 of 2,5\d\d characters$/);
   });
 
-  it('edge case: each call reads fresh data: the app\'s save shows on the next call, a row it deleted is gone', async () => {
+  it("edge case: each call reads fresh data: the app's save shows on the next call, a row it deleted is gone", async () => {
     const app = new CastleApp(file);
-    app.run("UPDATE tasks SET state = 'review', updated_at = '2026-03-01 10:00:00' WHERE id = ?", A1)
-      .run("INSERT INTO tasks (id, title, state, kind, project_path, created_at, updated_at) VALUES ('new-1', 'Written in Castle just now', 'new', 'bug', ?, '2026-03-01 10:00:00', '2026-03-01 10:00:00')", PROJECT)
+    app
+      .run("UPDATE tasks SET state = 'review', updated_at = '2026-03-01 10:00:00' WHERE id = ?", A1)
+      .run(
+        "INSERT INTO tasks (id, title, state, kind, project_path, created_at, updated_at) VALUES ('new-1', 'Written in Castle just now', 'new', 'bug', ?, '2026-03-01 10:00:00', '2026-03-01 10:00:00')",
+        PROJECT,
+      )
       .run("DELETE FROM tasks WHERE id = '5b0f7a52-1c1e-4b7e-9d57-0c6f1e0b1a03'")
       .save();
     app.close();
@@ -84,7 +89,7 @@ describe('castle link: Castle\'s own database, read in place', () => {
     expect(whole.length).toBeGreaterThan(0);
   });
 
-  it('refuses castle_create_task and castle_update_task with why and what to do instead; Cairn\'s own additions are kept beside the file', async () => {
+  it("refuses castle_create_task and castle_update_task with why and what to do instead; Cairn's own additions are kept beside the file", async () => {
     const before = readFileSync(file);
     const w = await serve(file, ['write']);
     try {
@@ -130,7 +135,7 @@ describe('castle link: seed 000 edge cases of absence and age', () => {
     }
   });
 
-  it('an older Castle schema (seed 001\'s columns, no PR or worktree columns) reads gracefully', async () => {
+  it("an older Castle schema (seed 001's columns, no PR or worktree columns) reads gracefully", async () => {
     const old = join(s.dir, 'old', 'castle.db');
     mkdirSync(join(s.dir, 'old'));
     const sql = `CREATE TABLE tasks (id TEXT PRIMARY KEY, title TEXT NOT NULL, description TEXT DEFAULT '', state TEXT NOT NULL, kind TEXT NOT NULL,
@@ -149,7 +154,7 @@ describe('castle link: seed 000 edge cases of absence and age', () => {
     }
   });
 
-  it('Castle\'s file is never migrated or marked, and any other SQLite file is still refused as a workspace', async () => {
+  it("Castle's file is never migrated or marked, and any other SQLite file is still refused as a workspace", async () => {
     const db = new Database(file, { readonly: true });
     expect([db.pragma('application_id', { simple: true }), db.pragma('user_version', { simple: true })]).toEqual([0, 0]);
     db.close();
@@ -165,7 +170,7 @@ describe('castle link: seed 000 edge cases of absence and age', () => {
 });
 
 describe('castle link: writable, for when the app is closed', () => {
-  it('writes rows in Castle\'s schema; a write the app\'s later save erased is reported, never silently lost', async () => {
+  it("writes rows in Castle's schema; a write the app's later save erased is reported, never silently lost", async () => {
     const dir = join(s.dir, 'writable');
     const db = join(dir, 'castle.db');
     castleDb(db);

@@ -36,7 +36,7 @@ afterAll(async () => {
 });
 
 describe('devplanner link: the workspace is served in place', () => {
-  it('lists the workspace\'s projects and cards from its files, with nothing imported first', async () => {
+  it("lists the workspace's projects and cards from its files, with nothing imported first", async () => {
     const { projects } = json(await ok(c, 'list_projects'));
     expect(projects.map((p: any) => [p.slug, p.name, p.cardCounts])).toEqual([[P, 'Media Manager', { '01-upcoming': 2, '02-in-progress': 1, '03-complete': 0, '04-archive': 1 }]]);
     const auth = json(await ok(c, 'get_card', { projectSlug: P, cardSlug: 'user-authentication' }));
@@ -58,7 +58,15 @@ describe('devplanner link: the workspace is served in place', () => {
     expect(readJson(join(ws, P, '01-upcoming', '_order.json'))).not.toContain('oauth2-integration.md');
     const got = json(await ok(c, 'get_card', { projectSlug: P, cardSlug: 'oauth2-integration' }));
     expect(got.tasks).toHaveLength(5);
-    await ok(c, 'batch_update_tasks', { projectSlug: P, cardSlug: 'oauth2-integration', updates: [{ taskIndex: 0, checked: true }, { taskIndex: 1, checked: true }, { taskIndex: 2, checked: true }] });
+    await ok(c, 'batch_update_tasks', {
+      projectSlug: P,
+      cardSlug: 'oauth2-integration',
+      updates: [
+        { taskIndex: 0, checked: true },
+        { taskIndex: 1, checked: true },
+        { taskIndex: 2, checked: true },
+      ],
+    });
     expect(readCardFile(card('02-in-progress', 'oauth2-integration')).tasks.map((t) => t.checked)).toEqual([true, true, true, false, false]);
     await ok(c, 'toggle_task', { projectSlug: P, cardSlug: 'oauth2-integration', taskIndex: 3, checked: true });
     await ok(c, 'toggle_task', { projectSlug: P, cardSlug: 'oauth2-integration', taskIndex: 4, checked: true });
@@ -81,9 +89,12 @@ describe('devplanner link: the workspace is served in place', () => {
     expect(found.results.map((r: any) => r.card.slug)).toContain('user-authentication');
     await ok(c, 'add_task', { projectSlug: P, cardSlug: 'user-authentication', text: 'Implement rate limiting for login endpoint' });
     expect(readCardFile(card('02-in-progress', 'user-authentication')).tasks.at(-1)).toEqual({ text: 'Implement rate limiting for login endpoint', checked: false });
-    const created = json(await ok(c, 'create_card', { projectSlug: P, title: 'API Rate Limiting', priority: 'high', assignee: 'agent', content: '## Overview\n\nPrevent abuse by limiting request rates...' }));
+    const created = json(
+      await ok(c, 'create_card', { projectSlug: P, title: 'API Rate Limiting', priority: 'high', assignee: 'agent', content: '## Overview\n\nPrevent abuse by limiting request rates...' }),
+    );
     expect(created.slug).toBe('api-rate-limiting');
-    for (const text of ['Choose rate limiting library', 'Configure Redis for storage', 'Add middleware to all routes']) await ok(c, 'add_task', { projectSlug: P, cardSlug: 'api-rate-limiting', text });
+    for (const text of ['Choose rate limiting library', 'Configure Redis for storage', 'Add middleware to all routes'])
+      await ok(c, 'add_task', { projectSlug: P, cardSlug: 'api-rate-limiting', text });
     const file = readCardFile(card('01-upcoming', 'api-rate-limiting'));
     expect(file.data).toMatchObject({ title: 'API Rate Limiting', priority: 'high', assignee: 'agent', cardNumber: 5 });
     expect(file.tasks.map((t) => t.text)).toEqual(['Choose rate limiting library', 'Configure Redis for storage', 'Add middleware to all routes']);
@@ -93,7 +104,7 @@ describe('devplanner link: the workspace is served in place', () => {
     expect(readJson(join(ws, P, '_project.json')).nextCardNumber).toBe(6);
   });
 
-  it('create_project makes the project\'s folder, as DevPlanner\'s app lays it out, and its cards go there', async () => {
+  it("create_project makes the project's folder, as DevPlanner's app lays it out, and its cards go there", async () => {
     json(await ok(c, 'create_project', { name: 'API Docs', description: 'Reference pages' }));
     const cfg = readJson(join(ws, 'api-docs', '_project.json'));
     expect(cfg).toMatchObject({ name: 'API Docs', description: 'Reference pages', archived: false, nextCardNumber: 1 });
@@ -113,7 +124,10 @@ describe('devplanner link: changes made in the files', () => {
     writeCardFile(thumb, { ...before.data, title: 'Thumbnail cache v2' }, `${before.content.replace('- [ ] Pick a cache folder', '- [x] Pick a cache folder')}- [ ] Evict after 30 days\n`);
     const edited = json(await ok(c, 'get_card', { projectSlug: P, cardSlug: 'thumbnail-cache' }));
     expect(edited.frontmatter.title).toBe('Thumbnail cache v2');
-    expect(edited.tasks.map((t: any) => [t.text, t.checked])).toEqual([['Pick a cache folder', true], ['Evict after 30 days', false]]);
+    expect(edited.tasks.map((t: any) => [t.text, t.checked])).toEqual([
+      ['Pick a cache folder', true],
+      ['Evict after 30 days', false],
+    ]);
 
     writeCardFile(card('01-upcoming', 'made-by-hand'), { title: 'Made by hand', priority: 'low', created: '2026-01-01T00:00:00Z', updated: '2026-01-01T00:00:00Z' }, 'Written in an editor.\n');
     const lane = () => ok(c, 'list_cards', { projectSlug: P, lane: '01-upcoming' }).then((r) => json(r).cards.map((x: any) => x.slug));
@@ -129,7 +143,7 @@ describe('devplanner link: changes made in the files', () => {
     expect(r.text).toContain('CARD_NOT_FOUND');
   });
 
-  it('enters the change feed by the source\'s name, and a native client\'s history shows who changed what', async () => {
+  it("enters the change feed by the source's name, and a native client's history shows who changed what", async () => {
     const lib = openCairn({ db: join(ws, '.cairn', 'cairn.db') });
     try {
       const { events } = await lib.call('changes_since', { since: 0, limit: 1000 });
@@ -143,7 +157,7 @@ describe('devplanner link: changes made in the files', () => {
     }
   });
 
-  it('a hand edit reaches a native client\'s resource subscription, as any write does', async () => {
+  it("a hand edit reaches a native client's resource subscription, as any write does", async () => {
     const native = await connectV1({ db: join(ws, '.cairn', 'cairn.db') });
     try {
       const updated: string[] = [];
@@ -183,7 +197,7 @@ describe('devplanner link: changes made in the files', () => {
     }
   });
 
-  it('the seed\'s resources read the files as they are now', async () => {
+  it("the seed's resources read the files as they are now", async () => {
     const uri = `devplanner://projects/${P}/cards/thumbnail-cache`;
     const text = async (u: string) => JSON.parse(((await c.readResource({ uri: u })).contents[0] as { text: string }).text);
     const read = () => text(uri);

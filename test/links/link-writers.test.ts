@@ -47,14 +47,18 @@ async function writeWhileOwnerWrites(id: string, meanwhile: () => void, change: 
 }
 
 describe('links: two writers', () => {
-  it('the owner writes a card between Cairn\'s read and its write: Cairn reads again and both changes are kept', async () => {
+  it("the owner writes a card between Cairn's read and its write: Cairn reads again and both changes are kept", async () => {
     const { file } = await linked();
     const auth = file('02-in-progress', 'user-authentication');
     const { task } = await cairn.call('get_task', { id: 'MM-3' });
-    await writeWhileOwnerWrites(task.id, () => {
-      const card = readCardFile(auth);
-      writeCardFile(auth, { ...card.data, assignee: 'user' }, card.content.replace('- [ ] Add login endpoint', '- [x] Add login endpoint'));
-    }, { title: 'User authentication (JWT)' });
+    await writeWhileOwnerWrites(
+      task.id,
+      () => {
+        const card = readCardFile(auth);
+        writeCardFile(auth, { ...card.data, assignee: 'user' }, card.content.replace('- [ ] Add login endpoint', '- [x] Add login endpoint'));
+      },
+      { title: 'User authentication (JWT)' },
+    );
     const after = readCardFile(auth);
     expect(after.data).toMatchObject({ title: 'User authentication (JWT)', assignee: 'user' });
     expect(after.tasks.at(-1)).toEqual({ text: 'Add login endpoint', checked: true });
@@ -63,19 +67,23 @@ describe('links: two writers', () => {
     expect(now.checklist.at(-1)).toMatchObject({ text: 'Add login endpoint', checked: true });
   });
 
-  it('both change the same field: VERSION_CONFLICT with the fresh record, and the owner\'s change stays', async () => {
+  it("both change the same field: VERSION_CONFLICT with the fresh record, and the owner's change stays", async () => {
     const { file } = await linked();
     const auth = file('02-in-progress', 'user-authentication');
-    const err = await writeWhileOwnerWrites('MM-3', () => {
-      const card = readCardFile(auth);
-      writeCardFile(auth, { ...card.data, title: 'Auth, as the owner named it' }, card.content);
-    }, { title: 'Auth, as the agent named it' }).catch((e: unknown) => e as { code: string; details: Record<string, any> });
+    const err = await writeWhileOwnerWrites(
+      'MM-3',
+      () => {
+        const card = readCardFile(auth);
+        writeCardFile(auth, { ...card.data, title: 'Auth, as the owner named it' }, card.content);
+      },
+      { title: 'Auth, as the agent named it' },
+    ).catch((e: unknown) => e as { code: string; details: Record<string, any> });
     expect(err).toMatchObject({ code: 'VERSION_CONFLICT', details: { fields: ['title'], task: { id: 'MM-3', title: 'Auth, as the owner named it' } } });
     expect(readCardFile(auth).data.title).toBe('Auth, as the owner named it');
     expect((await cairn.call('get_task', { id: 'MM-3' })).task.title).toBe('Auth, as the owner named it');
   });
 
-  it('an expectedVersion from before the owner\'s change is refused, and the change is not overwritten', async () => {
+  it("an expectedVersion from before the owner's change is refused, and the change is not overwritten", async () => {
     const { file } = await linked();
     const thumb = file('01-upcoming', 'thumbnail-cache');
     const seen = (await cairn.call('get_task', { id: 'MM-2' })).task;
@@ -135,14 +143,16 @@ describe('links: two writers', () => {
     await new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
-    const cards = readdirSync(join(ws, P), { recursive: true }).map(String).filter((f) => f.endsWith('.md'));
+    const cards = readdirSync(join(ws, P), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.md'));
     for (const f of cards) {
       const card = readCardFile(join(ws, P, f));
       expect(card.data.title, f).toEqual(expect.any(String));
     }
     cairn = openCairn({ db, actor: 'agent' });
     const tasks: Array<{ title: string }> = [];
-    for (let cursor: string | undefined; ;) {
+    for (let cursor: string | undefined; ; ) {
       const page = await cairn.call('list_tasks', { project: 'MM', includeDone: true, limit: 200, ...(cursor ? { cursor } : {}) });
       tasks.push(...page.tasks);
       if (!page.nextCursor) break;

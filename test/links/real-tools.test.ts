@@ -49,7 +49,15 @@ describe.skipIf(!installed)('links with the real Task Master', () => {
     const { tasks } = await cairn.call('list_tasks', { project: 'DEMO', includeDone: true, limit: 50 });
     const id = (title: string) => tasks.find((t) => t.title === title)!.id;
     await cairn.call('complete_task', { id: id('Issue token') });
-    const made = (await cairn.call('create_task', { project: 'DEMO', title: 'Written by Cairn', priority: 'urgent', blockedBy: [id('Set up database schema')], description: 'Through the link.\n\n## Details\n\nKept in details.' })).task;
+    const made = (
+      await cairn.call('create_task', {
+        project: 'DEMO',
+        title: 'Written by Cairn',
+        priority: 'urgent',
+        blockedBy: [id('Set up database schema')],
+        description: 'Through the link.\n\n## Details\n\nKept in details.',
+      })
+    ).task;
     await cairn.call('create_task', { project: 'DEMO', title: 'A Cairn subtask', parentId: id('Login endpoint') });
     await cairn.call('update_task', { id: id('Password reset email'), title: 'Password reset e-mail', priority: 'high' });
 
@@ -58,7 +66,11 @@ describe.skipIf(!installed)('links with the real Task Master', () => {
     expect(byTitle.get('Written by Cairn')).toMatchObject({ status: 'pending', priority: 'critical', description: 'Through the link.', details: 'Kept in details.', dependencies: ['1'] });
     expect(byTitle.get('Password reset e-mail')).toMatchObject({ priority: 'high', dependencies: ['1', '2'] });
     const login = byTitle.get('Login endpoint')!;
-    expect(login.subtasks.map((x: any) => [x.title, x.status])).toEqual([['Validate input', 'pending'], ['Issue token', 'done'], ['A Cairn subtask', 'pending']]);
+    expect(login.subtasks.map((x: any) => [x.title, x.status])).toEqual([
+      ['Validate input', 'pending'],
+      ['Issue token', 'done'],
+      ['A Cairn subtask', 'pending'],
+    ]);
 
     const tmId = String(byTitle.get('Written by Cairn')!.id);
     tool('task-master', ['set-status', '--id', tmId, '--status', 'in-progress'], repo);
@@ -80,11 +92,24 @@ describe.skipIf(!installed)('links with the real Backlog.md', () => {
     const id = (title: string) => tasks.find((t) => t.title === title)!.id;
     await cairn.call('complete_task', { id: id('Login form styles') });
     await cairn.call('update_task', { id: id('Add login page'), title: 'Add the login page', addLabels: ['frontend'] });
-    await cairn.call('update_checklist', { id: id('Add login page'), ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'Remembers the email' }] });
-    const made = (await cairn.call('create_task', {
-      project: 'SITE', title: 'Written by Cairn', priority: 'high', blockedBy: [id('Set up CI')], assignee: 'bob',
-      description: 'From the link.\n\n## Implementation Notes\n\nSee the board.', checklist: ['First criterion', 'DoD: Reviewed'],
-    })).task;
+    await cairn.call('update_checklist', {
+      id: id('Add login page'),
+      ops: [
+        { op: 'check', index: 0 },
+        { op: 'add', text: 'Remembers the email' },
+      ],
+    });
+    const made = (
+      await cairn.call('create_task', {
+        project: 'SITE',
+        title: 'Written by Cairn',
+        priority: 'high',
+        blockedBy: [id('Set up CI')],
+        assignee: 'bob',
+        description: 'From the link.\n\n## Implementation Notes\n\nSee the board.',
+        checklist: ['First criterion', 'DoD: Reviewed'],
+      })
+    ).task;
 
     const board = tool('backlog', ['task', 'list', '--plain'], repo);
     expect(board).toMatch(/To Do:[\s\S]*\[HIGH\] TASK-4 - Written by Cairn/);
@@ -103,7 +128,10 @@ describe.skipIf(!installed)('links with the real Backlog.md', () => {
     tool('backlog', ['task', 'create', 'From backlog', '-d', 'Made by the backlog CLI', '--priority', 'low'], repo);
     const now = (await cairn.call('get_task', { id: made.id })).task;
     expect(now.status).toBe('in_progress');
-    expect(now.checklist.map((i) => [i.text, i.checked])).toEqual([['First criterion', true], ['DoD: Reviewed', false]]);
+    expect(now.checklist.map((i) => [i.text, i.checked])).toEqual([
+      ['First criterion', true],
+      ['DoD: Reviewed', false],
+    ]);
     const after = (await cairn.call('list_tasks', { project: 'SITE', limit: 50 })).tasks;
     expect(after.find((t) => t.title === 'From backlog')).toMatchObject({ priority: 'low', status: 'to_do' });
     expect((await cairn.call('get_task', { id: 'task-4' })).task.title).toBe('Written by Cairn');

@@ -20,13 +20,35 @@ describe('docs/mcp.md', () => {
   });
 
   it('names every error code, resource and prompt', () => {
-    for (const code of ['TASK_NOT_FOUND', 'PROJECT_NOT_FOUND', 'VALIDATION_ERROR', 'INVALID_STATUS', 'CYCLE_DETECTED', 'VERSION_CONFLICT', 'ALREADY_CLAIMED', 'CHECKLIST_INDEX_OUT_OF_RANGE', 'READ_ONLY']) {
+    for (const code of [
+      'TASK_NOT_FOUND',
+      'PROJECT_NOT_FOUND',
+      'VALIDATION_ERROR',
+      'INVALID_STATUS',
+      'CYCLE_DETECTED',
+      'VERSION_CONFLICT',
+      'ALREADY_CLAIMED',
+      'CHECKLIST_INDEX_OUT_OF_RANGE',
+      'READ_ONLY',
+    ]) {
       expect(doc).toContain(`| \`${code}\` |`);
     }
-    for (const s of ['cairn://projects`', 'cairn://projects/{key}', 'cairn://tasks/{id}', '`work-next`', '`plan-feature`', '`standup`', 'claude mcp add', 'claude_desktop_config.json', '.vscode/mcp.json', '.cursor/mcp.json']) expect(doc).toContain(s);
+    for (const s of [
+      'cairn://projects`',
+      'cairn://projects/{key}',
+      'cairn://tasks/{id}',
+      '`work-next`',
+      '`plan-feature`',
+      '`standup`',
+      'claude mcp add',
+      'claude_desktop_config.json',
+      '.vscode/mcp.json',
+      '.cursor/mcp.json',
+    ])
+      expect(doc).toContain(s);
   });
 
-  it('the README\'s tool counts are the server\'s (else run node scripts/mcp-docs.js)', () => {
+  it("the README's tool counts are the server's (else run node scripts/mcp-docs.js)", () => {
     const readme = readFileSync(`${ROOT}README.md`, 'utf8');
     const defaults = OPS.filter((o) => DEFAULT_TOOLSETS.includes(o.toolset)).length;
     expect(readme).toContain(`${defaults} tools by default`);

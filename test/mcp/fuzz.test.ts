@@ -85,7 +85,10 @@ const value = fc.oneof(
   fc.double(),
   fc.boolean(),
   fc.constant(null),
-  fc.array(fc.oneof(ids, fc.integer(), fc.record({ op: fc.constantFrom('add', 'check', 'toggle', 'remove', 'edit', 'zap'), index: fc.integer({ min: -2, max: 5 }), text: fc.string({ maxLength: 10 }) })), { maxLength: 4 }),
+  fc.array(
+    fc.oneof(ids, fc.integer(), fc.record({ op: fc.constantFrom('add', 'check', 'toggle', 'remove', 'edit', 'zap'), index: fc.integer({ min: -2, max: 5 }), text: fc.string({ maxLength: 10 }) })),
+    { maxLength: 4 },
+  ),
   fc.jsonValue({ maxDepth: 2 }),
 );
 

@@ -24,7 +24,13 @@ describe.skipIf(onPostgres)('an unexpanded host variable in --db', () => {
     await cairn.close();
     const client = new Client({ name: 'host', version: '1' });
     const stderr: string[] = [];
-    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, '--db', '${workspaceFolder}/.cairn/cairn.db'], cwd: ws.dir, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stderr: 'pipe' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [ENTRY, '--db', '${workspaceFolder}/.cairn/cairn.db'],
+      cwd: ws.dir,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      stderr: 'pipe',
+    });
     transport.stderr?.on('data', (d: Buffer) => stderr.push(d.toString()));
     await client.connect(transport);
     try {

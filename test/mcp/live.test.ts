@@ -106,7 +106,11 @@ describe('through the cairn CLI', () => {
     try {
       // The default toolsets, by name (not a count to keep in step with every new tool).
       const served = (await c.listTools()).tools.map((t) => t.name).sort();
-      expect(served).toEqual(OPS.filter((o) => DEFAULT_TOOLSETS.includes(o.toolset)).map((o) => o.name).sort());
+      expect(served).toEqual(
+        OPS.filter((o) => DEFAULT_TOOLSETS.includes(o.toolset))
+          .map((o) => o.name)
+          .sort(),
+      );
       const updated: string[] = [];
       c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
       await c.subscribeResource({ uri: 'cairn://tasks/WEB-1' });

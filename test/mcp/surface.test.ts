@@ -15,7 +15,14 @@ beforeAll(() => {
 });
 afterAll(() => ws?.cleanup());
 
-type Tool = { name: string; title?: string; description?: string; inputSchema: { properties?: Record<string, unknown> }; outputSchema?: { properties?: Record<string, unknown> }; annotations?: Record<string, unknown> };
+type Tool = {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { properties?: Record<string, unknown> };
+  outputSchema?: { properties?: Record<string, unknown> };
+  annotations?: Record<string, unknown>;
+};
 
 async function toolsOf(args: string[]): Promise<Tool[]> {
   const c = await connectV1({ db: ws.db, args });
@@ -40,15 +47,33 @@ describe('tool surface', () => {
     const tools = await toolsOf([]);
     expect(tools.map((t) => t.name).sort()).toEqual(
       // DESIGN §4 plus claim_next (issue 19: claim the first ready task atomically).
-      ['list_tasks', 'get_task', 'search_tasks', 'next_tasks', 'create_task', 'update_task', 'claim_task', 'claim_next', 'release_task', 'complete_task',
-        'add_dependency', 'remove_dependency', 'update_checklist', 'add_comment', 'board_overview', 'list_projects', 'get_project', 'create_project'].sort(),
+      [
+        'list_tasks',
+        'get_task',
+        'search_tasks',
+        'next_tasks',
+        'create_task',
+        'update_task',
+        'claim_task',
+        'claim_next',
+        'release_task',
+        'complete_task',
+        'add_dependency',
+        'remove_dependency',
+        'update_checklist',
+        'add_comment',
+        'board_overview',
+        'list_projects',
+        'get_project',
+        'create_project',
+      ].sort(),
     );
     expect(tokens(tools), `default tool list: ${tokens(tools)} tokens`).toBeLessThanOrEqual(2500);
     const answer = JSON.stringify({ tools }).length;
     expect(answer, `default tools/list: ${answer} bytes`).toBeLessThanOrEqual(40_000);
   });
 
-  it("a parameter of a toolset not served is left out of the schema, comes with its toolset, and is accepted either way", async () => {
+  it('a parameter of a toolset not served is left out of the schema, comes with its toolset, and is accepted either way', async () => {
     const props = (tools: Tool[], name: string) => Object.keys(tools.find((t) => t.name === name)!.inputSchema.properties ?? {});
     const lean = await toolsOf([]);
     const full = await toolsOf(['--toolsets', 'default,coordination']);

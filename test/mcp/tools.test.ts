@@ -7,7 +7,11 @@ import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
 import { onPostgres } from '../helpers/engine.js';
 import { call, connectV1, connectV2, inOtherProcess, ok, ROOT, type ServerArgs } from './helpers.js';
 
-type TestClient = { listTools(): Promise<{ tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> }>; callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>; close(): Promise<void> };
+type TestClient = {
+  listTools(): Promise<{ tools: Array<{ name: string; annotations?: { readOnlyHint?: boolean } }> }>;
+  callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+};
 
 describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
   const connect = (s: ServerArgs): Promise<TestClient> => (kind === 'v1' ? connectV1(s) : connectV2(s)) as Promise<TestClient>;
@@ -73,7 +77,13 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
     worked: async () => {
       await setup('release_task', { id: 'API-1' });
       await setup('claim_task', { id: 'API-1', leaseSeconds: 600 });
-      await setup('update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'docs' }] });
+      await setup('update_checklist', {
+        id: 'API-1',
+        ops: [
+          { op: 'check', index: 0 },
+          { op: 'add', text: 'docs' },
+        ],
+      });
       await setup('add_comment', { id: 'API-1', body: 'Found the OAuth quirk', kind: 'research' });
     },
     // API-3 archived, restored, deleted, restored, deleted and purged; project OLD archived.
@@ -175,7 +185,13 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       // Claiming again is how the holder renews.
       const claimed = await must('claim_task', { id: 'API-1', leaseSeconds: 600 });
       expect(claimed.text).toContain('claimed by agent until');
-      const cl = await must('update_checklist', { id: 'API-1', ops: [{ op: 'check', index: 0 }, { op: 'add', text: 'docs' }] });
+      const cl = await must('update_checklist', {
+        id: 'API-1',
+        ops: [
+          { op: 'check', index: 0 },
+          { op: 'add', text: 'docs' },
+        ],
+      });
       expect(cl.text).toContain('Checklist (1/3)');
       const cm = await must('add_comment', { id: 'API-1', body: 'Found the OAuth quirk', kind: 'research' });
       expect(cm.text).toContain('agent (research');
@@ -226,7 +242,9 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       await setup('create_project', { key: 'WEB', name: 'Web app', root: ws.dir, aliases: ['web-app'] });
       const sent = await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', details: 'Needed by the web app', priority: 'high', idempotencyKey: 'k-1', from: 'API' });
       expect(sent.data).toMatchObject({ taskId: 'WEB-1', persistedOffline: false });
-      expect((await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', details: 'Needed by the web app', priority: 'high', idempotencyKey: 'k-1', from: 'API' })).data).toMatchObject({ taskId: 'WEB-1' });
+      expect(
+        (await must('submit_handoff', { target: 'web-app', title: 'Expose the login API', details: 'Needed by the web app', priority: 'high', idempotencyKey: 'k-1', from: 'API' })).data,
+      ).toMatchObject({ taskId: 'WEB-1' });
       expect((await must('get_task', { id: 'WEB-1' })).data.task).toMatchObject({ title: 'Expose the login API', priority: 'high' });
       expect((await must('get_task_document', { id: 'WEB-1' })).data).toMatchObject({ status: 'missing' });
       const doc = await must('get_task_document', { id: 'WEB-1', requireExisting: false });
@@ -296,7 +314,7 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       expect(more.text).toMatch(/\n {2}description: word word .*… \[cut: \d+ more characters; get_task \{id: "API-1"\} has the rest\]/);
       expect(more.text).toContain('checklist: [x] 0. route');
       const found = await must('search_tasks', { query: 'oauth', fields: ['comments'] });
-      expect(((found.data.results as Array<{ task: { comments: unknown[] } }>)[0]!.task.comments).length).toBe(1);
+      expect((found.data.results as Array<{ task: { comments: unknown[] } }>)[0]!.task.comments.length).toBe(1);
       const next = await must('next_tasks', { fields: ['anchors'] });
       expect((next.data.tasks as Array<Record<string, unknown>>).every((x) => Array.isArray(x.anchors))).toBe(true);
       expect((await run('list_tasks', { fields: ['secrets'] })).text).toMatch(/^VALIDATION_ERROR: Invalid arguments for list_tasks: fields\.0: /);

@@ -31,7 +31,12 @@ describe('compactJsonSchema', () => {
         at: { type: 'string', format: 'date-time', pattern: '^…$' },
         kind: { type: 'string', enum: ['a', 'b'], description: 'a|b' },
         cat: { type: 'string', enum: ['a', 'b'], description: 'Category: a|b' },
-        many: { anyOf: [{ type: 'string', description: 'One' }, { type: 'array', items: { type: 'string', description: 'One' } }] },
+        many: {
+          anyOf: [
+            { type: 'string', description: 'One' },
+            { type: 'array', items: { type: 'string', description: 'One' } },
+          ],
+        },
       },
     });
     expect(out).toEqual({
@@ -40,7 +45,12 @@ describe('compactJsonSchema', () => {
         at: { type: 'string', format: 'date-time' },
         kind: { type: 'string', enum: ['a', 'b'] },
         cat: { type: 'string', enum: ['a', 'b'], description: 'Category' },
-        many: { anyOf: [{ type: 'string', description: 'One' }, { type: 'array', items: { type: 'string' } }] },
+        many: {
+          anyOf: [
+            { type: 'string', description: 'One' },
+            { type: 'array', items: { type: 'string' } },
+          ],
+        },
       },
     });
   });

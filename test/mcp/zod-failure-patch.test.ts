@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain JS build script, no types
 import { ZOD_FAILURE_PATTERN, ZOD_FAILURE_REPLACEMENT } from '../../scripts/zod-failure-patch.js';
 
-const parseJs = createRequire(import.meta.url).resolve('zod').replace(/index\.(c?js)$/, 'v4/core/parse.js');
+const parseJs = createRequire(import.meta.url)
+  .resolve('zod')
+  .replace(/index\.(c?js)$/, 'v4/core/parse.js');
 
 describe('zod safeParse failure patch', () => {
   it('matches the installed zod (a zod upgrade that changes failure() must revisit the patch)', () => {
@@ -16,7 +18,9 @@ describe('zod safeParse failure patch', () => {
     const util = { finalizeIssue: (iss: { message: string }) => ({ ...iss, path: [] }) };
     const core = { config: () => ({}) };
     const failure = new Function('util', 'core', `${ZOD_FAILURE_REPLACEMENT}; return failure;`)(util, core);
-    class Err { constructor(readonly issues: unknown[]) {} }
+    class Err {
+      constructor(readonly issues: unknown[]) {}
+    }
     const r = failure(Err, [{ message: 'bad' }], {});
     expect(r.success).toBe(false);
     expect(r.error).toBeInstanceOf(Err);

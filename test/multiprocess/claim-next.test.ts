@@ -33,7 +33,7 @@ describe('claim_next across processes', () => {
     const CALLS = 50;
     const READY = 480; // more than the 400 calls: the ones left over must be the tail of the queue
     let seed = 11;
-    const r = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const r = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let i = 0; i < READY; i++) {
       await c.call('create_task', { project: 'MP', title: `ready ${i}`, priority: PRIORITIES[Math.floor(r() * 5)]!, score: Math.floor(r() * 3) });
     }

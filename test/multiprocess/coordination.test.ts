@@ -93,7 +93,10 @@ interface Agent {
 }
 
 class Refused extends Error {
-  constructor(readonly code: string, text: string) {
+  constructor(
+    readonly code: string,
+    text: string,
+  ) {
     super(text);
   }
 }
@@ -146,7 +149,10 @@ async function httpAgent(name: string, url: string, log: () => string): Promise<
 const gitQueues = new Map<string, Promise<unknown>>();
 function serially<T>(key: string, f: () => Promise<T>): Promise<T> {
   const next = (gitQueues.get(key) ?? Promise.resolve()).then(f);
-  gitQueues.set(key, next.catch(() => undefined));
+  gitQueues.set(
+    key,
+    next.catch(() => undefined),
+  );
   return next;
 }
 
@@ -388,7 +394,13 @@ describe('coordination: 8 agents over stdio and HTTP in 3 worktrees of one repos
     expect(nonHolderWrites(events)).toEqual([]);
 
     // 2. Reservations: the holds, from claim to its end (release, completion, lapse or another's claim).
-    interface Hold { task: string; holder: string; from: number; to: number; seq: number }
+    interface Hold {
+      task: string;
+      holder: string;
+      from: number;
+      to: number;
+      seq: number;
+    }
     const holds: Hold[] = [];
     const current = new Map<string, Hold>();
     for (const e of events) {
@@ -414,7 +426,11 @@ describe('coordination: 8 agents over stdio and HTTP in 3 worktrees of one repos
         const b = holds[j]!;
         if (a.task === b.task || a.holder === b.holder) continue;
         if (!(a.from < b.to && b.from < a.to)) continue;
-        const pairs = touchesOf(a.task).flatMap((p) => touchesOf(b.task).filter((q) => patternsOverlap(p, q)).map((q) => `${p} ~ ${q}`));
+        const pairs = touchesOf(a.task).flatMap((p) =>
+          touchesOf(b.task)
+            .filter((q) => patternsOverlap(p, q))
+            .map((q) => `${p} ~ ${q}`),
+        );
         if (pairs.length) overlapping.push(`${a.task} (${a.holder}, #${a.seq}) and ${b.task} (${b.holder}, #${b.seq}) both live: ${pairs.join(', ')}`);
       }
     }
@@ -446,7 +462,10 @@ describe('coordination: 8 agents over stdio and HTTP in 3 worktrees of one repos
     // The relays, the lapse and the takeover each handed one on.
     expect(handedOn).toBe(WORK.filter((s) => s.relay).length + 2);
     for (const [id, s] of specOf) {
-      const by = claims.filter((c) => c.task === id).sort((x, y) => x.generation - y.generation).map((c) => c.actor);
+      const by = claims
+        .filter((c) => c.task === id)
+        .sort((x, y) => x.generation - y.generation)
+        .map((c) => c.actor);
       if (s.relay || id === lapseId || id === takenId) expect(new Set(by).size, `${id} claimed by ${by.join(', ')}`).toBe(2);
     }
 
@@ -454,7 +473,14 @@ describe('coordination: 8 agents over stdio and HTTP in 3 worktrees of one repos
     const claimOfLapse = events.find((e) => e.type === 'task.claimed' && e.taskId === lapseId && e.actor === 'agent:h1')!;
     const forged: HoldEvent[] = [...events];
     forged.splice(forged.indexOf(claimOfLapse) + 1, 0, { ...claimOfLapse, seq: claimOfLapse.seq + 0.5, type: 'task.updated', actor: 'agent:s3', changes: { title: { before: 'a', after: 'b' } } });
-    forged.push({ ...claimOfLapse, seq: Number.MAX_SAFE_INTEGER, at: new Date(Date.now() + 86_400_000).toISOString(), type: 'task.moved', actor: 'agent:s1', changes: { status: { before: 'done', after: 'todo' } } });
+    forged.push({
+      ...claimOfLapse,
+      seq: Number.MAX_SAFE_INTEGER,
+      at: new Date(Date.now() + 86_400_000).toISOString(),
+      type: 'task.moved',
+      actor: 'agent:s1',
+      changes: { status: { before: 'done', after: 'todo' } },
+    });
     const found = nonHolderWrites(forged);
     expect(found).toHaveLength(2);
     expect(found[0]).toContain('by agent:s3');
@@ -466,12 +492,19 @@ describe('coordination: 8 agents over stdio and HTTP in 3 worktrees of one repos
 describe('nonHolderWrites', () => {
   const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
   const claim = (seq: number, actor: string, s: number, lease = 10, extra = {}) => ({
-    seq, at: at(s), type: 'task.claimed', actor, taskId: 'CO-1', changes: { claimedBy: { before: null, after: actor }, claimExpiresAt: { before: null, after: at(s + lease) }, ...extra },
+    seq,
+    at: at(s),
+    type: 'task.claimed',
+    actor,
+    taskId: 'CO-1',
+    changes: { claimedBy: { before: null, after: actor }, claimExpiresAt: { before: null, after: at(s + lease) }, ...extra },
   });
   const write = (seq: number, actor: string, s: number, type = 'task.updated') => ({ seq, at: at(s), type, actor, taskId: 'CO-1', changes: { title: { before: 'a', after: 'b' } } });
 
   it('lets the holder write and everyone comment or plan; finds a write by anyone else while the lease lasts', () => {
-    expect(nonHolderWrites([claim(1, 'a', 0), write(2, 'a', 1), write(3, 'b', 2, 'comment.added'), write(4, 'b', 3, 'dependency.added'), write(5, 'a', 4, 'task.completed'), write(6, 'b', 5)])).toEqual([]);
+    expect(
+      nonHolderWrites([claim(1, 'a', 0), write(2, 'a', 1), write(3, 'b', 2, 'comment.added'), write(4, 'b', 3, 'dependency.added'), write(5, 'a', 4, 'task.completed'), write(6, 'b', 5)]),
+    ).toEqual([]);
     expect(nonHolderWrites([claim(1, 'a', 0), write(2, 'b', 1), write(3, 'b', 2, 'checklist.updated'), write(4, 'b', 3, 'task.checkpoint')])).toHaveLength(3);
   });
 

@@ -71,10 +71,12 @@ describe('waiting for the write lock never blocks the event loop', () => {
 
     const lock = await holdLock(db);
     let writeDone = false;
-    const write = fetch(`${server.url}/api/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project: 'API', title: 'waited for the lock' }) }).then(async (r) => {
-      writeDone = true;
-      return { status: r.status, body: (await r.json()) as { task?: { id: string } } };
-    });
+    const write = fetch(`${server.url}/api/v1/tasks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ project: 'API', title: 'waited for the lock' }) }).then(
+      async (r) => {
+        writeDone = true;
+        return { status: r.status, body: (await r.json()) as { task?: { id: string } } };
+      },
+    );
     // The write has reached the lock when the store counts its first wait (it is refused, then retried).
     await waitFor(async () => ((await store.status()).lockWaits ?? 0) > 0, 'the write waits for the lock');
 

@@ -57,9 +57,10 @@ describe('two replicas on one workspace', () => {
       const ids: string[] = [];
       for (let i = 0; i < 12; i++) {
         const [writer, reader] = i % 2 ? [b.url, a.url] : [a.url, b.url];
-        const id = i % 3 === 0
-          ? (await tool(i % 2 ? mb : ma, 'create_task', { project: 'API', title: `mcp ${i}` })).task.id
-          : (await rest(writer, 'POST', '/api/v1/tasks', { project: 'API', title: `rest ${i}` })).body.task.id;
+        const id =
+          i % 3 === 0
+            ? (await tool(i % 2 ? mb : ma, 'create_task', { project: 'API', title: `mcp ${i}` })).task.id
+            : (await rest(writer, 'POST', '/api/v1/tasks', { project: 'API', title: `rest ${i}` })).body.task.id;
         ids.push(id);
         expect((await rest(reader, 'GET', `/api/v1/tasks/${id}`)).status).toBe(200);
         expect((await tool(i % 2 ? ma : mb, 'get_task', { id })).task.id).toBe(id);
@@ -77,10 +78,7 @@ describe('two replicas on one workspace', () => {
   it('claim races across replicas: exactly one winner, the other told who holds it', async () => {
     for (let i = 0; i < 5; i++) {
       const id = (await rest(a.url, 'POST', '/api/v1/tasks', { project: 'API', title: `prize ${i}` })).body.task.id;
-      const results = await Promise.all([
-        rest(a.url, 'POST', `/api/v1/tasks/${id}/claim`, {}, 'agent:a'),
-        rest(b.url, 'POST', `/api/v1/tasks/${id}/claim`, {}, 'agent:b'),
-      ]);
+      const results = await Promise.all([rest(a.url, 'POST', `/api/v1/tasks/${id}/claim`, {}, 'agent:a'), rest(b.url, 'POST', `/api/v1/tasks/${id}/claim`, {}, 'agent:b')]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(results.find((r) => r.status === 409)!.body.error.code).toBe('ALREADY_CLAIMED');
     }
@@ -132,7 +130,7 @@ describe('two replicas on one workspace', () => {
     await writer;
     const after = (await rest(b.url, 'POST', '/api/v1/tasks', { project: 'API', title: 'after the kill' })).body.task.id;
     const listed = new Set<string>();
-    for (let cursor: string | undefined; ;) {
+    for (let cursor: string | undefined; ; ) {
       const page = await rest(b.url, 'GET', `/api/v1/tasks?project=API&limit=200${cursor ? `&cursor=${cursor}` : ''}`);
       for (const t of page.body.tasks) listed.add(t.id);
       if (!page.body.nextCursor) break;

@@ -17,7 +17,10 @@ beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'cairn-ade-'));
   api = join(base, 'api');
   core = join(base, 'core-lib');
-  for (const [dir, key, aliases] of [[api, 'API', []], [core, 'CORE', ['@a24z/core-library']]] as const) {
+  for (const [dir, key, aliases] of [
+    [api, 'API', []],
+    [core, 'CORE', ['@a24z/core-library']],
+  ] as const) {
     mkdirSync(join(dir, 'src'), { recursive: true });
     execFileSync('git', ['init', '-q', dir]);
     const c = openCairn({ db: join(dir, '.cairn', 'cairn.db') });
@@ -48,8 +51,13 @@ describe('ade profile over MCP', () => {
     const client = await connectV2({ args: ['--profile', 'ade'], cwd: api });
     try {
       const sent = await ok(client, 'submit_dependency_task', {
-        dependencyId: '@a24z/core-library', repositoryRoot: core, taskSummary: 'Expose ensureDocument',
-        taskDetails: '## Need\nAPI calls it', priority: 'critical', tags: ['palace'], anchors: ['src/palace.ts', join(core, 'src', 'palace.ts')],
+        dependencyId: '@a24z/core-library',
+        repositoryRoot: core,
+        taskSummary: 'Expose ensureDocument',
+        taskDetails: '## Need\nAPI calls it',
+        priority: 'critical',
+        tags: ['palace'],
+        anchors: ['src/palace.ts', join(core, 'src', 'palace.ts')],
       });
       expect(sent.data).toEqual({ success: true, taskId: 'CORE-1', repository: core, persistedOffline: false, message: expect.stringContaining('CORE-1') });
       const c = openCairn({ db: join(core, '.cairn', 'cairn.db') });
@@ -70,7 +78,7 @@ describe('ade profile over MCP', () => {
     }
   });
 
-  it('with repositoryRoot, dependencyId may be that repository\'s git remote; a name it does not answer to is refused, never replaced by the root', async () => {
+  it("with repositoryRoot, dependencyId may be that repository's git remote; a name it does not answer to is refused, never replaced by the root", async () => {
     execFileSync('git', ['-C', core, 'remote', 'add', 'origin', 'git@github.com:a24z/core.git']);
     const client = await connectV1({ args: ['--profile', 'ade'], cwd: api });
     try {
@@ -142,7 +150,13 @@ describe('ade by dependency id alone (the repository registry)', () => {
     const listed = JSON.parse(cairn(repos.api, ['repos', '--json']));
     expect(listed.registry).toBe(registry);
     expect(listed.repositories.map((r: { root: string }) => r.root)).toEqual([repos.api, repos.core, repos.web]);
-    expect(listed.repositories[1]).toMatchObject({ root: repos.core, db: join(repos.core, '.cairn', 'cairn.db'), package: '@acme/core', remote: 'acme/core-lib', projects: [{ key: 'CORE', aliases: [], root: repos.core }] });
+    expect(listed.repositories[1]).toMatchObject({
+      root: repos.core,
+      db: join(repos.core, '.cairn', 'cairn.db'),
+      package: '@acme/core',
+      remote: 'acme/core-lib',
+      projects: [{ key: 'CORE', aliases: [], root: repos.core }],
+    });
     expect(listed.repositories[2]).toMatchObject({ package: '@acme/web', remote: 'acme/web-app' });
   });
 
@@ -152,7 +166,11 @@ describe('ade by dependency id alone (the repository registry)', () => {
       const byPackage = await ok(client, 'submit_dependency_task', { dependencyId: '@acme/core', taskSummary: 'Expose ensureDocument', taskDetails: 'API calls it', anchors: ['src/palace.ts'] });
       expect(byPackage.data).toEqual({ success: true, taskId: 'CORE-1', repository: repos.core, persistedOffline: false, message: expect.stringContaining('CORE-1') });
       for (const slug of ['acme/core-lib', 'https://github.com/acme/core-lib.git', 'git@github.com:acme/core-lib.git']) {
-        expect((await ok(client, 'submit_dependency_task', { dependencyId: slug, taskSummary: `Via ${slug}`, taskDetails: '' })).data).toMatchObject({ success: true, taskId: expect.stringMatching(/^CORE-\d+$/), repository: repos.core });
+        expect((await ok(client, 'submit_dependency_task', { dependencyId: slug, taskSummary: `Via ${slug}`, taskDetails: '' })).data).toMatchObject({
+          success: true,
+          taskId: expect.stringMatching(/^CORE-\d+$/),
+          repository: repos.core,
+        });
       }
       expect((await ok(client, 'submit_dependency_task', { dependencyId: 'web', taskSummary: 'By key', taskDetails: '' })).data).toMatchObject({ taskId: 'WEB-1', repository: repos.web });
       const c = openCairn({ db: join(repos.core, '.cairn', 'cairn.db') });
@@ -169,7 +187,11 @@ describe('ade by dependency id alone (the repository registry)', () => {
       const doc = join(repos.core, '.cairn', 'docs', 'CORE-1.md');
       const missing = await call(client, 'get_dependency_task_doc', { taskId: 'CORE-1' });
       expect(JSON.parse(missing.text)).toMatchObject({ success: false, status: 'missing', documentPath: doc, repository: repos.core });
-      expect((await ok(client, 'get_dependency_task_doc', { taskId: 'CORE-1', dependencyId: '@acme/core', requireExistingDoc: false })).data).toMatchObject({ success: true, status: 'active', documentPath: doc });
+      expect((await ok(client, 'get_dependency_task_doc', { taskId: 'CORE-1', dependencyId: '@acme/core', requireExistingDoc: false })).data).toMatchObject({
+        success: true,
+        status: 'active',
+        documentPath: doc,
+      });
       expect(existsSync(doc)).toBe(true);
       expect((await ok(client, 'get_dependency_task_doc', { taskId: 'CORE-1', dependencyId: 'acme/core-lib' })).data).toMatchObject({ status: 'active', documentPath: doc });
     } finally {
@@ -203,7 +225,10 @@ describe('ade by dependency id alone (the repository registry)', () => {
     await web.close();
     const client = await connectV1({ args: ['--profile', 'ade'], cwd: repos.api, env: env() });
     try {
-      expect((await ok(client, 'submit_dependency_task', { dependencyId: 'storefront', taskSummary: 'By new alias', taskDetails: '' })).data).toMatchObject({ success: true, taskId: expect.stringMatching(/^WEB-\d+$/) });
+      expect((await ok(client, 'submit_dependency_task', { dependencyId: 'storefront', taskSummary: 'By new alias', taskDetails: '' })).data).toMatchObject({
+        success: true,
+        taskId: expect.stringMatching(/^WEB-\d+$/),
+      });
       expect(cairn(repos.api, ['repos', 'forget', '@acme/web'])).toContain(`Forgot ${repos.web}`);
       const gone = await call(client, 'submit_dependency_task', { dependencyId: '@acme/web', taskSummary: 'Forgotten', taskDetails: '' });
       expect(JSON.parse(gone.text)).toMatchObject({ success: false, error: 'PROJECT_NOT_FOUND' });

@@ -28,7 +28,11 @@ beforeAll(async () => {
   await lib.call('create_project', { key: 'OTHER', name: 'Elsewhere', root: join(ws.dir, 'other'), template: 'castle' });
   await lib.call('create_task', { project: 'OTHER', title: 'Not this project', kind: 'chore' });
   const { task } = await lib.call('create_task', {
-    project: 'APP', title: 'Add dark mode support', kind: 'feature', labels: ['UI', 'theme'], description: 'Dark theme for every view.',
+    project: 'APP',
+    title: 'Add dark mode support',
+    kind: 'feature',
+    labels: ['UI', 'theme'],
+    description: 'Dark theme for every view.',
     links: { branch: 'feat/dark', worktree: '/wt/dark', prUrl: 'https://github.com/o/castle/pull/7', prNumber: 7, prState: 'open', issue: 'o/castle#42' },
   });
   await lib.call('update_task', { id: task.id, status: 'in_progress' });
@@ -77,7 +81,7 @@ describe('castle profile: read tools', () => {
     expect((await call(c, 'castle_list_tasks', { state: 'doing' })).isError).toBe(true);
   });
 
-  it('castle_get_task by id and by title search: seed 000\'s formatTaskDetail line for line, research cut at 2,000 characters; Cairn\'s additions after', async () => {
+  it("castle_get_task by id and by title search: seed 000's formatTaskDetail line for line, research cut at 2,000 characters; Cairn's additions after", async () => {
     const r = await ok(c, 'castle_get_task', { taskId: 'APP-1' });
     const t = (await lib.call('get_task', { id: 'APP-1' })).task;
     // The seed's lines in its order (its filter(Boolean) drops the empty line before ### Description).
@@ -148,7 +152,7 @@ describe('castle profile: seed 000 edge cases', () => {
     }
   });
 
-  it('a project directory with no project rooted there has no tasks (never another project\'s)', async () => {
+  it("a project directory with no project rooted there has no tasks (never another project's)", async () => {
     const v1 = await connectV1({ env: { CASTLE_DB_PATH: ws.db, CASTLE_PROJECT_PATH: join(ws.dir, 'unknown-repo') }, args: ['--profile', 'castle'] });
     try {
       expect((await ok(v1, 'castle_list_tasks')).text).toBe('No tasks found.');
@@ -185,7 +189,16 @@ describe('castle profile: write tools (--toolsets write)', () => {
     try {
       const created = await ok(v1, 'castle_create_task', { title: 'Auth refactor', kind: 'feature', labels: ['auth'], branchName: 'feat/auth' });
       const id = (created.data as { id: string }).id;
-      await ok(v1, 'castle_update_task', { taskId: id, state: 'review', prUrl: 'https://x/pr/3', prNumber: 3, prState: 'draft', researchContent: 'Tokens live in keychain.', githubRepo: 'o/r', githubIssueNumber: 9 });
+      await ok(v1, 'castle_update_task', {
+        taskId: id,
+        state: 'review',
+        prUrl: 'https://x/pr/3',
+        prNumber: 3,
+        prState: 'draft',
+        researchContent: 'Tokens live in keychain.',
+        githubRepo: 'o/r',
+        githubIssueNumber: 9,
+      });
       const text = (await ok(v1, 'castle_get_task', { taskId: id })).text;
       expect(text).toContain('**State:** review | **Kind:** feature');
       expect(text).toContain('**Branch:** feat/auth');

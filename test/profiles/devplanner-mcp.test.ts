@@ -36,13 +36,40 @@ beforeAll(async () => {
   // The seed's hosts set DEVPLANNER_WORKSPACE to the workspace folder; Cairn keeps its database in <folder>/.cairn/.
   c = await connectV1({ env: { DEVPLANNER_WORKSPACE: ws.dir }, args: ['--profile', 'devplanner'] });
   await ok('create_project', { name: 'Media Manager', description: 'File organization tool' });
-  const inProgress = [['User Authentication', 'high', ['Set up JWT library', 'Create auth middleware', 'Add login endpoint', 'Add logout endpoint', 'Write tests']], ['File Scanner', 'medium', ['Walk folders', 'Hash files']]] as const;
+  const inProgress = [
+    ['User Authentication', 'high', ['Set up JWT library', 'Create auth middleware', 'Add login endpoint', 'Add logout endpoint', 'Write tests']],
+    ['File Scanner', 'medium', ['Walk folders', 'Hash files']],
+  ] as const;
   for (const [title, priority, tasks] of inProgress) {
-    const card = await ok('create_card', { ...P, title, priority, lane: '02-in-progress', assignee: 'agent', status: 'in-progress', content: `## Overview\n\nImplement ${title.toLowerCase()} with JWT-based authentication.`.replace(' with JWT-based authentication', title === 'User Authentication' ? ' with JWT-based authentication' : '') });
+    const card = await ok('create_card', {
+      ...P,
+      title,
+      priority,
+      lane: '02-in-progress',
+      assignee: 'agent',
+      status: 'in-progress',
+      content: `## Overview\n\nImplement ${title.toLowerCase()} with JWT-based authentication.`.replace(
+        ' with JWT-based authentication',
+        title === 'User Authentication' ? ' with JWT-based authentication' : '',
+      ),
+    });
     for (const text of tasks) await ok('add_task', { ...P, cardSlug: card.slug, text });
   }
-  await ok('batch_update_tasks', { ...P, cardSlug: 'user-authentication', updates: [{ taskIndex: 0, checked: true }, { taskIndex: 1, checked: true }] });
-  const upcoming = [['OAuth2 Integration', 'high'], ['Thumbnail Cache', 'high'], ['Tag Editor', 'medium'], ['Duplicate Finder', 'medium'], ['Dark Mode', 'low']] as const;
+  await ok('batch_update_tasks', {
+    ...P,
+    cardSlug: 'user-authentication',
+    updates: [
+      { taskIndex: 0, checked: true },
+      { taskIndex: 1, checked: true },
+    ],
+  });
+  const upcoming = [
+    ['OAuth2 Integration', 'high'],
+    ['Thumbnail Cache', 'high'],
+    ['Tag Editor', 'medium'],
+    ['Duplicate Finder', 'medium'],
+    ['Dark Mode', 'low'],
+  ] as const;
   for (const [title, priority] of upcoming) await ok('create_card', { ...P, title, priority, tags: title === 'OAuth2 Integration' ? ['auth'] : [] });
   for (const text of ['Research OAuth2 providers', 'Select library', 'Create endpoints', 'Test the flow', 'Write docs']) await ok('add_task', { ...P, cardSlug: 'oauth2-integration', text });
 });
@@ -57,8 +84,23 @@ describe('DevPlanner success criteria', () => {
     expect(c.getServerVersion()?.name).toBe('devplanner');
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name)).toEqual([
-      'list_projects', 'get_project', 'create_project', 'list_cards', 'get_card', 'create_card', 'update_card', 'move_card', 'add_task', 'toggle_task',
-      'get_board_overview', 'get_next_tasks', 'batch_update_tasks', 'search_cards', 'update_card_content', 'get_project_progress', 'archive_card',
+      'list_projects',
+      'get_project',
+      'create_project',
+      'list_cards',
+      'get_card',
+      'create_card',
+      'update_card',
+      'move_card',
+      'add_task',
+      'toggle_task',
+      'get_board_overview',
+      'get_next_tasks',
+      'batch_update_tasks',
+      'search_cards',
+      'update_card_content',
+      'get_project_progress',
+      'archive_card',
     ]);
     for (const t of tools) expect(t.description!.length).toBeGreaterThan(40);
     expect(tools.find((t) => t.name === 'move_card')!.inputSchema).toMatchObject({ required: ['projectSlug', 'cardSlug', 'targetLane'] });
@@ -168,7 +210,13 @@ describe('DevPlanner example agent workflows', () => {
     expect(added).toEqual({ task: { index: 5, text: 'Implement rate limiting for login endpoint', checked: false }, card: { slug: 'user-authentication', taskProgress: { total: 6, checked: 2 } } });
 
     const created = await ok('create_card', { ...P, title: 'API Rate Limiting', priority: 'high', assignee: 'agent', content: '## Overview\n\nPrevent abuse by limiting request rates...' });
-    expect(created).toMatchObject({ slug: 'api-rate-limiting', filename: 'api-rate-limiting.md', lane: '01-upcoming', frontmatter: { title: 'API Rate Limiting', priority: 'high', assignee: 'agent' }, tasks: [] });
+    expect(created).toMatchObject({
+      slug: 'api-rate-limiting',
+      filename: 'api-rate-limiting.md',
+      lane: '01-upcoming',
+      frontmatter: { title: 'API Rate Limiting', priority: 'high', assignee: 'agent' },
+      tasks: [],
+    });
 
     for (const text of ['Choose rate limiting library', 'Configure Redis for storage', 'Add middleware to all routes']) await ok('add_task', { ...P, cardSlug: 'api-rate-limiting', text });
     const card = await ok('get_card', { ...P, cardSlug: 'api-rate-limiting' });

@@ -20,9 +20,25 @@ const LANES = ['01-upcoming', '02-in-progress', '03-complete', '04-archive'];
 
 async function mediaManager() {
   await h.ok('create_project', { name: 'Media Manager', description: 'File organization tool' });
-  const auth = await h.ok('create_card', { ...P, title: 'User Authentication', lane: '02-in-progress', priority: 'high', assignee: 'agent', tags: ['auth', 'security'], status: 'in-progress', content: '## Overview\n\nImplement JWT-based authentication...' });
+  const auth = await h.ok('create_card', {
+    ...P,
+    title: 'User Authentication',
+    lane: '02-in-progress',
+    priority: 'high',
+    assignee: 'agent',
+    tags: ['auth', 'security'],
+    status: 'in-progress',
+    content: '## Overview\n\nImplement JWT-based authentication...',
+  });
   for (const text of ['Set up JWT library', 'Create auth middleware', 'Add login endpoint', 'Add logout endpoint', 'Write tests']) await h.ok('add_task', { ...P, cardSlug: auth.slug, text });
-  await h.ok('batch_update_tasks', { ...P, cardSlug: auth.slug, updates: [{ taskIndex: 0, checked: true }, { taskIndex: 1, checked: true }] });
+  await h.ok('batch_update_tasks', {
+    ...P,
+    cardSlug: auth.slug,
+    updates: [
+      { taskIndex: 0, checked: true },
+      { taskIndex: 1, checked: true },
+    ],
+  });
   const oauth = await h.ok('create_card', { ...P, title: 'OAuth2 Integration', priority: 'high', tags: ['auth'] });
   for (const text of ['Research OAuth2 providers', 'Select library', 'Create endpoints', 'Test', 'Document']) await h.ok('add_task', { ...P, cardSlug: oauth.slug, text });
   const docs = await h.ok('create_card', { ...P, title: 'Write docs', priority: 'low', assignee: 'user' });
@@ -103,7 +119,9 @@ describe('cards', () => {
     expect(all.cards.map((c: Json) => c.slug)).toEqual([s.docs, s.oauth, s.auth]);
     const first = all.cards.find((c: Json) => c.slug === s.auth);
     expect(first).toEqual({
-      slug: s.auth, filename: `${s.auth}.md`, lane: '02-in-progress',
+      slug: s.auth,
+      filename: `${s.auth}.md`,
+      lane: '02-in-progress',
       frontmatter: { title: 'User Authentication', status: 'in-progress', priority: 'high', assignee: 'agent', created: expect.any(String), updated: expect.any(String), tags: ['auth', 'security'] },
       taskProgress: { total: 5, checked: 2 },
     });
@@ -122,7 +140,11 @@ describe('cards', () => {
     const s = await mediaManager();
     const card = await h.ok('get_card', { ...P, cardSlug: s.auth });
     expect(card.content).toContain('JWT-based');
-    expect(card.tasks.slice(0, 3)).toEqual([{ index: 0, text: 'Set up JWT library', checked: true }, { index: 1, text: 'Create auth middleware', checked: true }, { index: 2, text: 'Add login endpoint', checked: false }]);
+    expect(card.tasks.slice(0, 3)).toEqual([
+      { index: 0, text: 'Set up JWT library', checked: true },
+      { index: 1, text: 'Create auth middleware', checked: true },
+      { index: 2, text: 'Add login endpoint', checked: false },
+    ]);
     const e = await h.fail('get_card', { ...P, cardSlug: 'user-auth' });
     expect(e).toMatchObject({ error: 'CARD_NOT_FOUND', expected: 'Valid card slug from list_cards() response' });
     expect(e.message).toContain("Card 'user-auth' not found in project 'media-manager'");
@@ -196,12 +218,31 @@ describe('card tasks', () => {
   it('batch_update_tasks is all or nothing: one bad index changes no task', async () => {
     const s = await mediaManager();
     const before = await h.ok('get_card', { ...P, cardSlug: s.oauth });
-    const e = await h.fail('batch_update_tasks', { ...P, cardSlug: s.oauth, updates: [{ taskIndex: 0, checked: true }, { taskIndex: 9, checked: true }] });
+    const e = await h.fail('batch_update_tasks', {
+      ...P,
+      cardSlug: s.oauth,
+      updates: [
+        { taskIndex: 0, checked: true },
+        { taskIndex: 9, checked: true },
+      ],
+    });
     expect(e.error).toBe('TASK_INDEX_OUT_OF_RANGE');
     expect(await h.ok('get_card', { ...P, cardSlug: s.oauth })).toEqual(before);
-    const ok = await h.ok('batch_update_tasks', { ...P, cardSlug: s.oauth, updates: [{ taskIndex: 0, checked: true }, { taskIndex: 1, checked: true }, { taskIndex: 2, checked: true }] });
+    const ok = await h.ok('batch_update_tasks', {
+      ...P,
+      cardSlug: s.oauth,
+      updates: [
+        { taskIndex: 0, checked: true },
+        { taskIndex: 1, checked: true },
+        { taskIndex: 2, checked: true },
+      ],
+    });
     expect(ok).toEqual({
-      updated: [{ index: 0, text: 'Research OAuth2 providers', checked: true }, { index: 1, text: 'Select library', checked: true }, { index: 2, text: 'Create endpoints', checked: true }],
+      updated: [
+        { index: 0, text: 'Research OAuth2 providers', checked: true },
+        { index: 1, text: 'Select library', checked: true },
+        { index: 2, text: 'Create endpoints', checked: true },
+      ],
       card: { slug: s.oauth, taskProgress: { total: 5, checked: 3 } },
     });
     expect((await h.fail('batch_update_tasks', { ...P, cardSlug: s.oauth, updates: [] })).error).toBe('VALIDATION_ERROR');
@@ -218,7 +259,13 @@ describe('workflow tools', () => {
     const b = await h.ok('get_board_overview', P);
     expect(b.project).toEqual({ slug: 'media-manager', name: 'Media Manager', description: 'File organization tool' });
     expect(Object.keys(b.lanes)).toEqual(LANES);
-    expect(b.lanes['02-in-progress']).toEqual({ displayName: 'In Progress', color: '#f59e0b', cardCount: 1, taskStats: { total: 5, completed: 2, completionRate: 0.4 }, priorityBreakdown: { high: 1, medium: 0, low: 0 } });
+    expect(b.lanes['02-in-progress']).toEqual({
+      displayName: 'In Progress',
+      color: '#f59e0b',
+      cardCount: 1,
+      taskStats: { total: 5, completed: 2, completionRate: 0.4 },
+      priorityBreakdown: { high: 1, medium: 0, low: 0 },
+    });
     expect(b.lanes['01-upcoming']).toMatchObject({ cardCount: 2, taskStats: { total: 6, completed: 0, completionRate: 0 }, priorityBreakdown: { high: 1, medium: 0, low: 1 } });
     expect(b.lanes['04-archive']).toMatchObject({ cardCount: 0, taskStats: { total: 0, completed: 0, completionRate: 0 } });
     expect(b.summary).toEqual({ totalCards: 3, totalTasks: 11, completedTasks: 2, overallCompletionRate: 0.182 });
@@ -321,7 +368,17 @@ describe('errors and resources', () => {
   it('devplanner://projects, devplanner://projects/{slug} and devplanner://projects/{slug}/cards/{cardSlug}', async () => {
     const s = await mediaManager();
     const projects = await h.resource('devplanner://projects');
-    expect(projects).toEqual({ projects: [{ slug: 'media-manager', name: 'Media Manager', description: 'File organization tool', cardCounts: { '01-upcoming': 2, '02-in-progress': 1, '03-complete': 0, '04-archive': 0 }, archived: false }] });
+    expect(projects).toEqual({
+      projects: [
+        {
+          slug: 'media-manager',
+          name: 'Media Manager',
+          description: 'File organization tool',
+          cardCounts: { '01-upcoming': 2, '02-in-progress': 1, '03-complete': 0, '04-archive': 0 },
+          archived: false,
+        },
+      ],
+    });
     const board = await h.resource('devplanner://projects/media-manager');
     expect(board.project).toEqual({ slug: 'media-manager', name: 'Media Manager', description: 'File organization tool' });
     expect(Object.keys(board.lanes)).toEqual(LANES);

@@ -12,7 +12,7 @@ afterEach(async () => {
   await s?.stop();
   s = undefined;
 });
-const text = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]!.text);
+const text = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0]!.text;
 const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
 
 async function v2(url: string, headers: Record<string, string> = {}): Promise<Client> {
@@ -55,11 +55,12 @@ describe('/mcp/{profile}', () => {
 
   it('?projectPath= scopes castle to a project directory; a relative path, or a profile without one, is a 400 saying why', async () => {
     s = await serve({ rateLimit: false });
-    const init = (path: string) => fetch(`${s!.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
-    });
+    const init = (path: string) =>
+      fetch(`${s!.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      });
     const relative = await init('/mcp/castle?projectPath=src/app');
     expect(relative.status).toBe(400);
     expect(await relative.text()).toContain('must be an absolute path');

@@ -172,7 +172,14 @@ describe('tx profile: texts', () => {
     expect(ready).toContain('blocks:');
     const show = (await okTx(c, 'tx_show', { id: F.AUTH })).content[0]!.text;
     expect(show.split('\n')).toEqual([
-      `Task: ${F.AUTH}`, 'Title: Authentication', 'Status: backlog', 'Score: 900', 'Ready: true', 'Blocked by: (none)', 'Blocks: (none)', `Children: ${F.JWT}, ${F.LOGIN}`,
+      `Task: ${F.AUTH}`,
+      'Title: Authentication',
+      'Status: backlog',
+      'Score: 900',
+      'Ready: true',
+      'Blocked by: (none)',
+      'Blocks: (none)',
+      `Children: ${F.JWT}, ${F.LOGIN}`,
     ]);
   });
 });

@@ -5,10 +5,7 @@ import type { CairnError } from '../../src/index.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 type Item = { text: string; checked: boolean };
-type Op =
-  | { op: 'add'; text: string; index?: number }
-  | { op: 'check' | 'uncheck' | 'toggle' | 'remove'; index: number }
-  | { op: 'edit'; index: number; text: string };
+type Op = { op: 'add'; text: string; index?: number } | { op: 'check' | 'uncheck' | 'toggle' | 'remove'; index: number } | { op: 'edit'; index: number; text: string };
 
 const text = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'epsilon');
 const index = fc.nat({ max: 6 });
@@ -81,7 +78,10 @@ describe('property: search never errors', () => {
   it('any query string (FTS operators, quotes, unicode) returns results or nothing, never an error', async () => {
     await c.call('create_task', { project: 'API', title: 'Quoted "phrase" AND (stuff*)', description: 'NEAR/3 ^caret -minus' });
     const fts = fc.constantFrom('"', '*', '(', ')', 'AND', 'OR', 'NOT', 'NEAR/2', '^', '-', '+', ':', '{', '}', ' ', 'phrase', 'stuff', 'é', '\u0000', '🦓');
-    const query = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.array(fts, { minLength: 1, maxLength: 12 }).map((a) => a.join('')));
+    const query = fc.oneof(
+      fc.string({ minLength: 1, maxLength: 40 }),
+      fc.array(fts, { minLength: 1, maxLength: 12 }).map((a) => a.join('')),
+    );
     await fc.assert(
       fc.asyncProperty(query, async (q) => {
         if (q.trim() === '') return;

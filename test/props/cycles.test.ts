@@ -8,10 +8,7 @@ import { tempCairn } from '../helpers/workspace.js';
 const N = 6;
 const id = (i: number) => `API-${i + 1}`;
 
-type Op =
-  | { t: 'dep'; a: number; b: number }
-  | { t: 'undep'; a: number; b: number }
-  | { t: 'parent'; a: number; b: number | null };
+type Op = { t: 'dep'; a: number; b: number } | { t: 'undep'; a: number; b: number } | { t: 'parent'; a: number; b: number | null };
 
 const node = fc.integer({ min: 0, max: N - 1 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(

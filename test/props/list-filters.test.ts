@@ -16,9 +16,26 @@ const ASSIGNEES = [null, 'alice', 'bob'] as const;
 const bin = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 interface Raw {
-  uid: string; seq: number; project_uid: string; key: string; status: string; category: string; kind: string; priority: number; score: number;
-  position: number; assignee: string | null; parent_uid: string | null; created_at: string; updated_at: string; archived_at: string | null;
-  deleted_at: string | null; claimed_by: string | null; claim_expires_at: string | null; labels: string[]; blockersOpen: number;
+  uid: string;
+  seq: number;
+  project_uid: string;
+  key: string;
+  status: string;
+  category: string;
+  kind: string;
+  priority: number;
+  score: number;
+  position: number;
+  assignee: string | null;
+  parent_uid: string | null;
+  created_at: string;
+  updated_at: string;
+  archived_at: string | null;
+  deleted_at: string | null;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+  labels: string[];
+  blockersOpen: number;
 }
 
 const clock = manualClock('2026-07-01T00:00:00.000Z');
@@ -28,7 +45,7 @@ const times: string[] = [];
 
 /** A small deterministic generator so the workspace is the same on every run. */
 function prng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 beforeAll(async () => {
@@ -45,9 +62,16 @@ beforeAll(async () => {
     const blocker = ids.length && r() < 0.25 ? pick(ids) : undefined;
     const assignee = pick(ASSIGNEES);
     const { task } = await c.call('create_task', {
-      project: r() < 0.7 ? 'API' : 'WEB', title: `task ${i}`, status: pick(STATUSES), kind: pick(KINDS), priority: pick(PRIORITIES),
-      score: Math.floor(r() * 3), labels: LABELS.filter(() => r() < 0.4), ...(assignee ? { assignee } : {}),
-      ...(parent ? { parentId: parent } : {}), ...(blocker ? { blockedBy: [blocker] } : {}),
+      project: r() < 0.7 ? 'API' : 'WEB',
+      title: `task ${i}`,
+      status: pick(STATUSES),
+      kind: pick(KINDS),
+      priority: pick(PRIORITIES),
+      score: Math.floor(r() * 3),
+      labels: LABELS.filter(() => r() < 0.4),
+      ...(assignee ? { assignee } : {}),
+      ...(parent ? { parentId: parent } : {}),
+      ...(blocker ? { blockedBy: [blocker] } : {}),
     });
     ids.push(task.id);
     if (r() < 0.15) await c.call('archive_task', { id: task.id });
@@ -91,8 +115,19 @@ beforeAll(async () => {
 afterAll(async () => c.done());
 
 interface Filter {
-  project?: 'API' | 'WEB'; status?: string[]; category?: string[]; kind?: string[]; priority?: string[]; labels?: string[]; labelsAll?: string[];
-  assignee?: string; parentId?: string; ready?: boolean; updatedSince?: string; includeDone?: boolean; includeArchived?: boolean;
+  project?: 'API' | 'WEB';
+  status?: string[];
+  category?: string[];
+  kind?: string[];
+  priority?: string[];
+  labels?: string[];
+  labelsAll?: string[];
+  assignee?: string;
+  parentId?: string;
+  ready?: boolean;
+  updatedSince?: string;
+  includeDone?: boolean;
+  includeArchived?: boolean;
 }
 
 function reference(f: Filter, sort: 'priority' | 'id' | 'created'): string[] {
@@ -103,21 +138,22 @@ function reference(f: Filter, sort: 'priority' | 'id' | 'created'): string[] {
     return (t.category === 'todo' || abandoned) && !t.archived_at && !t.deleted_at && t.blockersOpen === 0 && (!live || t.claimed_by === 'alice');
   };
   const parentUid = f.parentId ? raw.find((t) => `${t.key}-${t.seq}` === f.parentId)!.uid : undefined;
-  const out = raw.filter((t) =>
-    !t.deleted_at &&
-    (f.includeArchived || !t.archived_at) &&
-    (f.includeDone || f.status?.length || f.category?.length || !['done', 'canceled'].includes(t.category)) &&
-    (!f.project || t.key === f.project) &&
-    (!f.status?.length || f.status.includes(t.status)) &&
-    (!f.category?.length || f.category.includes(t.category)) &&
-    (!f.kind?.length || f.kind.includes(t.kind)) &&
-    (!f.priority?.length || f.priority.map((p) => PRIORITIES.indexOf(p as never)).includes(t.priority)) &&
-    (!f.labels?.length || f.labels.some((l) => t.labels.includes(l))) &&
-    (!f.labelsAll?.length || f.labelsAll.every((l) => t.labels.includes(l))) &&
-    (f.assignee === undefined || t.assignee === (f.assignee === 'none' ? null : f.assignee)) &&
-    (!parentUid || t.parent_uid === parentUid) &&
-    (!f.ready || ready(t)) &&
-    (!f.updatedSince || t.updated_at >= f.updatedSince),
+  const out = raw.filter(
+    (t) =>
+      !t.deleted_at &&
+      (f.includeArchived || !t.archived_at) &&
+      (f.includeDone || f.status?.length || f.category?.length || !['done', 'canceled'].includes(t.category)) &&
+      (!f.project || t.key === f.project) &&
+      (!f.status?.length || f.status.includes(t.status)) &&
+      (!f.category?.length || f.category.includes(t.category)) &&
+      (!f.kind?.length || f.kind.includes(t.kind)) &&
+      (!f.priority?.length || f.priority.map((p) => PRIORITIES.indexOf(p as never)).includes(t.priority)) &&
+      (!f.labels?.length || f.labels.some((l) => t.labels.includes(l))) &&
+      (!f.labelsAll?.length || f.labelsAll.every((l) => t.labels.includes(l))) &&
+      (f.assignee === undefined || t.assignee === (f.assignee === 'none' ? null : f.assignee)) &&
+      (!parentUid || t.parent_uid === parentUid) &&
+      (!f.ready || ready(t)) &&
+      (!f.updatedSince || t.updated_at >= f.updatedSince),
   );
   const cmp = {
     priority: (a: Raw, b: Raw) => b.priority - a.priority || b.score - a.score || a.position - b.position || bin(a.created_at, b.created_at) || bin(a.uid, b.uid),
@@ -145,7 +181,12 @@ const allFilters = fc.record({
 });
 /** A few filters at a time (every one of them AND-ed would leave nothing to compare). */
 const filterArb: fc.Arbitrary<Filter> = fc
-  .tuple(allFilters, fc.subarray(['project', 'status', 'category', 'kind', 'priority', 'labels', 'labelsAll', 'assignee', 'parentId', 'ready', 'updatedSince', 'includeDone', 'includeArchived'] as const, { maxLength: 3 }))
+  .tuple(
+    allFilters,
+    fc.subarray(['project', 'status', 'category', 'kind', 'priority', 'labels', 'labelsAll', 'assignee', 'parentId', 'ready', 'updatedSince', 'includeDone', 'includeArchived'] as const, {
+      maxLength: 3,
+    }),
+  )
   .map(([all, keys]) => Object.fromEntries(keys.map((k) => [k, all[k]])) as Filter);
 
 describe('property: list filters, sorts and cursors equal a naive reference', () => {

@@ -15,9 +15,7 @@ import { tempCairn } from '../helpers/workspace.js';
 const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
 const OPEN = ['backlog', 'todo', 'in_progress', 'review'] as const;
 
-type Edit =
-  | { op: 'create'; priority: number; label: boolean; status: number }
-  | { op: 'move' | 'priority' | 'score' | 'complete' | 'archive' | 'delete' | 'text'; pick: number; value: number };
+type Edit = { op: 'create'; priority: number; label: boolean; status: number } | { op: 'move' | 'priority' | 'score' | 'complete' | 'archive' | 'delete' | 'text'; pick: number; value: number };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ op: fc.constant('create' as const), priority: fc.nat(4), label: fc.boolean(), status: fc.nat(3) }),
@@ -41,8 +39,13 @@ async function workspace(tasks: Seed[]) {
   for (const [i, t] of tasks.entries()) {
     clock.advance(t.tick * 1000); // ties on created_at are common: the uid decides
     await c.call('create_task', {
-      project: 'API', title: `alpha task ${i}`, description: 'alpha '.repeat(1 + (i % 3)), priority: PRIORITIES[t.priority]!, score: t.score,
-      status: OPEN[t.status]!, labels: t.label ? ['a'] : [],
+      project: 'API',
+      title: `alpha task ${i}`,
+      description: 'alpha '.repeat(1 + (i % 3)),
+      priority: PRIORITIES[t.priority]!,
+      score: t.score,
+      status: OPEN[t.status]!,
+      labels: t.label ? ['a'] : [],
     });
   }
   return { c, clock };
@@ -85,10 +88,7 @@ async function apply(c: ReturnType<typeof tempCairn>, clock: ReturnType<typeof m
 }
 
 type Query = { sort: (typeof TASK_SORTS)[number]; labels?: string[]; ready?: boolean };
-const query: fc.Arbitrary<Query> = fc.record(
-  { sort: fc.constantFrom(...TASK_SORTS), labels: fc.constant(['a']), ready: fc.constant(true) },
-  { requiredKeys: ['sort'] },
-);
+const query: fc.Arbitrary<Query> = fc.record({ sort: fc.constantFrom(...TASK_SORTS), labels: fc.constant(['a']), ready: fc.constant(true) }, { requiredKeys: ['sort'] });
 
 describe('keyset paging', () => {
   it('list_tasks: with writes between pages, every task matching throughout and not edited is seen exactly once; only edited tasks repeat', async () => {
@@ -177,15 +177,28 @@ describe('long search walks', () => {
 
 describe('cursors are validated', () => {
   it('a crafted, garbage or foreign cursor is VALIDATION_ERROR, never INTERNAL', async () => {
-    const { c } = await workspace([{ priority: 1, score: 0, label: true, status: 1, tick: 1 }, { priority: 2, score: 1, label: false, status: 1, tick: 1 }]);
+    const { c } = await workspace([
+      { priority: 1, score: 0, label: true, status: 1, tick: 1 },
+      { priority: 2, score: 1, label: false, status: 1, tick: 1 },
+    ]);
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
     const { nextCursor } = await c.call('list_tasks', { project: 'API', limit: 1 });
     expect(nextCursor).toBeTruthy();
     const q = JSON.parse(Buffer.from(nextCursor!, 'base64url').toString()).q as string;
     const bad = [
-      'garbage', '!!!', b64({ o: 1e20, q }), b64({ o: 5, q }), b64({ k: [1e20, 0, 0, 'x', 'y'], q }), b64({ k: [2, 0, 0, 'x'], q }),
-      b64({ k: [2, 'zero', 0, 'x', 'y'], q }), b64({ k: [2, 0, 0, 'x', 'y'.repeat(300)], q }), b64({ k: [2, 0, 0, 'x', 'y'], q: 'other' }),
-      b64([1, 2]), b64(null), b64({ k: [2, 0, 0, 'x', 'y'] }), 'a'.repeat(600),
+      'garbage',
+      '!!!',
+      b64({ o: 1e20, q }),
+      b64({ o: 5, q }),
+      b64({ k: [1e20, 0, 0, 'x', 'y'], q }),
+      b64({ k: [2, 0, 0, 'x'], q }),
+      b64({ k: [2, 'zero', 0, 'x', 'y'], q }),
+      b64({ k: [2, 0, 0, 'x', 'y'.repeat(300)], q }),
+      b64({ k: [2, 0, 0, 'x', 'y'], q: 'other' }),
+      b64([1, 2]),
+      b64(null),
+      b64({ k: [2, 0, 0, 'x', 'y'] }),
+      'a'.repeat(600),
     ];
     for (const cursor of bad) await expectCode(rawCall(c, 'list_tasks', { project: 'API', limit: 1, cursor }), 'VALIDATION_ERROR');
     // A valid cursor is bound to its sort and filters.

@@ -14,7 +14,13 @@ function matches(pattern: string, path: string): boolean {
   const parts = pattern.split('/').filter((s) => s !== '' && s !== '.');
   const pat = /[*?]/.test(pattern) ? parts : [...parts, '**'];
   const segs = path.split('/');
-  const segment = (p: string, s: string) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]')}$`).test(s);
+  const segment = (p: string, s: string) =>
+    new RegExp(
+      `^${p
+        .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]')}$`,
+    ).test(s);
   const go = (i: number, j: number): boolean => {
     if (i === pat.length) return j === segs.length;
     if (pat[i] === '**') return go(i + 1, j) || (j < segs.length && go(i, j + 1));
@@ -25,7 +31,11 @@ function matches(pattern: string, path: string): boolean {
 
 const literal = fc.constantFrom('a', 'b', 'ab', 'x.ts', 'a.ts', 'src', 'api');
 const piece = fc.constantFrom('a', 'b', '.ts', '*', '?', 'x');
-const globSegment = fc.oneof({ weight: 3, arbitrary: literal }, { weight: 2, arbitrary: fc.array(piece, { minLength: 1, maxLength: 3 }).map((p) => p.join('')) }, { weight: 1, arbitrary: fc.constant('**') });
+const globSegment = fc.oneof(
+  { weight: 3, arbitrary: literal },
+  { weight: 2, arbitrary: fc.array(piece, { minLength: 1, maxLength: 3 }).map((p) => p.join('')) },
+  { weight: 1, arbitrary: fc.constant('**') },
+);
 const pattern = fc.array(globSegment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
 
 /** A concrete path the pattern matches: stars and question marks filled in, `**` as zero or more segments, a plain path perhaps extended below. */

@@ -28,7 +28,16 @@ type Op =
 const idx = fc.nat({ max: 30 });
 const who = fc.constantFrom<0 | 1>(0, 1);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 10, arbitrary: fc.record({ t: fc.constant('create' as const), status: fc.constantFrom('todo', 'todo', 'todo', 'backlog', 'in_progress', 'done'), priority: fc.constantFrom(...PRIORITIES), score: fc.integer({ min: -2, max: 2 }), blockers: fc.oneof(fc.constant<number[]>([]), fc.constant<number[]>([]), fc.array(idx, { maxLength: 2 })) }) },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      t: fc.constant('create' as const),
+      status: fc.constantFrom('todo', 'todo', 'todo', 'backlog', 'in_progress', 'done'),
+      priority: fc.constantFrom(...PRIORITIES),
+      score: fc.integer({ min: -2, max: 2 }),
+      blockers: fc.oneof(fc.constant<number[]>([]), fc.constant<number[]>([]), fc.array(idx, { maxLength: 2 })),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('complete' as const), i: idx, who }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), i: idx, status: fc.constantFrom('todo', ...STATUSES) }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constantFrom('delete' as const, 'restore' as const, 'archive' as const, 'unarchive' as const, 'release' as const), i: idx, who }) },
@@ -51,8 +60,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 const bin = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 interface RawTask {
-  uid: string; seq: number; category: string; priority: number; score: number; position: number; created_at: string;
-  claimed_by: string | null; claim_expires_at: string | null; archived_at: string | null; deleted_at: string | null; open_blockers: number;
+  uid: string;
+  seq: number;
+  category: string;
+  priority: number;
+  score: number;
+  position: number;
+  created_at: string;
+  claimed_by: string | null;
+  claim_expires_at: string | null;
+  archived_at: string | null;
+  deleted_at: string | null;
+  open_blockers: number;
   rel_open_blocked_by: string;
 }
 
@@ -77,7 +96,11 @@ async function reference(file: string, now: string, actor: string, includeBacklo
       .map((t) => `API-${t.seq}`);
     const readyIds = new Set(tasks.filter(ready).map((t) => `API-${t.seq}`));
     // The stored ids (rel_open_blocked_by) name exactly the open blockers the count counts.
-    const openIds = (t: RawTask) => deps.filter((d) => d.task_uid === t.uid && open(byUid.get(d.blocker_uid)!)).map((d) => `API-${byUid.get(d.blocker_uid)!.seq}`).sort();
+    const openIds = (t: RawTask) =>
+      deps
+        .filter((d) => d.task_uid === t.uid && open(byUid.get(d.blocker_uid)!))
+        .map((d) => `API-${byUid.get(d.blocker_uid)!.seq}`)
+        .sort();
     const storedCountsOk = tasks.every((t) => t.open_blockers === openBlockers.get(t.uid) && JSON.stringify((JSON.parse(t.rel_open_blocked_by) as string[]).sort()) === JSON.stringify(openIds(t)));
     return { queue, readyIds, storedCountsOk };
   } finally {
@@ -108,20 +131,33 @@ describe('property: readiness and the ready order equal a naive reference', () =
             const before = await RawState.read(raw, clock.now().toISOString());
             const allowed = ((): string[] => {
               switch (op.t) {
-                case 'create': return n ? before.missingOrDeleted(...op.blockers.map(id)) : [];
-                case 'complete': return [...before.missingOrDeleted(id(op.i)), ...before.claimRefusals(id(op.i), ACTORS[op.who])];
-                case 'status': case 'top': case 'archive': case 'unarchive': return [...before.missingOrDeleted(id(op.i)), ...before.claimRefusals(id(op.i), 'alice')];
-                case 'delete': case 'restore': case 'purge': return [...before.missingOrDeleted(id(op.i)).filter((code) => code === 'TASK_NOT_FOUND'), ...before.claimRefusals(id(op.i), 'alice')];
+                case 'create':
+                  return n ? before.missingOrDeleted(...op.blockers.map(id)) : [];
+                case 'complete':
+                  return [...before.missingOrDeleted(id(op.i)), ...before.claimRefusals(id(op.i), ACTORS[op.who])];
+                case 'status':
+                case 'top':
+                case 'archive':
+                case 'unarchive':
+                  return [...before.missingOrDeleted(id(op.i)), ...before.claimRefusals(id(op.i), 'alice')];
+                case 'delete':
+                case 'restore':
+                case 'purge':
+                  return [...before.missingOrDeleted(id(op.i)).filter((code) => code === 'TASK_NOT_FOUND'), ...before.claimRefusals(id(op.i), 'alice')];
                 case 'release':
                   return [...before.missingOrDeleted(id(op.i)), ...(before.unclaimed(id(op.i)) ? ['NOT_CLAIMED'] : []), ...before.claimRefusals(id(op.i), ACTORS[op.who])];
                 case 'claim':
                   return [
-                    ...before.missingOrDeleted(id(op.i)), ...(before.claimedByOther(id(op.i), ACTORS[op.who]) ? ['ALREADY_CLAIMED'] : []),
-                    ...(before.unclaimable(id(op.i)) ? ['VALIDATION_ERROR'] : []), ...(before.hasOpenBlocker(id(op.i)) ? ['BLOCKED'] : []),
+                    ...before.missingOrDeleted(id(op.i)),
+                    ...(before.claimedByOther(id(op.i), ACTORS[op.who]) ? ['ALREADY_CLAIMED'] : []),
+                    ...(before.unclaimable(id(op.i)) ? ['VALIDATION_ERROR'] : []),
+                    ...(before.hasOpenBlocker(id(op.i)) ? ['BLOCKED'] : []),
                   ];
                 case 'dep':
                   return [...before.missingOrDeleted(id(op.i), id(op.j)), ...(id(op.i) === id(op.j) ? ['SELF_DEPENDENCY'] : []), ...(before.depCycle(id(op.i), id(op.j)) ? ['CYCLE_DETECTED'] : [])];
-                case 'tick': case 'recat': return [];
+                case 'tick':
+                case 'recat':
+                  return [];
               }
             })();
             const attempt = async () => {
@@ -130,27 +166,43 @@ describe('property: readiness and the ready order equal a naive reference', () =
                   await c.call('create_task', { project: 'API', title: `t${n}`, status: op.status, priority: op.priority, score: op.score, blockedBy: n ? [...new Set(op.blockers.map(id))] : [] });
                   n++;
                   return;
-                case 'complete': return as(op.who).call('complete_task', { id: id(op.i) });
-                case 'status': return c.call('update_task', { id: id(op.i), status: op.status });
-                case 'delete': return c.call('delete_task', { id: id(op.i) });
-                case 'restore': return c.call('restore_task', { id: id(op.i) });
-                case 'archive': return c.call('archive_task', { id: id(op.i) });
-                case 'unarchive': return c.call('archive_task', { id: id(op.i), restore: true });
-                case 'release': return as(op.who).call('release_task', { id: id(op.i) });
-                case 'claim': return as(op.who).call('claim_task', { id: id(op.i), leaseSeconds: op.lease });
-                case 'dep': return c.call('add_dependency', { taskId: id(op.i), blockedBy: id(op.j) });
-                case 'top': return c.call('update_task', { id: id(op.i), position: 0 });
-                case 'tick': clock.advance(op.ms); return;
+                case 'complete':
+                  return as(op.who).call('complete_task', { id: id(op.i) });
+                case 'status':
+                  return c.call('update_task', { id: id(op.i), status: op.status });
+                case 'delete':
+                  return c.call('delete_task', { id: id(op.i) });
+                case 'restore':
+                  return c.call('restore_task', { id: id(op.i) });
+                case 'archive':
+                  return c.call('archive_task', { id: id(op.i) });
+                case 'unarchive':
+                  return c.call('archive_task', { id: id(op.i), restore: true });
+                case 'release':
+                  return as(op.who).call('release_task', { id: id(op.i) });
+                case 'claim':
+                  return as(op.who).call('claim_task', { id: id(op.i), leaseSeconds: op.lease });
+                case 'dep':
+                  return c.call('add_dependency', { taskId: id(op.i), blockedBy: id(op.j) });
+                case 'top':
+                  return c.call('update_task', { id: id(op.i), position: 0 });
+                case 'tick':
+                  clock.advance(op.ms);
+                  return;
                 case 'purge':
                   await c.call('delete_task', { id: id(op.i) });
                   return c.call('purge_task', { id: id(op.i), confirm: true });
-                case 'recat': return c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: op.status, category: op.category }] });
+                case 'recat':
+                  return c.call('update_project', { key: 'API', statuses: [{ op: 'recategorize', name: op.status, category: op.category }] });
               }
             };
             await refusedOnlyAsAllowed(JSON.stringify(op), allowed, attempt);
           }
           const now = clock.now().toISOString();
-          for (const [who, cairn] of [['alice', c], ['bob', bob]] as const) {
+          for (const [who, cairn] of [
+            ['alice', c],
+            ['bob', bob],
+          ] as const) {
             const ref = await reference(c.ws.db, now, who, false);
             expect(ref.storedCountsOk).toBe(true);
             const tasks = await allTasks(cairn);

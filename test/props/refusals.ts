@@ -100,10 +100,13 @@ export class RawState {
   /** Whether the task waits on a blocker that is still open (not deleted, not done or canceled): a new claim is refused (BLOCKED). */
   hasOpenBlocker(id: string): boolean {
     const t = this.#byId.get(id);
-    return !!t && (this.#blockers.get(t.uid) ?? []).some((uid) => {
-      const b = this.#byUid.get(uid);
-      return !!b && b.deleted_at === null && b.category !== 'done' && b.category !== 'canceled';
-    });
+    return (
+      !!t &&
+      (this.#blockers.get(t.uid) ?? []).some((uid) => {
+        const b = this.#byUid.get(uid);
+        return !!b && b.deleted_at === null && b.category !== 'done' && b.category !== 'canceled';
+      })
+    );
   }
 
   /** Whether `task` is blocked by `blocker` (an edge exists). */

@@ -15,14 +15,55 @@ import { isPlainLatin, markHit, phrasesOf } from '../../src/store/sqlite/excerpt
 import { tempCairn } from '../helpers/workspace.js';
 
 const LATIN = [
-  'zebra', 'Zebra', 'ZEBRA', 'crossing', 'crème', 'creme', 'brûlée', 'Brulee', 'cre\u0300me', 'naïve', 'auth', 'authentication', 'Authorize',
-  'search', 'index', 'indexes', 'foo_bar', 'foo', 'bar', 'API-12', 'api', '12', 'v2', '2026', 'über', 'Straße', 'strasse', 'œuvre', 'ǅemal',
-  'µs', 'ſun', 'sun', 'İstanbul', 'istanbul', 'ø', 'đa', 'da', 'x', '²',
+  'zebra',
+  'Zebra',
+  'ZEBRA',
+  'crossing',
+  'crème',
+  'creme',
+  'brûlée',
+  'Brulee',
+  'cre\u0300me',
+  'naïve',
+  'auth',
+  'authentication',
+  'Authorize',
+  'search',
+  'index',
+  'indexes',
+  'foo_bar',
+  'foo',
+  'bar',
+  'API-12',
+  'api',
+  '12',
+  'v2',
+  '2026',
+  'über',
+  'Straße',
+  'strasse',
+  'œuvre',
+  'ǅemal',
+  'µs',
+  'ſun',
+  'sun',
+  'İstanbul',
+  'istanbul',
+  'ø',
+  'đa',
+  'da',
+  'x',
+  '²',
 ];
 const OTHER = ['μs', 'a\u0332b', 'भारतीय', 'भारत', 'мой', 'мои', 'йод', 'иод', 'ΟΔΟΣΤΡΩΜΑ', 'ΟΔΟΣ', 'οδός', 'أحمد', 'احمد', 'ガス', 'カス', '日本語', 'токен'];
 const SEPARATORS = [' ', ' ', ' ', ', ', '. ', '-', '/', '\n', ' (', ') ', ' "', '" ', ' — '];
 const textOf = (words: readonly string[]) =>
-  fc.array(fc.tuple(fc.constantFrom(...words), fc.constantFrom(...SEPARATORS)), { maxLength: 30 }).map((parts) => parts.map(([w, s]) => w + s).join('').trim());
+  fc.array(fc.tuple(fc.constantFrom(...words), fc.constantFrom(...SEPARATORS)), { maxLength: 30 }).map((parts) =>
+    parts
+      .map(([w, s]) => w + s)
+      .join('')
+      .trim(),
+  );
 const queryOf = (words: readonly string[]) =>
   fc
     .array(
@@ -58,7 +99,10 @@ describe('property: matched fields equal FTS5 highlight()', () => {
             const texts = rows[Number(m.rowid) - 1]!;
             const want = markedFields(m);
             const { matched, excerpt } = markHit(texts, phrases);
-            expect(FIELDS.filter((_, i) => matched[i]), `query ${JSON.stringify(q)} on ${JSON.stringify(texts)}`).toEqual(want);
+            expect(
+              FIELDS.filter((_, i) => matched[i]),
+              `query ${JSON.stringify(q)} on ${JSON.stringify(texts)}`,
+            ).toEqual(want);
             const shown = /\*\*(.+?)\*\*/s.exec(excerpt)?.[1];
             expect(shown, `excerpt ${JSON.stringify(excerpt)}`).toBeDefined();
             expect(want.some((f) => texts[FIELDS.indexOf(f)]!.includes(shown!))).toBe(true);
@@ -86,10 +130,10 @@ describe('property: matched fields equal FTS5 highlight()', () => {
           const { results } = await c.call('search_tasks', { query: q, limit: 100 });
           const raw = new Database(c.ws.db, { readonly: true, fileMustExist: true });
           const match = toFtsQuery(q);
-          const want = new Map(
-            (match ? (raw.prepare(highlightSql('task_search')).all(`(${match})`) as Array<Record<string, string | number>>) : []).map((m) => [Number(m.rowid), markedFields(m)]),
+          const want = new Map((match ? (raw.prepare(highlightSql('task_search')).all(`(${match})`) as Array<Record<string, string | number>>) : []).map((m) => [Number(m.rowid), markedFields(m)]));
+          const nums = new Map(
+            (raw.prepare("SELECT p.key || '-' || t.seq AS id, t.num FROM tasks t JOIN projects p ON p.uid = t.project_uid").all() as Array<{ id: string; num: number }>).map((r) => [r.id, r.num]),
           );
-          const nums = new Map((raw.prepare('SELECT p.key || \'-\' || t.seq AS id, t.num FROM tasks t JOIN projects p ON p.uid = t.project_uid').all() as Array<{ id: string; num: number }>).map((r) => [r.id, r.num]));
           raw.close();
           // Word hits (rank below zero); substring hits after them are test/core/substring-search.test.ts's subject.
           const words = results.filter((r) => r.rank < 0);

@@ -59,7 +59,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.record({
-      t: fc.constantFrom('delete' as const, 'delete' as const, 'restore' as const, 'restore' as const, 'purge' as const, 'deletePurge' as const, 'deletePurge' as const, 'complete' as const, 'archive' as const, 'unarchive' as const),
+      t: fc.constantFrom(
+        'delete' as const,
+        'delete' as const,
+        'restore' as const,
+        'restore' as const,
+        'purge' as const,
+        'deletePurge' as const,
+        'deletePurge' as const,
+        'complete' as const,
+        'archive' as const,
+        'unarchive' as const,
+      ),
       i: idx,
     }),
   },
@@ -68,23 +79,44 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 3,
     arbitrary: fc.record({
-      t: fc.constant('reorder' as const), i: idx, priority: fc.constantFrom('none' as const, 'low' as const, 'high' as const, 'urgent' as const),
-      score: fc.constantFrom(0, 5, 5, 50), position: fc.option(fc.nat({ max: 5 }), { nil: null }),
+      t: fc.constant('reorder' as const),
+      i: idx,
+      priority: fc.constantFrom('none' as const, 'low' as const, 'high' as const, 'urgent' as const),
+      score: fc.constantFrom(0, 5, 5, 50),
+      position: fc.option(fc.nat({ max: 5 }), { nil: null }),
     }),
   },
   { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('claim' as const, 'reopen' as const), i: idx }) },
   // A status recategorized moves all its tasks in or out of the open set at once.
   { weight: 2, arbitrary: fc.record({ t: fc.constant('status' as const), i: idx, status: fc.constantFrom('review' as const, 'in_progress' as const, 'backlog' as const) }) },
-  { weight: 1, arbitrary: fc.record({ t: fc.constant('recategorize' as const), project: fc.constantFrom<0 | 1>(0, 1), category: fc.constantFrom('done' as const, 'in_progress' as const, 'canceled' as const) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ t: fc.constant('recategorize' as const), project: fc.constantFrom<0 | 1>(0, 1), category: fc.constantFrom('done' as const, 'in_progress' as const, 'canceled' as const) }),
+  },
 );
 
 /** Binary string order, as SQLite compares TEXT: UTF-8 bytes. */
 const bin = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 interface RawTask {
-  num: number; uid: string; project_uid: string; seq: number; parent_uid: string | null; deleted_at: string | null;
-  archived_at: string | null; category: string; version: number; priority: number; score: number; position: number; created_at: string;
-  parent_id: string | null; rel_labels: string; rel_blocked_by: string; rel_blocks: string; rel_children: string;
+  num: number;
+  uid: string;
+  project_uid: string;
+  seq: number;
+  parent_uid: string | null;
+  deleted_at: string | null;
+  archived_at: string | null;
+  category: string;
+  version: number;
+  priority: number;
+  score: number;
+  position: number;
+  created_at: string;
+  parent_id: string | null;
+  rel_labels: string;
+  rel_blocked_by: string;
+  rel_blocks: string;
+  rel_children: string;
 }
 interface Dump {
   tasks: RawTask[];
@@ -137,7 +169,10 @@ function reference(d: Dump): Map<string, Rel> {
       .filter((c) => c.parent_uid === t.uid && c.deleted_at === null)
       .sort((a, b) => a.seq - b.seq || a.num - b.num)
       .map((c) => id(c.uid));
-    const labels = d.labels.filter((l) => l.task_uid === t.uid).map((l) => l.label).sort(bin);
+    const labels = d.labels
+      .filter((l) => l.task_uid === t.uid)
+      .map((l) => l.label)
+      .sort(bin);
     out.set(id(t.uid), { labels, blockedBy, blocks, children, parentId: t.parent_uid === null ? null : id(t.parent_uid) });
   }
   return out;
@@ -190,13 +225,14 @@ describe('property: stored relations equal the edge tables', () => {
           reader = openCairn({ db: c.ws.db, clock, actor: 'alice' });
 
           /** Lists whose rows the long-lived reader remembers: every path to list rows (plain, label, ready). */
-          const views = (x: Cairn) => Promise.all([
-            x.call('list_tasks', { includeDone: true, includeArchived: true, sort: 'id', limit: 200 }),
-            x.call('list_tasks', { deleted: true, sort: 'id', limit: 200 }),
-            x.call('list_tasks', { project: 'API', labels: ['a'], limit: 200 }),
-            x.call('list_tasks', { limit: 200 }),
-            x.call('next_tasks', { limit: 100 }),
-          ]);
+          const views = (x: Cairn) =>
+            Promise.all([
+              x.call('list_tasks', { includeDone: true, includeArchived: true, sort: 'id', limit: 200 }),
+              x.call('list_tasks', { deleted: true, sort: 'id', limit: 200 }),
+              x.call('list_tasks', { project: 'API', labels: ['a'], limit: 200 }),
+              x.call('list_tasks', { limit: 200 }),
+              x.call('next_tasks', { limit: 100 }),
+            ]);
           /** The reader's answers equal those of a Cairn opened afresh on the same file (nothing remembered). */
           const checkReader = async (after: string) => {
             const fresh = openCairn({ db: c.ws.db, clock, actor: 'alice' });
@@ -221,7 +257,7 @@ describe('property: stored relations equal the edge tables', () => {
             const before = await dump(raw);
             // Mostly an edge that exists (random pairs rarely are one); sometimes a pair that is not.
             const undepEdge = op.t === 'undep' && before.deps.length && op.j % 4 !== 0 ? before.deps[op.i % before.deps.length] : undefined;
-            const undepPair = op.t !== 'undep' ? undefined : undepEdge ? [idOf(before, undepEdge.task_uid), idOf(before, undepEdge.blocker_uid)] as const : [id(op.i), id(op.j)] as const;
+            const undepPair = op.t !== 'undep' ? undefined : undepEdge ? ([idOf(before, undepEdge.task_uid), idOf(before, undepEdge.blocker_uid)] as const) : ([id(op.i), id(op.j)] as const);
             // Refusals (cycles, self-edges, deleted or purged tasks, missing edges, claims on finished,
             // archived or blocked tasks…) are part of the game, but only those the state before the operation explains.
             const state = await RawState.read(raw, clock.now().toISOString());
@@ -231,8 +267,15 @@ describe('property: stored relations equal the edge tables', () => {
                   const refs = ids.length ? [...op.blockers.map(id), ...(op.parent !== null ? [id(op.parent)] : [])] : [];
                   return state.missingOrDeleted(...refs);
                 }
-                case 'labels': case 'addLabels': case 'removeLabels': case 'status': case 'reopen': case 'reorder':
-                case 'archive': case 'unarchive': case 'complete':
+                case 'labels':
+                case 'addLabels':
+                case 'removeLabels':
+                case 'status':
+                case 'reopen':
+                case 'reorder':
+                case 'archive':
+                case 'unarchive':
+                case 'complete':
                   return state.missingOrDeleted(id(op.i));
                 case 'claim':
                   return [...state.missingOrDeleted(id(op.i)), ...(state.unclaimable(id(op.i)) ? ['VALIDATION_ERROR'] : []), ...(state.hasOpenBlocker(id(op.i)) ? ['BLOCKED'] : [])];
@@ -249,47 +292,69 @@ describe('property: stored relations equal the edge tables', () => {
                   const [task, blocker] = undepPair!;
                   return [...state.missingOrDeleted(task, blocker), ...(state.hasEdge(task, blocker) ? [] : ['VALIDATION_ERROR'])];
                 }
-                case 'delete': case 'restore': case 'deletePurge':
+                case 'delete':
+                case 'restore':
+                case 'deletePurge':
                   return state.missingOrDeleted(id(op.i)).filter((code) => code === 'TASK_NOT_FOUND');
                 case 'purge':
                   return [...state.missingOrDeleted(id(op.i)).filter((code) => code === 'TASK_NOT_FOUND'), ...(state.deleted(id(op.i)) ? [] : ['VALIDATION_ERROR'])];
-                case 'recategorize': case 'tick': return [];
+                case 'recategorize':
+                case 'tick':
+                  return [];
               }
             })();
             const attempt = async (): Promise<unknown> => {
               switch (op.t) {
                 case 'create': {
                   const { task } = await c.call('create_task', {
-                    project: PROJECTS[op.project], title: `t${ids.length}`, labels: op.labels,
+                    project: PROJECTS[op.project],
+                    title: `t${ids.length}`,
+                    labels: op.labels,
                     blockedBy: ids.length ? [...new Set(op.blockers.map(id))] : [],
                     ...(op.parent !== null && ids.length ? { parentId: id(op.parent) } : {}),
                   });
                   ids.push(task.id);
                   return { task };
                 }
-                case 'labels': return c.call('update_task', { id: id(op.i), labels: op.labels });
-                case 'addLabels': return c.call('update_task', { id: id(op.i), addLabels: op.labels });
-                case 'removeLabels': return c.call('update_task', { id: id(op.i), removeLabels: op.labels });
-                case 'parent': return c.call('update_task', { id: id(op.i), parentId: ref(op.parent) });
-                case 'dep': return c.call('add_dependency', { taskId: id(op.i), blockedBy: id(op.j) });
-                case 'undep': return c.call('remove_dependency', { taskId: undepPair![0], blockedBy: undepPair![1] });
-                case 'delete': return c.call('delete_task', { id: id(op.i) });
-                case 'restore': return c.call('restore_task', { id: id(op.i) });
-                case 'purge': return c.call('purge_task', { id: id(op.i), confirm: true });
+                case 'labels':
+                  return c.call('update_task', { id: id(op.i), labels: op.labels });
+                case 'addLabels':
+                  return c.call('update_task', { id: id(op.i), addLabels: op.labels });
+                case 'removeLabels':
+                  return c.call('update_task', { id: id(op.i), removeLabels: op.labels });
+                case 'parent':
+                  return c.call('update_task', { id: id(op.i), parentId: ref(op.parent) });
+                case 'dep':
+                  return c.call('add_dependency', { taskId: id(op.i), blockedBy: id(op.j) });
+                case 'undep':
+                  return c.call('remove_dependency', { taskId: undepPair![0], blockedBy: undepPair![1] });
+                case 'delete':
+                  return c.call('delete_task', { id: id(op.i) });
+                case 'restore':
+                  return c.call('restore_task', { id: id(op.i) });
+                case 'purge':
+                  return c.call('purge_task', { id: id(op.i), confirm: true });
                 case 'deletePurge':
                   await c.call('delete_task', { id: id(op.i) });
                   return c.call('purge_task', { id: id(op.i), confirm: true });
-                case 'complete': return c.call('complete_task', { id: id(op.i) });
-                case 'archive': return c.call('archive_task', { id: id(op.i) });
-                case 'unarchive': return c.call('archive_task', { id: id(op.i), restore: true });
-                case 'claim': return c.call('claim_task', { id: id(op.i) });
-                case 'status': return c.call('update_task', { id: id(op.i), status: op.status });
+                case 'complete':
+                  return c.call('complete_task', { id: id(op.i) });
+                case 'archive':
+                  return c.call('archive_task', { id: id(op.i) });
+                case 'unarchive':
+                  return c.call('archive_task', { id: id(op.i), restore: true });
+                case 'claim':
+                  return c.call('claim_task', { id: id(op.i) });
+                case 'status':
+                  return c.call('update_task', { id: id(op.i), status: op.status });
                 case 'recategorize':
                   return c.call('update_project', { key: PROJECTS[op.project], statuses: [{ op: 'recategorize', name: 'review', category: op.category }] });
-                case 'reopen': return c.call('update_task', { id: id(op.i), status: 'todo' });
+                case 'reopen':
+                  return c.call('update_task', { id: id(op.i), status: 'todo' });
                 case 'reorder':
                   return c.call('update_task', { id: id(op.i), priority: op.priority, score: op.score, ...(op.position !== null ? { position: op.position } : {}) });
-                case 'tick': return undefined;
+                case 'tick':
+                  return undefined;
               }
             };
             const { refused: failed, answer } = await refusedOnlyAsAllowed(JSON.stringify(op), allowed, attempt);
@@ -300,8 +365,11 @@ describe('property: stored relations equal the edge tables', () => {
             for (const t of after.tasks) {
               const [key] = after.projects.filter((p) => p.uid === t.project_uid).map((p) => p.key);
               const stored: Rel = {
-                labels: JSON.parse(t.rel_labels), blockedBy: JSON.parse(t.rel_blocked_by), blocks: JSON.parse(t.rel_blocks),
-                children: JSON.parse(t.rel_children), parentId: t.parent_id,
+                labels: JSON.parse(t.rel_labels),
+                blockedBy: JSON.parse(t.rel_blocked_by),
+                blocks: JSON.parse(t.rel_blocks),
+                children: JSON.parse(t.rel_children),
+                parentId: t.parent_id,
               };
               expect(stored, `stored columns of ${key}-${t.seq} after ${JSON.stringify(op)}`).toEqual(expected.get(`${key}-${t.seq}`));
             }
@@ -318,7 +386,10 @@ describe('property: stored relations equal the edge tables', () => {
             for (const label of LABELS) {
               const want = referenceLabelList(final, p.uid, label).map((t) => idOf(final, t.uid));
               const got = await c.call('list_tasks', { project: p.key, labels: [label], limit: 200 });
-              expect(got.tasks.map((t) => t.id), `list ${p.key} label ${label}`).toEqual(want);
+              expect(
+                got.tasks.map((t) => t.id),
+                `list ${p.key} label ${label}`,
+              ).toEqual(want);
               expect(got.total).toBe(want.length);
               const page = await c.call('list_tasks', { project: p.key, labels: [label], limit: 2 });
               expect(page.tasks.map((t) => t.id)).toEqual(want.slice(0, 2));

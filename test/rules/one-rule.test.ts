@@ -27,9 +27,17 @@ describe('findStatus (one matcher for tasks, filters, releases and workflow edit
 
 describe('flag values (CAIRN_READ_ONLY, ?readOnly, REST boolean query parameters)', () => {
   it.each([
-    ['', true], ['1', true], ['true', true], [' YES ', true], ['on', true],
-    ['0', false], ['false', false], ['No', false], ['off', false],
-    ['maybe', undefined], ['2', undefined],
+    ['', true],
+    ['1', true],
+    ['true', true],
+    [' YES ', true],
+    ['on', true],
+    ['0', false],
+    ['false', false],
+    ['No', false],
+    ['off', false],
+    ['maybe', undefined],
+    ['2', undefined],
   ] as const)('%j → %s', (text, want) => {
     expect(flagValue(text)).toBe(want);
     expect(truthy(text)).toBe(want === true);
@@ -45,7 +53,9 @@ describe('REST success status', () => {
   it('the route and the OpenAPI entry agree for every op', () => {
     const doc = buildOpenApi('0') as { paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown> }>> };
     for (const op of OPS) {
-      const entry = Object.values(doc.paths).flatMap((p) => Object.values(p)).find((o) => o.operationId === op.name);
+      const entry = Object.values(doc.paths)
+        .flatMap((p) => Object.values(p))
+        .find((o) => o.operationId === op.name);
       expect(entry, op.name).toBeDefined();
       expect(Object.keys(entry!.responses), op.name).toContain(String(successStatus(op)));
       expect(Object.keys(entry!.responses), op.name).not.toContain(String(successStatus(op) === 201 ? 200 : 201));

@@ -20,9 +20,14 @@ async function bigWorkspace(c: ReturnType<typeof fresh>): Promise<string[]> {
     const blockedBy = i % 4 === 3 ? [ids[i - 1]!] : i === 300 ? [ids[10]!, ids[299]!] : [];
     const parentId = i === 400 ? ids[3] : undefined;
     const { task } = await c.call('create_task', {
-      project: 'BIG', title: `Task ${i} ${['alpha', 'beta', 'gamma'][i % 3]}`, description: `Body of ${i}`,
-      labels: i % 3 === 0 ? ['x', `l${i % 5}`] : [], checklist: i % 5 === 0 ? ['one', 'two'] : [], blockedBy,
-      ...(parentId ? { parentId } : {}), ...(i === 270 ? { slug: 'the-slug' } : {}),
+      project: 'BIG',
+      title: `Task ${i} ${['alpha', 'beta', 'gamma'][i % 3]}`,
+      description: `Body of ${i}`,
+      labels: i % 3 === 0 ? ['x', `l${i % 5}`] : [],
+      checklist: i % 5 === 0 ? ['one', 'two'] : [],
+      blockedBy,
+      ...(parentId ? { parentId } : {}),
+      ...(i === 270 ? { slug: 'the-slug' } : {}),
     });
     ids.push(task.id);
     if (i % 9 === 0) await c.call('add_comment', { id: task.id, body: `Note on ${i} delta` });
@@ -74,7 +79,9 @@ describe('imports larger than one write batch', () => {
     const file = join(a.ws.dir, 'twice.jsonl');
     writeFileSync(file, lines.join('\n') + '\n');
     const b = fresh();
-    await expect(importInto(b, { path: file })).rejects.toThrow(`twice.jsonl:${lines.length}: field "id": "${JSON.parse(lines[at]!).uid}" is also the id of the task at ${file}:${at + 1}; each task may appear once. Nothing was imported.`);
+    await expect(importInto(b, { path: file })).rejects.toThrow(
+      `twice.jsonl:${lines.length}: field "id": "${JSON.parse(lines[at]!).uid}" is also the id of the task at ${file}:${at + 1}; each task may appear once. Nothing was imported.`,
+    );
     expect((await b.call('list_projects', {})).projects).toEqual([]);
   });
 });
@@ -87,7 +94,15 @@ describe('sources without positions, in large numbers', () => {
     const issues = (from: number, to: number) =>
       Array.from({ length: to - from }, (_, k) => {
         const n = from + k;
-        return JSON.stringify({ id: `bd-${n}`, title: `Issue ${n}`, status: n % 2 ? 'open' : 'in_progress', priority: 2, issue_type: 'task', created_at: '2025-10-01T10:00:00Z', updated_at: '2025-10-01T10:00:00Z' });
+        return JSON.stringify({
+          id: `bd-${n}`,
+          title: `Issue ${n}`,
+          status: n % 2 ? 'open' : 'in_progress',
+          priority: 2,
+          issue_type: 'task',
+          created_at: '2025-10-01T10:00:00Z',
+          updated_at: '2025-10-01T10:00:00Z',
+        });
       }).join('\n') + '\n';
     const file = join(dir, '.beads', 'issues.jsonl');
     writeFileSync(file, issues(1, 401));

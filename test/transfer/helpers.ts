@@ -37,7 +37,17 @@ export async function richWorkspace(cairn: Cairn): Promise<void> {
   await cairn.call('create_project', { key: 'API', name: 'API server', description: 'The backend', aliases: ['api-server'] });
   await cairn.call('create_project', { key: 'WEB', name: 'Web', template: 'devplanner' });
   const epic = (await cairn.call('create_task', { project: 'API', title: 'Auth epic', kind: 'epic', priority: 'high' })).task;
-  const a = (await cairn.call('create_task', { project: 'API', title: 'Login form', parentId: epic.id, labels: ['ui', 'auth'], checklist: ['Fields', 'Submit'], anchors: ['src/login.ts'], links: { branch: 'feat/login', prNumber: 12, prState: 'open' } })).task;
+  const a = (
+    await cairn.call('create_task', {
+      project: 'API',
+      title: 'Login form',
+      parentId: epic.id,
+      labels: ['ui', 'auth'],
+      checklist: ['Fields', 'Submit'],
+      anchors: ['src/login.ts'],
+      links: { branch: 'feat/login', prNumber: 12, prState: 'open' },
+    })
+  ).task;
   const b = (await cairn.call('create_task', { project: 'API', title: 'Token refresh', blockedBy: [a.id], description: 'Refresh **tokens**\n\nwith care "quoted"', score: 2.5 })).task;
   await cairn.call('update_checklist', { id: a.id, ops: [{ op: 'check', index: 0 }] });
   await cairn.call('add_comment', { id: a.id, body: 'Looks good\nsecond line' });

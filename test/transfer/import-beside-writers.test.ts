@@ -21,7 +21,17 @@ describe('an import beside writers', () => {
     const dir = join(c.ws.dir, 'repo');
     mkdirSync(join(dir, '.beads'), { recursive: true });
     const lines = Array.from({ length: N }, (_, k) =>
-      JSON.stringify({ id: `bd-${k + 1}`, title: `Issue ${k + 1}`, status: 'open', priority: 2, issue_type: 'task', labels: k % 3 ? [] : ['imported'], dependencies: k % 10 === 9 ? [{ issue_id: `bd-${k + 1}`, depends_on_id: `bd-${k}`, type: 'blocks' }] : [], created_at: '2025-10-01T10:00:00Z', updated_at: '2025-10-01T10:00:00Z' }),
+      JSON.stringify({
+        id: `bd-${k + 1}`,
+        title: `Issue ${k + 1}`,
+        status: 'open',
+        priority: 2,
+        issue_type: 'task',
+        labels: k % 3 ? [] : ['imported'],
+        dependencies: k % 10 === 9 ? [{ issue_id: `bd-${k + 1}`, depends_on_id: `bd-${k}`, type: 'blocks' }] : [],
+        created_at: '2025-10-01T10:00:00Z',
+        updated_at: '2025-10-01T10:00:00Z',
+      }),
     );
     writeFileSync(join(dir, '.beads', 'issues.jsonl'), `${lines.join('\n')}\n`);
     await c.call('create_project', { key: 'LIVE', name: 'Live' });

@@ -12,7 +12,10 @@ describe('jsonl export and import', () => {
     await richWorkspace(a);
     const first = await exportText(a);
     expect(await exportText(a)).toBe(first);
-    const lines = first.trimEnd().split('\n').map((l) => JSON.parse(l) as { entity: string; key?: string; id?: string });
+    const lines = first
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { entity: string; key?: string; id?: string });
     expect(lines[0]).toEqual({ entity: 'cairn-export', format: 1 });
     expect(lines.filter((l) => l.entity === 'project').map((l) => l.key)).toEqual(['API', 'WEB']);
     expect(lines.filter((l) => l.entity === 'task').map((l) => l.id)).toEqual(['API-1', 'API-2', 'API-3', 'API-4', 'API-5', 'WEB-1']);
@@ -43,7 +46,7 @@ describe('jsonl export and import', () => {
     expect((await b.call('get_task', { id: 'API-1' })).task.children).toEqual(['API-2']);
   });
 
-  it('a change to one task changes only that task\'s lines', async () => {
+  it("a change to one task changes only that task's lines", async () => {
     const a = fresh();
     await richWorkspace(a);
     const before = (await exportText(a)).split('\n');
@@ -89,7 +92,13 @@ describe('jsonl export and import', () => {
     // B has tasks (API-1..API-6) but no events: an export with its history left out was imported.
     const b = fresh();
     const noHistory = join(a.ws.dir, 'tasks-only.jsonl');
-    writeFileSync(noHistory, text.split('\n').filter((l) => l && JSON.parse(l).entity !== 'event').join('\n') + '\n');
+    writeFileSync(
+      noHistory,
+      text
+        .split('\n')
+        .filter((l) => l && JSON.parse(l).entity !== 'event')
+        .join('\n') + '\n',
+    );
     await importInto(b, { path: noHistory });
     // A fresh clone's export whose API keys collide with B's, with a history numbered from 1.
     const c = fresh();
@@ -101,7 +110,10 @@ describe('jsonl export and import', () => {
     const cEvents = (await exportText(c)).split('\n').filter((l) => l && JSON.parse(l).entity === 'event').length;
     const report = await importInto(b, { path: fromC });
     expect(report.renumbered.map((r) => r.from)).toEqual(['API-1', 'API-2', 'API-3']);
-    const events = (await exportText(b)).split('\n').filter((l) => l && JSON.parse(l).entity === 'event').map((l) => JSON.parse(l));
+    const events = (await exportText(b))
+      .split('\n')
+      .filter((l) => l && JSON.parse(l).entity === 'event')
+      .map((l) => JSON.parse(l));
     const renumbers = events.filter((e) => e.type === 'task.renumbered');
     expect(renumbers).toHaveLength(3);
     // Every one of C's events arrived, beside the three renumbers, and no number is used twice.

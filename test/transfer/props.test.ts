@@ -22,7 +22,20 @@ type Op =
 const text = fc.string({ minLength: 1, maxLength: 40 }).filter((s) => s.trim().length > 0);
 const idx = fc.nat({ max: 12 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ t: fc.constant('create' as const), title: text, description: fc.string({ maxLength: 80 }), labels: fc.array(fc.stringMatching(/^[a-z][a-z0-9 ]{0,8}$/), { maxLength: 3 }), priority: fc.constantFrom('none' as const, 'low' as const, 'high' as const), checklist: fc.array(text, { maxLength: 3 }), blockers: fc.array(idx, { maxLength: 2 }), parent: fc.option(idx, { nil: null }), score: fc.double({ min: -5, max: 5, noNaN: true }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      t: fc.constant('create' as const),
+      title: text,
+      description: fc.string({ maxLength: 80 }),
+      labels: fc.array(fc.stringMatching(/^[a-z][a-z0-9 ]{0,8}$/), { maxLength: 3 }),
+      priority: fc.constantFrom('none' as const, 'low' as const, 'high' as const),
+      checklist: fc.array(text, { maxLength: 3 }),
+      blockers: fc.array(idx, { maxLength: 2 }),
+      parent: fc.option(idx, { nil: null }),
+      score: fc.double({ min: -5, max: 5, noNaN: true }),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ t: fc.constant('comment' as const), i: idx, body: text }) },
   { weight: 1, arbitrary: fc.record({ t: fc.constant('check' as const), i: idx }) },
   { weight: 2, arbitrary: fc.record({ t: fc.constantFrom('complete' as const, 'archive' as const, 'delete' as const, 'claim' as const), i: idx }) },
@@ -36,9 +49,19 @@ async function apply(c: ReturnType<typeof tempCairn>, ops: Op[]): Promise<void> 
   for (const op of ops) {
     try {
       if (op.t === 'create') {
-        const blockedBy = ids.length ? [...new Set(op.blockers.map(at))] as string[] : [];
+        const blockedBy = ids.length ? ([...new Set(op.blockers.map(at))] as string[]) : [];
         const parentId = ids.length && op.parent !== null ? at(op.parent) : undefined;
-        const { task } = await c.call('create_task', { project: 'PR', title: op.title, description: op.description, labels: op.labels, priority: op.priority, checklist: op.checklist, blockedBy, score: op.score, ...(parentId ? { parentId } : {}) });
+        const { task } = await c.call('create_task', {
+          project: 'PR',
+          title: op.title,
+          description: op.description,
+          labels: op.labels,
+          priority: op.priority,
+          checklist: op.checklist,
+          blockedBy,
+          score: op.score,
+          ...(parentId ? { parentId } : {}),
+        });
         ids.push(task.id);
       } else if (ids.length === 0) continue;
       else if (op.t === 'comment') await c.call('add_comment', { id: at(op.i)!, body: op.body });
@@ -80,7 +103,7 @@ describe('transfer properties', () => {
     );
   });
 
-  it('a markdown task file parses back to the task\'s fields, description and checklist', async () => {
+  it("a markdown task file parses back to the task's fields, description and checklist", async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 1, maxLength: 15 }), async (ops) => {
         const a = tempCairn();
@@ -95,7 +118,26 @@ describe('transfer properties', () => {
             const live: string[] = [];
             for (const b of parsed.fields.blockedBy) if (!(await a.call('get_task', { id: b })).task.deletedAt) live.push(b);
             expect(live).toEqual(t.blockedBy);
-            expect(parsed.fields).toMatchObject({ uid: t.uid, title: t.title, status: t.status, kind: t.kind, priority: t.priority, score: t.score, labels: t.labels, assignee: t.assignee, parent: t.parentId, version: t.version, createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: t.completedAt, archivedAt: t.archivedAt, deletedAt: t.deletedAt, links: t.links, anchors: t.anchors, closeReason: t.closeReason });
+            expect(parsed.fields).toMatchObject({
+              uid: t.uid,
+              title: t.title,
+              status: t.status,
+              kind: t.kind,
+              priority: t.priority,
+              score: t.score,
+              labels: t.labels,
+              assignee: t.assignee,
+              parent: t.parentId,
+              version: t.version,
+              createdAt: t.createdAt,
+              updatedAt: t.updatedAt,
+              completedAt: t.completedAt,
+              archivedAt: t.archivedAt,
+              deletedAt: t.deletedAt,
+              links: t.links,
+              anchors: t.anchors,
+              closeReason: t.closeReason,
+            });
             expect(parsed.description).toBe(t.description);
             expect(parsed.checklist).toEqual(t.checklist.map((i) => ({ text: i.text, checked: i.checked })));
           }

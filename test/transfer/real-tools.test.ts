@@ -51,10 +51,20 @@ describe('import from Backlog.md', () => {
     expect(report.source).toBe('backlog');
     const key = report.projects.created[0]!;
     const p = (await c.call('get_project', { key })).project;
-    expect(p.statuses.map((s) => [s.name, s.category])).toEqual([['draft', 'backlog'], ['to_do', 'todo'], ['in_progress', 'in_progress'], ['done', 'done'], ['canceled', 'canceled']]);
+    expect(p.statuses.map((s) => [s.name, s.category])).toEqual([
+      ['draft', 'backlog'],
+      ['to_do', 'todo'],
+      ['in_progress', 'in_progress'],
+      ['done', 'done'],
+      ['canceled', 'canceled'],
+    ]);
     const t = await byTitle(c, key);
     expect(t.get('Set up CI')).toMatchObject({ status: 'done', priority: 'high', labels: ['ci', 'infra'], description: 'Run tests on every push' });
-    expect(t.get('Set up CI')!.checklist.map((i) => [i.text, i.checked])).toEqual([['Tests run on push', true], ['Badge in README', false], ['DoD: Docs updated', false]]);
+    expect(t.get('Set up CI')!.checklist.map((i) => [i.text, i.checked])).toEqual([
+      ['Tests run on push', true],
+      ['Badge in README', false],
+      ['DoD: Docs updated', false],
+    ]);
     expect(t.get('Add login page')).toMatchObject({ status: 'in_progress', assignee: 'alice', labels: ['milestone:v1.0', 'ui'], blockedBy: [t.get('Set up CI')!.id], position: 2000 });
     expect(t.get('Login form styles')).toMatchObject({ parentId: t.get('Add login page')!.id, position: 3000 });
     expect(t.get('Write release notes')!.description).toBe('For v1.0\n\n## Implementation Notes\n\nCollect from merged PRs');

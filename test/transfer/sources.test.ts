@@ -31,9 +31,15 @@ describe('import from Castle', () => {
     expect(p.statuses.map((s) => s.name)).toEqual(['new', 'in_progress', 'active', 'blocked', 'review', 'done']);
     const t = (await c.call('get_task', { id: 'CASTLE-1' })).task;
     expect(t).toMatchObject({
-      title: 'Add dark mode support', status: 'in_progress', kind: 'feature', labels: ['UI', 'theme'], assignee: 'agent:agent-impl-7',
+      title: 'Add dark mode support',
+      status: 'in_progress',
+      kind: 'feature',
+      labels: ['UI', 'theme'],
+      assignee: 'agent:agent-impl-7',
       links: { branch: 'feat/dark-mode', worktree: '/home/dev/castle-wt/dark-mode', prUrl: 'https://github.com/acme/castle/pull/51', prNumber: 51, prState: 'open', issue: 'acme/castle#42' },
-      createdAt: '2026-02-10T09:00:00.000Z', updatedAt: '2026-02-15T17:30:00.000Z', origin: 'castle:5b0f7a52-1c1e-4b7e-9d57-0c6f1e0b1a01',
+      createdAt: '2026-02-10T09:00:00.000Z',
+      updatedAt: '2026-02-15T17:30:00.000Z',
+      origin: 'castle:5b0f7a52-1c1e-4b7e-9d57-0c6f1e0b1a01',
     });
     expect(t.comments.map((x) => [x.kind, x.author, x.body])).toEqual([
       ['research', 'alice', 'Research review (approved): Plan is sound; check contrast ratios.'],
@@ -65,7 +71,15 @@ describe('import from Beads', () => {
     expect(report.projects.created).toEqual(['BD']);
     const get = async (n: number) => (await c.call('get_task', { id: `BD-${n}` })).task;
     expect(await get(1)).toMatchObject({ kind: 'epic', priority: 'high', children: ['BD-2', 'BD-3'] });
-    expect(await get(2)).toMatchObject({ status: 'done', priority: 'urgent', assignee: 'alice', closeReason: 'Done in #12', completedAt: '2025-10-03T09:00:00.000Z', labels: ['db', 'storage'], parentId: 'BD-1' });
+    expect(await get(2)).toMatchObject({
+      status: 'done',
+      priority: 'urgent',
+      assignee: 'alice',
+      closeReason: 'Done in #12',
+      completedAt: '2025-10-03T09:00:00.000Z',
+      labels: ['db', 'storage'],
+      parentId: 'BD-1',
+    });
     expect((await get(2)).description).toContain('## Acceptance criteria\n\nMigrations run twice safely');
     expect((await get(2)).comments.map((x) => [x.author, x.body])).toEqual([['bob', 'Use STRICT tables?']]);
     expect(await get(3)).toMatchObject({ status: 'in_progress', kind: 'feature', blockedBy: ['BD-2'], links: { issue: 'gh-9' } });
@@ -78,10 +92,17 @@ describe('import from Beads', () => {
   it('two issues that block each other: the edge that closes the cycle is left out with a warning, and the graph stays acyclic', async () => {
     const c = fresh();
     const file = join(c.ws.dir, 'issues.jsonl');
-    const issue = (id: string, blocks: string[]) => JSON.stringify({
-      id, title: `Issue ${id}`, status: 'open', priority: 2, issue_type: 'task', created_at: '2025-10-01T10:00:00Z', updated_at: '2025-10-01T10:00:00Z',
-      dependencies: blocks.map((on) => ({ issue_id: id, depends_on_id: on, type: 'blocks', created_at: '2025-10-01T10:00:00Z' })),
-    });
+    const issue = (id: string, blocks: string[]) =>
+      JSON.stringify({
+        id,
+        title: `Issue ${id}`,
+        status: 'open',
+        priority: 2,
+        issue_type: 'task',
+        created_at: '2025-10-01T10:00:00Z',
+        updated_at: '2025-10-01T10:00:00Z',
+        dependencies: blocks.map((on) => ({ issue_id: id, depends_on_id: on, type: 'blocks', created_at: '2025-10-01T10:00:00Z' })),
+      });
     writeFileSync(file, [issue('bd-1', ['bd-2']), issue('bd-2', ['bd-1']), issue('bd-3', ['bd-1'])].join('\n'));
     const report = await importInto(c, { path: file });
     expect(report.warnings).toEqual([`${file}:2: BD-1 blocking BD-2 left out: it would close the cycle BD-2 → BD-1 → BD-2`]);
@@ -117,9 +138,21 @@ describe('import from DevPlanner', () => {
     expect(await lane('01-upcoming')).toEqual(['oauth2-integration', 'thumbnail-cache']);
     const card = (await c.call('list_tasks', { project: 'MM', slug: 'user-authentication' })).tasks[0]!;
     const full = (await c.call('get_task', { id: card.id })).task;
-    expect(full).toMatchObject({ title: 'User Authentication', status: '02-in-progress', substatus: 'in-progress', priority: 'high', assignee: 'agent', labels: ['auth', 'security'], createdAt: '2024-02-01T10:00:00.000Z' });
+    expect(full).toMatchObject({
+      title: 'User Authentication',
+      status: '02-in-progress',
+      substatus: 'in-progress',
+      priority: 'high',
+      assignee: 'agent',
+      labels: ['auth', 'security'],
+      createdAt: '2024-02-01T10:00:00.000Z',
+    });
     expect(full.description).toBe('## Overview\n\nImplement JWT-based authentication.');
-    expect(full.checklist.map((i) => [i.text, i.checked])).toEqual([['Set up JWT library', true], ['Create auth middleware', true], ['Add login endpoint', false]]);
+    expect(full.checklist.map((i) => [i.text, i.checked])).toEqual([
+      ['Set up JWT library', true],
+      ['Create auth middleware', true],
+      ['Add login endpoint', false],
+    ]);
     expect((await importInto(c, { path: ws })).tasks).toEqual({ created: 0, updated: 0, unchanged: 4 });
   });
 });

@@ -17,7 +17,11 @@ async function seed(server: Server): Promise<void> {
   const add = async (title: string, extra: Record<string, unknown> = {}) => (await as('user', 'POST', '/api/v1/tasks', { project: 'API', title, ...extra })).task.id as string;
   const epic = await add('Card payments v2', { kind: 'epic', priority: 'high', labels: ['payments'] });
   const schema = await add('Design the ledger schema', {
-    priority: 'high', labels: ['db', 'payments'], parentId: epic, checklist: ['tables', 'indexes', 'migration script'], touches: ['db/migrations/**', 'src/ledger'],
+    priority: 'high',
+    labels: ['db', 'payments'],
+    parentId: epic,
+    checklist: ['tables', 'indexes', 'migration script'],
+    touches: ['db/migrations/**', 'src/ledger'],
     description: '## Goal\nA double-entry **ledger** for card payments.\n\n- one row per movement\n- balances derived, never stored\n\nSee `docs/ledger.md` and [the RFC](https://example.com/rfc).',
   });
   const api = await add('Implement POST /payments', { priority: 'high', labels: ['api', 'payments'], parentId: epic, blockedBy: [schema], checklist: ['validation', 'idempotency keys'] });
@@ -29,17 +33,29 @@ async function seed(server: Server): Promise<void> {
   const done = await add('Set up CI for the service', { labels: ['infra'] });
   await add('Add request tracing', { kind: 'feature', labels: ['observability'], status: 'backlog' });
   await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/claim`, { leaseSeconds: 1800 });
-  await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/checklist`, { ops: [{ op: 'check', index: 0 }, { op: 'check', index: 1 }] });
+  await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/checklist`, {
+    ops: [
+      { op: 'check', index: 0 },
+      { op: 'check', index: 1 },
+    ],
+  });
   await as('agent:codex-2', 'POST', `/api/v1/tasks/${bug}/claim`, { leaseSeconds: 900 });
   await as('agent:codex-2', 'POST', `/api/v1/tasks/${bug}/comments`, { body: 'Found it: `Math.round` on a float amount. Switching to integer cents.', kind: 'research' });
   await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/comments`, { body: 'Tables drafted; indexes next.', kind: 'implementation' });
   await as('agent:claude-1', 'POST', `/api/v1/tasks/${schema}/checkpoints`, {
-    summary: 'Tables and indexes drafted; the migration script is next.', next: 'Write the migration', questions: ['Keep balances in a view?'],
+    summary: 'Tables and indexes drafted; the migration script is next.',
+    next: 'Write the migration',
+    questions: ['Keep balances in a view?'],
   });
   await as('agent:gemini-3', 'POST', `/api/v1/tasks/${done}/complete`, {
-    comment: 'Pipeline green on main.', evidence: { prUrl: 'https://example.com/pr/41', test: { command: 'npm test', exitCode: 0 } },
+    comment: 'Pipeline green on main.',
+    evidence: { prUrl: 'https://example.com/pr/41', test: { command: 'npm test', exitCode: 0 } },
   });
-  await as('user', 'PATCH', `/api/v1/tasks/${webhook}`, { status: 'review', assignee: 'agent:gemini-3', links: { branch: 'feat/webhook-retries', prUrl: 'https://example.com/pr/42', prNumber: 42, prState: 'open' } });
+  await as('user', 'PATCH', `/api/v1/tasks/${webhook}`, {
+    status: 'review',
+    assignee: 'agent:gemini-3',
+    links: { branch: 'feat/webhook-retries', prUrl: 'https://example.com/pr/42', prNumber: 42, prState: 'open' },
+  });
 }
 
 describeBrowser('web board accessibility and screenshots', () => {

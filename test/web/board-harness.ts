@@ -18,7 +18,7 @@ export function chromiumPath(): string | undefined {
   return [process.env.CAIRN_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => !!p && existsSync(p));
 }
 
-const INSTALL = 'install Debian\'s Chromium with `sudo apt-get update && sudo apt-get install -y chromium` (or set CAIRN_CHROMIUM to a Chromium binary); .ci/run does this in CI';
+const INSTALL = "install Debian's Chromium with `sudo apt-get update && sudo apt-get install -y chromium` (or set CAIRN_CHROMIUM to a Chromium binary); .ci/run does this in CI";
 
 /** describe() for browser suites: skipped with a message when Chromium is missing, failing instead under CI=true. */
 export function describeBrowser(name: string, fn: () => void): void {

@@ -53,7 +53,7 @@ describeBrowser('board polish', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('the Assignee field in the card panel has the panel\'s width, not a third of it, and its label is its own', async () => {
+  it("the Assignee field in the card panel has the panel's width, not a third of it, and its label is its own", async () => {
     const { page } = browser;
     await page.locator('[data-card="POL-1"] .card-title').click();
     const panel = page.getByRole('dialog', { name: /POL-1/ });
@@ -74,11 +74,21 @@ describeBrowser('board polish', () => {
     const v = (await server.call('GET', '/api/v1/tasks/POL-1')).body.task.version;
     expect((await server.call('PATCH', '/api/v1/tasks/POL-1', { title: 'Theirs', expectedVersion: v })).status).toBe(200);
     await page.locator('.panel-head', { hasText: `version ${v + 1}` }).waitFor();
-    await until('the conflict shown', async () => {
-      if (await panel.getByText(/Not saved: POL-1 was changed/).isVisible()) return true;
-      await title.press('Enter');
-      return panel.getByText(/Not saved: POL-1 was changed/).waitFor({ timeout: 3000 }).then(() => true, () => false);
-    }, 10_000);
+    await until(
+      'the conflict shown',
+      async () => {
+        if (await panel.getByText(/Not saved: POL-1 was changed/).isVisible()) return true;
+        await title.press('Enter');
+        return panel
+          .getByText(/Not saved: POL-1 was changed/)
+          .waitFor({ timeout: 3000 })
+          .then(
+            () => true,
+            () => false,
+          );
+      },
+      10_000,
+    );
     expect(await page.getByText(/Not saved: POL-1 was changed/).count()).toBe(1);
     await page.keyboard.press('Escape');
   });

@@ -72,7 +72,11 @@ describeBrowser('web board', () => {
     expect(await order()).toEqual(['WEB-1', 'WEB-3']);
     await card('WEB-3').dragTo(lane('todo').locator('.lane-body'), { targetPosition: { x: 40, y: 5 } });
     await until('WEB-3 on top', async () => (await order())[0] === 'WEB-3');
-    expect(await lane('todo').locator('.card').evaluateAll((els) => els.map((e) => (e as any).dataset.card))).toEqual(['WEB-3', 'WEB-1']);
+    expect(
+      await lane('todo')
+        .locator('.card')
+        .evaluateAll((els) => els.map((e) => (e as any).dataset.card)),
+    ).toEqual(['WEB-3', 'WEB-1']);
   });
 
   it('moves a card with the keyboard (arrows go from card to card, Alt + arrows move it)', async () => {
@@ -187,11 +191,18 @@ describeBrowser('web board', () => {
     const conflict = alert.getByText(/Not saved: WEB-1 was changed by agent:test/);
     // A key pressed while the panel is being redrawn (the live feed, on a busy machine) can be lost
     // with the field it was typed into; pressing again saves the same draft, and meets the same conflict.
-    await until('the conflict shown', async () => {
-      if (await conflict.isVisible()) return true;
-      await title.press('Enter');
-      return conflict.waitFor({ timeout: 3000 }).then(() => true, () => false);
-    }, 10_000);
+    await until(
+      'the conflict shown',
+      async () => {
+        if (await conflict.isVisible()) return true;
+        await title.press('Enter');
+        return conflict.waitFor({ timeout: 3000 }).then(
+          () => true,
+          () => false,
+        );
+      },
+      10_000,
+    );
     expect(await alert.innerText()).toContain(agentTitle);
     expect((await task('WEB-1')).title).toBe(agentTitle);
     // The field takes the fresh title once the panel has read the card again.
@@ -304,7 +315,10 @@ describeBrowser('web board', () => {
     expect(page.url()).toContain('#/DP/board');
     await page.getByLabel('Search cards').fill('quokka');
     const hit = page.locator('.search-hit', { hasText: 'DP-1' });
-    await hit.locator('mark', { hasText: /quokka/i }).first().waitFor();
+    await hit
+      .locator('mark', { hasText: /quokka/i })
+      .first()
+      .waitFor();
     await hit.click();
     await page.getByRole('dialog', { name: /DP-1/ }).getByText('habitat survey').waitFor();
     await page.keyboard.press('Escape');

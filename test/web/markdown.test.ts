@@ -27,7 +27,18 @@ describe('board markdown', () => {
     expect(renderMarkdown('[abs](/board#x)')).toContain('href="/board#x"');
     expect(renderMarkdown('[mail](mailto:a@b.example)')).toContain('href="mailto:a@b.example"');
     // Browsers strip leading control characters and drop tabs: these are javascript: links to them.
-    for (const bad of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x', '\x01javascript:alert(1)', '\x1fjavascript:alert(1)', '\x0ejavascript:alert(1)', 'java\tscript:alert(1)', 'java\x0dscript:x', 'file:///etc/passwd']) {
+    for (const bad of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,<b>x</b>',
+      'vbscript:x',
+      '\x01javascript:alert(1)',
+      '\x1fjavascript:alert(1)',
+      '\x0ejavascript:alert(1)',
+      'java\tscript:alert(1)',
+      'java\x0dscript:x',
+      'file:///etc/passwd',
+    ]) {
       expect(renderMarkdown(`[x](${bad})`)).not.toContain('<a ');
     }
     expect(renderMarkdown('[x](https://a.example/"onmouseover="alert(1))')).not.toMatch(/href="[^"]*"onmouseover/);

@@ -31,8 +31,13 @@ describeBrowser('web board with 2,000 cards', () => {
         for (let j = next++; j < jobs.length; j = next++) {
           const { status, i } = jobs[j]!;
           const res = await server.call('POST', '/api/v1/tasks', {
-            project: 'BIG', title: `Card ${status} ${i}: ${['tune the cache', 'write the migration', 'fix the flaky test', 'review the API'][i % 4]}`, status,
-            kind: kinds[i % 4], priority: priorities[i % 5], labels: [`area-${i % 7}`], ...(i % 3 === 0 ? { checklist: ['a', 'b', 'c'] } : {}),
+            project: 'BIG',
+            title: `Card ${status} ${i}: ${['tune the cache', 'write the migration', 'fix the flaky test', 'review the API'][i % 4]}`,
+            status,
+            kind: kinds[i % 4],
+            priority: priorities[i % 5],
+            labels: [`area-${i % 7}`],
+            ...(i % 3 === 0 ? { checklist: ['a', 'b', 'c'] } : {}),
           });
           if (res.status !== 201) throw new Error(JSON.stringify(res.body));
         }
@@ -80,10 +85,14 @@ describeBrowser('web board with 2,000 cards', () => {
     const { page } = browser;
     const body = page.locator('[data-lane="todo"] .lane-body');
     const started = Date.now();
-    await until('the whole lane loaded', async () => {
-      await body.evaluate((el: any) => (el.scrollTop = el.scrollHeight));
-      return (await page.evaluate(() => (globalThis as any).cairnBoard.lane('todo').cards.length)) === 1400;
-    }, 120_000);
+    await until(
+      'the whole lane loaded',
+      async () => {
+        await body.evaluate((el: any) => (el.scrollTop = el.scrollHeight));
+        return (await page.evaluate(() => (globalThis as any).cairnBoard.lane('todo').cards.length)) === 1400;
+      },
+      120_000,
+    );
     figures.scrollToEndOf1400Ms = Date.now() - started;
     const last = (await server.call('GET', '/api/v1/tasks?project=BIG&status=todo&sort=position&limit=1&cursor=')).body;
     expect(last.total).toBe(1400);
@@ -119,10 +128,12 @@ describeBrowser('web board with 2,000 cards', () => {
     }, id);
     await page.locator(`[data-card="${id}"]`).dragTo(page.locator('[data-lane="in_progress"] .lane-body'), { targetPosition: { x: 40, y: 10 } });
     await until(`${id} in progress`, async () => (await server.call('GET', `/api/v1/tasks/${id}`)).body.task.status === 'in_progress');
-    const d = await until('drag figures', () => page.evaluate(() => {
-      const g = (globalThis as any).__drag;
-      return g.drop && g.shown && g.saved ? { drop: g.drop, shown: g.shown, saved: g.saved, longest: (globalThis as any).__longest } : null;
-    }));
+    const d = await until('drag figures', () =>
+      page.evaluate(() => {
+        const g = (globalThis as any).__drag;
+        return g.drop && g.shown && g.saved ? { drop: g.drop, shown: g.shown, saved: g.saved, longest: (globalThis as any).__longest } : null;
+      }),
+    );
     figures.dragDropToCardShownMs = Math.round(d.shown - d.drop);
     figures.dragDropToServerSavedMs = Math.round(d.saved - d.drop);
     figures.dragLongestTaskMs = Math.round(d.longest);

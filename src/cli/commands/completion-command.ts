@@ -22,7 +22,10 @@ function entries(program: Command): Entry[] {
   const globals = program.options.map((o) => o.long).filter((f): f is string => !!f);
   const visit = (cmd: Command, path: string[]): void => {
     const subs = cmd.commands.filter((c) => c.name() !== 'help');
-    const own = cmd.options.filter((o) => !o.hidden).map((o) => o.long).filter((f): f is string => !!f);
+    const own = cmd.options
+      .filter((o) => !o.hidden)
+      .map((o) => o.long)
+      .filter((f): f is string => !!f);
     out.push({
       path,
       summary: (cmd as Command & { summary(): string }).summary() || cmd.description().split('\n')[0] || '',
@@ -47,7 +50,10 @@ _cairn_complete() {
     w="\${COMP_WORDS[i]}"
     [[ $w == -* ]] && continue
     case "\${cpath:+$cpath }$w" in
-${es.filter((e) => e.path.length).map((e) => `      ${q(e.path.join(' '))}) cpath=${q(e.path.join(' '))} ;;`).join('\n')}
+${es
+  .filter((e) => e.path.length)
+  .map((e) => `      ${q(e.path.join(' '))}) cpath=${q(e.path.join(' '))} ;;`)
+  .join('\n')}
     esac
   done
   local words
@@ -75,7 +81,10 @@ _cairn() {
     w="\${words[i]}"
     [[ $w == -* ]] && continue
     case "\${cpath:+$cpath }$w" in
-${es.filter((e) => e.path.length).map((e) => `      ${q(e.path.join(' '))}) cpath=${q(e.path.join(' '))} ;;`).join('\n')}
+${es
+  .filter((e) => e.path.length)
+  .map((e) => `      ${q(e.path.join(' '))}) cpath=${q(e.path.join(' '))} ;;`)
+  .join('\n')}
     esac
   done
   case "$cpath" in
@@ -114,7 +123,10 @@ export function addCompletionCommand(program: Command): void {
     .command('completion')
     .description('Print a shell completion script: bash, zsh or fish')
     .argument('<shell>', `the shell: ${SHELLS.join('|')}`)
-    .addHelpText('after', '\nExamples:\n  source <(cairn completion bash)            # in ~/.bashrc\n  cairn completion zsh > "${fpath[1]}/_cairn"\n  cairn completion fish > ~/.config/fish/completions/cairn.fish')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  source <(cairn completion bash)            # in ~/.bashrc\n  cairn completion zsh > "${fpath[1]}/_cairn"\n  cairn completion fish > ~/.config/fish/completions/cairn.fish',
+    )
     .action((shell: string) => {
       writeOut(completionScript(program, shell));
     });

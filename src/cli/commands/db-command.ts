@@ -26,7 +26,10 @@ export function addDbCommand(program: Command): void {
   db.command('migrate')
     .description('Apply the schema migrations this Cairn has and the workspace lacks (each Cairn also does on open); PostgreSQL replicas take a lock so only one migrates')
     .option('--dry-run', 'list the migrations it would apply, change nothing')
-    .addHelpText('after', '\nExamples:\n  cairn db migrate --dry-run\n  cairn db migrate --db "postgres://cairn@db.internal/cairn?schema=team"\n\nA SQLite file is copied to <file>.bak-v<version>-<time> before it is migrated.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cairn db migrate --dry-run\n  cairn db migrate --db "postgres://cairn@db.internal/cairn?schema=team"\n\nA SQLite file is copied to <file>.bak-v<version>-<time> before it is migrated.',
+    )
     .action(async (o: { dryRun?: boolean }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const r = await migrateSchema(locateWorkspace(g).path, o.dryRun === true);
@@ -35,7 +38,10 @@ export function addDbCommand(program: Command): void {
   db.command('copy')
     .description('Copy the workspace (every project, task, comment, event and token, ids and numbers kept) into an empty SQLite file or PostgreSQL schema')
     .requiredOption('--to <target>', 'an empty workspace: a file path, or postgres://USER:PASSWORD@HOST/DB?schema=NAME')
-    .addHelpText('after', '\nExamples:\n  cairn db copy --to "postgres://cairn:secret@db.internal/cairn?schema=team"\n  cairn db copy --db "postgres://cairn:secret@db.internal/cairn" --to backup/.cairn/cairn.db\n\nThe source is the workspace --db, CAIRN_DB or the nearest .cairn/ names. The target must hold no workspace yet; a copy that fails leaves it as it was.')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cairn db copy --to "postgres://cairn:secret@db.internal/cairn?schema=team"\n  cairn db copy --db "postgres://cairn:secret@db.internal/cairn" --to backup/.cairn/cairn.db\n\nThe source is the workspace --db, CAIRN_DB or the nearest .cairn/ names. The target must hold no workspace yet; a copy that fails leaves it as it was.',
+    )
     .action(async (opts: { to: string }, cmd: Command) => {
       const g = cmd.optsWithGlobals<GlobalOptions>();
       const from = locateWorkspace(g).path;
@@ -73,7 +79,10 @@ function statusText(r: SchemaReport): string {
 }
 
 function migrateText(r: SchemaReport, dryRun: boolean): string {
-  if (dryRun) return r.pending.length ? `${r.location} (${r.engine}) is at schema version ${r.schemaVersion}; cairn db migrate would apply:\n${stepLines(r.pending)}\nNothing was changed.\n` : `${r.location} (${r.engine}) is at schema version ${r.schemaVersion}: nothing to apply.\n`;
+  if (dryRun)
+    return r.pending.length
+      ? `${r.location} (${r.engine}) is at schema version ${r.schemaVersion}; cairn db migrate would apply:\n${stepLines(r.pending)}\nNothing was changed.\n`
+      : `${r.location} (${r.engine}) is at schema version ${r.schemaVersion}: nothing to apply.\n`;
   if (!r.applied?.length) return `${r.location} (${r.engine}) is at schema version ${r.schemaVersion}: nothing to apply.\n`;
   return `Migrated ${r.location} (${r.engine}) to schema version ${r.schemaVersion}:\n${stepLines(r.applied)}\n${r.backup ? `The file as it was is kept at ${r.backup}.\n` : ''}`;
 }

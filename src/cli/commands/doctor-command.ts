@@ -21,8 +21,13 @@ function human(r: DoctorReport): string {
 export function addDoctorCommand(program: Command): void {
   program
     .command('doctor')
-    .description('Check the workspace: a file (format, owner, schema, write access, SQLite quick_check and integrity_check) or PostgreSQL (reachable, schema, feed notifications, processes connected); never changes it')
-    .addHelpText('after', '\nExamples:\n  cairn doctor\n  cairn doctor --db other/.cairn/cairn.db --json\n  cairn doctor --db "postgres://cairn@db.internal/cairn?schema=team"\n\nExit code 0 when every check passes; otherwise the exit code of the problem found (its error is printed as usual).')
+    .description(
+      'Check the workspace: a file (format, owner, schema, write access, SQLite quick_check and integrity_check) or PostgreSQL (reachable, schema, feed notifications, processes connected); never changes it',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cairn doctor\n  cairn doctor --db other/.cairn/cairn.db --json\n  cairn doctor --db "postgres://cairn@db.internal/cairn?schema=team"\n\nExit code 0 when every check passes; otherwise the exit code of the problem found (its error is printed as usual).',
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<GlobalOptions>();
       const { path } = locateWorkspace(o);

@@ -45,7 +45,9 @@ async function toJsonl(o: ExportFlags, options: ExportOptions): Promise<ExportCo
 /** One folder per project; a task file is rewritten only when it changed, and files of tasks no longer exported are removed. */
 async function toMarkdown(o: ExportFlags, options: ExportOptions): Promise<ExportCounts> {
   if (!o.out || o.out === '-') {
-    throw new CairnError('VALIDATION_ERROR', '--format markdown writes a folder of files: name it with --out DIR. Nothing was written.', { suggestions: ['cairn export --format markdown --out tasks-md'] });
+    throw new CairnError('VALIDATION_ERROR', '--format markdown writes a folder of files: name it with --out DIR. Nothing was written.', {
+      suggestions: ['cairn export --format markdown --out tasks-md'],
+    });
   }
   const folder = new ExportFolder(o.out);
   const session = openSession(o, { write: false });
@@ -67,15 +69,22 @@ export function addExportCommand(program: Command): void {
     .option('--out <path>', 'file (jsonl) or folder (markdown); "-" or none: stdout (jsonl only)')
     .option('--include-archived', 'include archived projects and tasks')
     .option('--since <seq>', 'only tasks changed after this event seq, and only those events')
-    .addHelpText('after', '\nExamples:\n  cairn export --out cairn.jsonl\n  cairn export --project API | gzip > api.jsonl.gz\n  cairn export --format markdown --out tasks-md\n  cairn export --since 1200 --out delta.jsonl')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cairn export --out cairn.jsonl\n  cairn export --project API | gzip > api.jsonl.gz\n  cairn export --format markdown --out tasks-md\n  cairn export --since 1200 --out delta.jsonl',
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<ExportFlags>();
       if (o.format !== 'jsonl' && o.format !== 'markdown') {
-        throw new CairnError('VALIDATION_ERROR', `--format ${o.format}: expected jsonl or markdown. Nothing was written.`, { suggestions: ['cairn export --format jsonl', 'cairn export --format markdown --out DIR'] });
+        throw new CairnError('VALIDATION_ERROR', `--format ${o.format}: expected jsonl or markdown. Nothing was written.`, {
+          suggestions: ['cairn export --format jsonl', 'cairn export --format markdown --out DIR'],
+        });
       }
       const since = o.since === undefined ? undefined : Number(o.since);
       if (since !== undefined && !(Number.isInteger(since) && since >= 0)) {
-        throw new CairnError('VALIDATION_ERROR', `--since ${o.since}: expected an event seq (a whole number, 0 or more). Nothing was written.`, { suggestions: ['cairn changes --json shows event seqs'] });
+        throw new CairnError('VALIDATION_ERROR', `--since ${o.since}: expected an event seq (a whole number, 0 or more). Nothing was written.`, {
+          suggestions: ['cairn changes --json shows event seqs'],
+        });
       }
       const options: ExportOptions = { includeArchived: o.includeArchived ?? false, ...(o.project ? { project: o.project } : {}), ...(since !== undefined ? { since } : {}) };
       const counts = o.format === 'markdown' ? await toMarkdown(o, options) : await toJsonl(o, options);

@@ -14,9 +14,13 @@ const inside = (root: string, path: string) => {
 };
 
 const inTheWay = (path: string, wanted: 'file' | 'folder', err?: unknown) =>
-  new CairnError('VALIDATION_ERROR', `${path} is in the way: the export writes a ${wanted} there${err ? ` (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` : ''}. Nothing more was written.`, {
-    suggestions: [wanted === 'folder' ? 'Move it aside, or export to another folder with --out DIR' : 'Move it aside, or export to another path with --out'],
-  });
+  new CairnError(
+    'VALIDATION_ERROR',
+    `${path} is in the way: the export writes a ${wanted} there${err ? ` (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` : ''}. Nothing more was written.`,
+    {
+      suggestions: [wanted === 'folder' ? 'Move it aside, or export to another folder with --out DIR' : 'Move it aside, or export to another path with --out'],
+    },
+  );
 
 /** `--out` for a single file (JSONL): a folder there is a named error, and its parent folder is made. */
 export function prepareOutFile(out: string): void {

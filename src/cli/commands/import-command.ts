@@ -48,9 +48,11 @@ function human(r: ImportReport): string {
   if (r.projects.existing.length) lines.push(`Into existing projects: ${r.projects.existing.join(', ')}`);
   for (const p of r.projects.rooted) lines.push(`${r.dryRun ? 'Would root' : 'Rooted'} ${p.key} at ${p.root} (${p.because}): commands and agents inside it use ${p.key}`);
   if (r.renumbered.length) {
-    lines.push(r.source === 'cairn'
-      ? `${r.renumbered.length} display id(s) were taken here and got new numbers (recorded in each task's history):`
-      : `${r.renumbered.length} task(s) have other numbers here than in ${r.source} (each keeps its ${r.source} id as its origin, shown by cairn show):`);
+    lines.push(
+      r.source === 'cairn'
+        ? `${r.renumbered.length} display id(s) were taken here and got new numbers (recorded in each task's history):`
+        : `${r.renumbered.length} task(s) have other numbers here than in ${r.source} (each keeps its ${r.source} id as its origin, shown by cairn show):`,
+    );
     for (const m of r.renumbered) lines.push(`  ${m.from} → ${m.to}`);
   }
   for (const w of r.warnings) lines.push(paint('yellow', `warning: ${w}`));

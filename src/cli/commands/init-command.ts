@@ -11,7 +11,19 @@ import { DB_FILE, findWorkspace, isPostgresUrl, openStore, redact, WORKSPACE_DIR
 import { colorEnabled, painter } from '../render/color.js';
 import { visibleStrings } from '../render/visible-text.js';
 import { defaultProject, resolveActor, type GlobalOptions } from '../session.js';
-import { AGENT_HOSTS, clientConfig, FOLDER_VARS, parseClient, parseProfile, PASSWORD_NOTE, prepareProjectConfig, serverEntry, writeProjectConfig, type AgentHost, type WriteStatus } from './host-config.js';
+import {
+  AGENT_HOSTS,
+  clientConfig,
+  FOLDER_VARS,
+  parseClient,
+  parseProfile,
+  PASSWORD_NOTE,
+  prepareProjectConfig,
+  serverEntry,
+  writeProjectConfig,
+  type AgentHost,
+  type WriteStatus,
+} from './host-config.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
 import { writeGitignore } from './workspace-gitignore.js';
 
@@ -64,10 +76,14 @@ async function init(o: InitOptions): Promise<InitResult> {
     throw new CairnError('VALIDATION_ERROR', '--name and --template describe the first project and need --key. Nothing was changed.', { suggestions: ['cairn init --key API --name "API server"'] });
   }
   if (o.profile !== undefined && o.agent === undefined) {
-    throw new CairnError('VALIDATION_ERROR', '--profile chooses the tools of the --agent entry and needs --agent. Nothing was changed.', { suggestions: ['cairn init --agent claude-code --profile castle'] });
+    throw new CairnError('VALIDATION_ERROR', '--profile chooses the tools of the --agent entry and needs --agent. Nothing was changed.', {
+      suggestions: ['cairn init --agent claude-code --profile castle'],
+    });
   }
   if (o.absolute && o.agent === undefined) {
-    throw new CairnError('VALIDATION_ERROR', '--absolute chooses how the --agent entry starts Cairn and needs --agent. Nothing was changed.', { suggestions: ['cairn init --agent claude-code --absolute'] });
+    throw new CairnError('VALIDATION_ERROR', '--absolute chooses how the --agent entry starts Cairn and needs --agent. Nothing was changed.', {
+      suggestions: ['cairn init --agent claude-code --absolute'],
+    });
   }
   const path = targetPath(o);
   // Validate --agent, --profile and the host's existing config file before anything is created.
@@ -101,11 +117,19 @@ async function initWorkspace(o: InitOptions, path: string): Promise<InitResult> 
       await register();
       // Run again where a project is rooted: that project is what commands here work on, so say so (not "create one").
       const key = created ? undefined : await defaultProject(ctx).catch(() => undefined);
-      const here = key ? await runOp(findOp('get_project')!, ctx, { key }).then((r) => (r as { project: Project }).project, () => undefined) : undefined;
+      const here = key
+        ? await runOp(findOp('get_project')!, ctx, { key }).then(
+            (r) => (r as { project: Project }).project,
+            () => undefined,
+          )
+        : undefined;
       return here ? { workspace: path, created, project: here, projectCreated: false, projectHere: true, gitignore } : { workspace: path, created, project: null, gitignore };
     }
     // Run again with the same key: the project is reported as it is, nothing changes.
-    const existing = await runOp(findOp('get_project')!, ctx, { key: o.key }).then((r) => (r as { project: Project }).project, () => undefined);
+    const existing = await runOp(findOp('get_project')!, ctx, { key: o.key }).then(
+      (r) => (r as { project: Project }).project,
+      () => undefined,
+    );
     if (existing && existing.key === o.key.trim().toUpperCase()) return { workspace: path, created, project: existing, projectCreated: false, gitignore };
     const input = { key: o.key, name: o.name ?? o.key, root: process.cwd(), ...(o.template ? { template: o.template } : {}) };
     const { project } = (await runOp(findOp('create_project')!, ctx, input)) as { project: Project };
@@ -142,7 +166,7 @@ export function addInitCommand(program: Command): void {
     .option('--template <name>', 'workflow template of that project: default|devplanner')
     .option('--agent <host>', `also add cairn mcp to that host's project config here: ${AGENT_HOSTS.join('|')} (.mcp.json, .vscode/mcp.json, .cursor/mcp.json)`)
     .option('--profile <name>', 'with --agent: serve a seed profile: castle|tx|devplanner|ade (default: native tools)')
-    .option('--absolute', 'with --agent: name node, bin/cairn.js and the database by absolute path (for a host started without your PATH; the file is then this machine\'s only)')
+    .option('--absolute', "with --agent: name node, bin/cairn.js and the database by absolute path (for a host started without your PATH; the file is then this machine's only)")
     .addHelpText('after', '\nExamples:\n  cairn init\n  cairn init --key API --name "API server"\n  cairn init --key PLAN --template devplanner\n  cairn init --agent claude-code')
     .action(async (_opts: unknown, cmd: Command) => {
       const o = cmd.optsWithGlobals<InitOptions>();

@@ -14,7 +14,10 @@ export function addMcpCommand(program: Command): void {
     .option('--toolsets <list>', 'toolsets to serve: tasks,projects,history,… or all (env CAIRN_TOOLSETS)')
     .option('--read-only', 'serve read tools only (env CAIRN_READ_ONLY)')
     .option('--profile <name>', "expose a seed's tool names and shapes: castle|tx|devplanner|ade")
-    .addHelpText('after', '\nExamples:\n  cairn mcp\n  cairn mcp --toolsets all --as agent:claude-1\n  cairn mcp --read-only --project API\n  cairn mcp --remote http://127.0.0.1:7420   (or CAIRN_URL + CAIRN_TOKEN)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  cairn mcp\n  cairn mcp --toolsets all --as agent:claude-1\n  cairn mcp --read-only --project API\n  cairn mcp --remote http://127.0.0.1:7420   (or CAIRN_URL + CAIRN_TOKEN)',
+    )
     .action(async (_opts: unknown, cmd: Command) => {
       // --db and --as are program-wide; unset ones stay undefined so the server applies its env and defaults.
       const o = cmd.optsWithGlobals<{ db?: string; as?: string; project?: string; toolsets?: string; readOnly?: boolean; profile?: string; remote?: string }>();

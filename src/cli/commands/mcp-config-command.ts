@@ -5,7 +5,21 @@ import { resolve } from 'node:path';
 import { isPostgresUrl } from '../../workspace.js';
 import { colorEnabled, painter } from '../render/color.js';
 import type { GlobalOptions } from '../session.js';
-import { AGENT_HOSTS, claudeAddCommand, CLIENTS, clientConfig, FOLDER_VARS, PACKAGE_NAME, parseClient, parseProfile, PASSWORD_NOTE, projectDb, serverEntry, whereToPaste, type Client } from './host-config.js';
+import {
+  AGENT_HOSTS,
+  claudeAddCommand,
+  CLIENTS,
+  clientConfig,
+  FOLDER_VARS,
+  PACKAGE_NAME,
+  parseClient,
+  parseProfile,
+  PASSWORD_NOTE,
+  projectDb,
+  serverEntry,
+  whereToPaste,
+  type Client,
+} from './host-config.js';
 import { stdoutIsTTY, writeOut } from '../stdout.js';
 
 interface McpConfigOptions extends GlobalOptions {
@@ -41,9 +55,12 @@ export function mcpConfig(o: McpConfigOptions): McpConfigResult {
   const notes = client === 'claude-code' ? [] : [`Goes in ${whereToPaste(client)}.`];
   if (entry.passwordLeftOut) notes.push(PASSWORD_NOTE);
   if (db && !isPostgresUrl(db) && !existsSync(db)) notes.push(`There is no workspace at ${db} yet: run \`cairn init\` in that folder.`);
-  if (portable && entry.command === 'npx') notes.push(`${PACKAGE_NAME} is not on this PATH, so the entry runs it with npx (npm install -g ${PACKAGE_NAME} puts cairn there; --absolute names this install by path).`);
+  if (portable && entry.command === 'npx')
+    notes.push(`${PACKAGE_NAME} is not on this PATH, so the entry runs it with npx (npm install -g ${PACKAGE_NAME} puts cairn there; --absolute names this install by path).`);
   if (!db && !portable && client !== 'claude-code') {
-    notes.push("No --project given: the server looks for .cairn/ from the folder the host starts it in, then in and above the client's MCP roots (the folders open in the host); with neither it answers NO_WORKSPACE and creates nothing. Add --project PATH to pin it.");
+    notes.push(
+      "No --project given: the server looks for .cairn/ from the folder the host starts it in, then in and above the client's MCP roots (the folders open in the host); with neither it answers NO_WORKSPACE and creates nothing. Add --project PATH to pin it.",
+    );
   }
   return { client, config: clientConfig(client, entry), notes, ...(client === 'claude-code' ? { command: claudeAddCommand(entry) } : {}) };
 }
@@ -67,17 +84,17 @@ export function addMcpConfigCommand(program: Command): void {
     .description("Print an agent host's configuration for cairn mcp, ready to paste")
     .option('--client <host>', `the host: ${CLIENTS.join('|')}`)
     .option('--profile <name>', 'serve a seed profile: castle|tx|devplanner|ade (default: native tools)')
-    .option('--project <path>', "repository whose workspace (PATH/.cairn/cairn.db) the server uses")
+    .option('--project <path>', 'repository whose workspace (PATH/.cairn/cairn.db) the server uses')
     .option('--absolute', 'name node, bin/cairn.js and the database by absolute path (the default for claude-desktop and acp)')
     .addHelpText(
       'after',
       [
         '',
         'For the hosts whose file a team commits (claude-code, vscode, cursor) the entry is portable: cairn by',
-        'name when it is on PATH, else npx -y cairn-tasks; the workspace is the host\'s folder (${workspaceFolder}',
+        "name when it is on PATH, else npx -y cairn-tasks; the workspace is the host's folder (${workspaceFolder}",
         'in VS Code and Cursor) or found from where the host starts the server. For claude-desktop and acp,',
-        'and with --absolute, the command is the absolute path of node with this package\'s bin/cairn.js, because',
-        'GUI hosts often start servers without your shell\'s PATH. Run it again after moving Cairn or Node.',
+        "and with --absolute, the command is the absolute path of node with this package's bin/cairn.js, because",
+        "GUI hosts often start servers without your shell's PATH. Run it again after moving Cairn or Node.",
         '',
         'Examples:',
         '  cairn mcp-config --client claude-code',

@@ -30,8 +30,14 @@ interface StdioStart {
 
 /** The program's global options and `cairn mcp`'s own, as commander declares them. */
 const OPTIONS = {
-  db: { type: 'string' }, as: { type: 'string' }, remote: { type: 'string' }, json: { type: 'boolean' },
-  project: { type: 'string' }, toolsets: { type: 'string' }, 'read-only': { type: 'boolean' }, profile: { type: 'string' },
+  db: { type: 'string' },
+  as: { type: 'string' },
+  remote: { type: 'string' },
+  json: { type: 'boolean' },
+  project: { type: 'string' },
+  toolsets: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  profile: { type: 'string' },
 } as const;
 
 /** The options of `args` (argv after the script) if it is a plain `cairn mcp` line that commander would accept as is; else undefined. */

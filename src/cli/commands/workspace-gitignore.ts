@@ -27,4 +27,3 @@ export function writeGitignore(dbPath: string): string | null {
   writeFileSync(file, WORKSPACE_GITIGNORE);
   return file;
 }
-

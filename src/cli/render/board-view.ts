@@ -21,13 +21,17 @@ function laneLines(lane: Lane, env: RenderEnv): string[] {
   const titleWidth = Math.min(60, Math.max(0, ...lane.cards.map((c) => c.title.length)));
   const cards = lane.cards.map((c) => {
     const pri = priorityCell(c.priority);
-    const tags = [c.assignee ? env.paint('cyan', `@${c.assignee}`) : '', c.isReady ? env.paint('green', 'ready') : c.openBlockers.length && lane.category !== 'done' && lane.category !== 'canceled' ? env.paint('red', `waits on ${c.openBlockers.join(',')}`) : ''];
+    const tags = [
+      c.assignee ? env.paint('cyan', `@${c.assignee}`) : '',
+      c.isReady ? env.paint('green', 'ready') : c.openBlockers.length && lane.category !== 'done' && lane.category !== 'canceled' ? env.paint('red', `waits on ${c.openBlockers.join(',')}`) : '',
+    ];
     const progress = c.checklistProgress.total ? `${c.checklistProgress.done}/${c.checklistProgress.total}` : '';
     const title = c.title.length > titleWidth ? `${c.title.slice(0, titleWidth - 1)}…` : c.title.padEnd(titleWidth);
     return `  ${c.id.padEnd(idWidth)}  ${env.paint(pri.style ?? 'dim', pri.text.padEnd(6))}  ${title}  ${env.paint('dim', progress.padEnd(5))}  ${tags.filter(Boolean).join('  ')}`.trimEnd();
   });
   const hidden = lane.count - lane.cards.length;
-  if (hidden > 0 && lane.cards.length) cards.push(env.paint('dim', `  … ${hidden} more (cairn list --status ${lane.status}${lane.category === 'done' || lane.category === 'canceled' ? ' --include-done' : ''})`));
+  if (hidden > 0 && lane.cards.length)
+    cards.push(env.paint('dim', `  … ${hidden} more (cairn list --status ${lane.status}${lane.category === 'done' || lane.category === 'canceled' ? ' --include-done' : ''})`));
   return [head, ...cards];
 }
 

@@ -4,7 +4,15 @@ export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'blue' | 'mage
 export type Paint = (style: Style, text: string) => string;
 
 const CODES: Record<Style, [number, number]> = {
-  bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], blue: [34, 39], magenta: [35, 39], cyan: [36, 39], gray: [90, 39],
+  bold: [1, 22],
+  dim: [2, 22],
+  red: [31, 39],
+  green: [32, 39],
+  yellow: [33, 39],
+  blue: [34, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
+  gray: [90, 39],
 };
 
 /** NO_COLOR (any value) wins; FORCE_COLOR (not "0") turns colour on for pipes, e.g. in tests of the coloured path. */

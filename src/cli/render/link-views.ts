@@ -8,7 +8,8 @@ const stateCell = (l: LinkView) => ({ text: l.state, style: l.state === 'in sync
 
 function problems(l: LinkView, env: RenderEnv): string[] {
   const out = l.warnings.map((w) => `  ${env.paint('yellow', '!')} ${w}`);
-  for (const w of l.lost) out.push(`  ${env.paint('red', '!')} ${w.task}: ${w.fields.join(', ')} written by Cairn at ${humanTime(w.at)} was overwritten by the source's owner; its history keeps what was written`);
+  for (const w of l.lost)
+    out.push(`  ${env.paint('red', '!')} ${w.task}: ${w.fields.join(', ')} written by Cairn at ${humanTime(w.at)} was overwritten by the source's owner; its history keeps what was written`);
   return out;
 }
 
@@ -35,7 +36,10 @@ export function linksView(out: { links: LinkView[] }, env: RenderEnv): string {
 }
 
 /** check_paths: each path held by another agent's live claim, then the free ones (naming your own claim's task where it reserves one). */
-export function pathsView(out: { held: Array<{ path: string; reserved: string; task: string; holder: string; expiresAt: string }>; free: string[]; yours?: Array<{ path: string; task: string }> }, env: RenderEnv): string {
+export function pathsView(
+  out: { held: Array<{ path: string; reserved: string; task: string; holder: string; expiresAt: string }>; free: string[]; yours?: Array<{ path: string; task: string }> },
+  env: RenderEnv,
+): string {
   const lines = out.held.map((h) => `${env.paint('yellow', 'held')}  ${h.path}  ${env.paint('dim', `${h.reserved} · ${h.task} · ${h.holder} until ${h.expiresAt}`)}`);
   const mine = (p: string) => [...new Set((out.yours ?? []).filter((y) => y.path === p).map((y) => y.task))];
   lines.push(...out.free.map((p) => `${env.paint('green', 'free')}  ${p}${mine(p).length ? `  ${env.paint('dim', `yours: ${mine(p).join(', ')}`)}` : ''}`));

@@ -49,7 +49,11 @@ export function projectView(out: { project: Project }, env: RenderEnv): string {
 
 export function labelsView(out: { labels: Array<{ label: string; count: number }> }, env: RenderEnv): string {
   if (!out.labels.length) return env.paint('dim', 'No labels in use.');
-  return table(['LABEL', 'TASKS'], out.labels.map((l) => [l.label, String(l.count)]), { paint: env.paint });
+  return table(
+    ['LABEL', 'TASKS'],
+    out.labels.map((l) => [l.label, String(l.count)]),
+    { paint: env.paint },
+  );
 }
 
 export function purgedView(out: { purged: string }, env: RenderEnv): string {

@@ -39,5 +39,11 @@ export function table(header: string[], rows: Array<Array<Cell | string>>, opts:
       })
       .join('  ')
       .trimEnd();
-  return [line(header.map((text) => ({ text })), true), ...grid.map((r) => line(r, false))].join('\n');
+  return [
+    line(
+      header.map((text) => ({ text })),
+      true,
+    ),
+    ...grid.map((r) => line(r, false)),
+  ].join('\n');
 }

@@ -9,7 +9,10 @@ function field(env: RenderEnv, name: string, value: string): string {
 }
 
 function indent(text: string, by = '  '): string {
-  return text.split('\n').map((l) => (l ? by + l : l)).join('\n');
+  return text
+    .split('\n')
+    .map((l) => (l ? by + l : l))
+    .join('\n');
 }
 
 export function checklistLines(task: Pick<Task, 'checklist' | 'checklistProgress'>, env: RenderEnv): string[] {
@@ -33,12 +36,17 @@ function relations(t: Task, env: RenderEnv): string[] {
 }
 
 function facts(t: Task, env: RenderEnv): string[] {
-  const out = [field(env, 'status', `${t.status} (${t.statusCategory})${t.substatus ? `   substatus: ${t.substatus}` : ''}`), field(env, 'priority', `${t.priority}   kind: ${t.kind}   score: ${t.score}`)];
+  const out = [
+    field(env, 'status', `${t.status} (${t.statusCategory})${t.substatus ? `   substatus: ${t.substatus}` : ''}`),
+    field(env, 'priority', `${t.priority}   kind: ${t.kind}   score: ${t.score}`),
+  ];
   out.push(field(env, 'assignee', t.assignee ?? '-'));
   if (t.slug) out.push(field(env, 'slug', t.slug));
   if (t.claim) {
     const w = t.claim.where;
-    out.push(field(env, 'claim', `${t.claim.actor} until ${humanTime(t.claim.expiresAt)}${w ? `, from ${w.worktree}${w.branch ? ` on ${w.branch}` : ''}${w.head ? ` at ${w.head.slice(0, 10)}` : ''}` : ''}`));
+    out.push(
+      field(env, 'claim', `${t.claim.actor} until ${humanTime(t.claim.expiresAt)}${w ? `, from ${w.worktree}${w.branch ? ` on ${w.branch}` : ''}${w.head ? ` at ${w.head.slice(0, 10)}` : ''}` : ''}`),
+    );
   }
   if (t.labels.length) out.push(field(env, 'labels', t.labels.join(', ')));
   out.push(...relations(t, env));
@@ -48,12 +56,22 @@ function facts(t: Task, env: RenderEnv): string[] {
   if (t.touches?.length) out.push(field(env, 'touches', t.touches.join(', ')));
   if (t.evidence) {
     const e = t.evidence;
-    out.push(field(env, 'evidence', `${env.paint(e.status === 'verified' ? 'green' : 'yellow', e.status)}  ${[e.commit && `commit ${e.commit}`, e.prUrl, e.test && `\`${e.test.command}\` exit ${e.test.exitCode}`].filter(Boolean).join('  ')}`));
+    out.push(
+      field(
+        env,
+        'evidence',
+        `${env.paint(e.status === 'verified' ? 'green' : 'yellow', e.status)}  ${[e.commit && `commit ${e.commit}`, e.prUrl, e.test && `\`${e.test.command}\` exit ${e.test.exitCode}`].filter(Boolean).join('  ')}`,
+      ),
+    );
   } else if (t.statusCategory === 'done') out.push(field(env, 'evidence', env.paint('dim', 'none')));
   if (t.origin) out.push(field(env, 'origin', t.origin));
   if (t.documentPath) out.push(field(env, 'document', t.documentPath));
   if (t.closeReason) out.push(field(env, 'closed', t.closeReason));
-  for (const [name, at] of [['archived', t.archivedAt], ['deleted', t.deletedAt]] as const) if (at) out.push(field(env, name, env.paint('red', humanTime(at))));
+  for (const [name, at] of [
+    ['archived', t.archivedAt],
+    ['deleted', t.deletedAt],
+  ] as const)
+    if (at) out.push(field(env, name, env.paint('red', humanTime(at))));
   out.push(field(env, 'updated', `${humanTime(t.updatedAt)}, created ${humanTime(t.createdAt)}`));
   return out;
 }
@@ -65,7 +83,12 @@ export function taskDetailView(out: { task: Task }, env: RenderEnv): string {
   if (t.checklist.length) blocks.push(checklistLines(t, env).join('\n'));
   if (t.checkpoint) {
     const c = t.checkpoint;
-    const rows = [indent(c.summary), ...(c.next ? [`  next: ${c.next}`] : []), ...(c.changedFiles?.length ? [`  changed: ${c.changedFiles.join(', ')}`] : []), ...(c.questions ?? []).map((q) => `  ? ${q}`)];
+    const rows = [
+      indent(c.summary),
+      ...(c.next ? [`  next: ${c.next}`] : []),
+      ...(c.changedFiles?.length ? [`  changed: ${c.changedFiles.join(', ')}`] : []),
+      ...(c.questions ?? []).map((q) => `  ? ${q}`),
+    ];
     blocks.push(`${env.paint('bold', 'Checkpoint')} ${env.paint('dim', `${c.actor} · ${relativeTime(c.at)}${c.head ? ` · HEAD ${c.head.slice(0, 10)}` : ''}`)}\n${rows.join('\n')}`);
   }
   if (t.comments.length) {
@@ -113,7 +136,8 @@ export function commentedView(out: { task: Task }, env: RenderEnv): string {
  */
 export function blockedView(out: { task: Task }, env: RenderEnv): string {
   const t = out.task;
-  if (t.openBlockers.length) return `${env.paint('red', 'Blocked')} ${taskLine(t, env)}
+  if (t.openBlockers.length)
+    return `${env.paint('red', 'Blocked')} ${taskLine(t, env)}
   ${env.paint('dim', `waits on ${t.openBlockers.join(', ')}`)}`;
   const finished = t.blockedBy.filter((b) => !t.openBlockers.includes(b));
   return `Recorded the blocker of ${taskLine(t, env)}

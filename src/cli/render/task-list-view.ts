@@ -4,9 +4,7 @@ import { checklistText, markerCell, priorityCell, statusCell, type TaskLike } fr
 import { table } from './table.js';
 
 function taskTable(tasks: TaskLike[], env: RenderEnv): string {
-  const rows = tasks.map((t) => [
-    { text: t.id, style: 'bold' as const }, statusCell(t), priorityCell(t.priority), t.title, t.assignee ?? '', checklistText(t.checklistProgress), markerCell(t),
-  ]);
+  const rows = tasks.map((t) => [{ text: t.id, style: 'bold' as const }, statusCell(t), priorityCell(t.priority), t.title, t.assignee ?? '', checklistText(t.checklistProgress), markerCell(t)]);
   return table(['ID', 'STATUS', 'PRI', 'TITLE', 'ASSIGNEE', 'CHECK', 'STATE'], rows, { paint: env.paint, width: env.width, flex: 3 });
 }
 
@@ -31,10 +29,7 @@ function excerpt(text: string, env: RenderEnv): string {
   return text.replace(/\*\*(.+?)\*\*/g, (_m, hit: string) => env.paint('bold', hit));
 }
 
-export function searchView(
-  out: { results: Array<{ task: TaskLike; matchedFields: string[]; excerpt: string }>; total: number; nextCursor: string | null },
-  env: RenderEnv,
-): string {
+export function searchView(out: { results: Array<{ task: TaskLike; matchedFields: string[]; excerpt: string }>; total: number; nextCursor: string | null }, env: RenderEnv): string {
   if (!out.results.length) return env.paint('dim', 'No matches.');
   const lines: string[] = [];
   for (const r of out.results) {

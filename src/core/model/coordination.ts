@@ -21,9 +21,26 @@ export const EvidenceInput = lazy(() =>
   z
     .object({
       // Refinements rather than a pattern and lengths: complete_task is in every default tool list.
-      commit: z.string().trim().refine((s) => /^[0-9a-fA-F]{7,40}$/.test(s), 'commit must be a git SHA: 7 to 40 hex digits').optional(),
-      prUrl: z.string().trim().refine((u) => u.length <= 1000 && isSafeUrl(u, { schemes: ['http:', 'https:'] }), 'prUrl must be an http or https URL of at most 1,000 characters').optional(),
-      test: z.object({ command: z.string().trim().refine((s) => s.length > 0 && s.length <= 1000, 'test.command must be 1 to 1,000 characters'), exitCode: z.number().int() }).strict().optional(),
+      commit: z
+        .string()
+        .trim()
+        .refine((s) => /^[0-9a-fA-F]{7,40}$/.test(s), 'commit must be a git SHA: 7 to 40 hex digits')
+        .optional(),
+      prUrl: z
+        .string()
+        .trim()
+        .refine((u) => u.length <= 1000 && isSafeUrl(u, { schemes: ['http:', 'https:'] }), 'prUrl must be an http or https URL of at most 1,000 characters')
+        .optional(),
+      test: z
+        .object({
+          command: z
+            .string()
+            .trim()
+            .refine((s) => s.length > 0 && s.length <= 1000, 'test.command must be 1 to 1,000 characters'),
+          exitCode: z.number().int(),
+        })
+        .strict()
+        .optional(),
     })
     .strict()
     .describe('What shows it is done: commit SHA, PR url, test command and exit code'),
@@ -48,7 +65,12 @@ export const CheckpointInput = lazy(() =>
   z.object({
     summary: z.string().trim().min(1).max(4000).describe('What is done and what you learned'),
     next: z.string().trim().max(2000).optional().describe('The next step'),
-    head: z.string().trim().regex(/^[0-9a-fA-F]{7,40}$/, 'head must be a git SHA: 7 to 40 hex digits').optional().describe('git HEAD now (default: read from your working directory)'),
+    head: z
+      .string()
+      .trim()
+      .regex(/^[0-9a-fA-F]{7,40}$/, 'head must be a git SHA: 7 to 40 hex digits')
+      .optional()
+      .describe('git HEAD now (default: read from your working directory)'),
     changedFiles: z.array(Line).max(200).optional().describe('Files you changed so far, repo-relative'),
     questions: z.array(Line).max(20).optional().describe('Open questions for whoever goes on'),
   }),

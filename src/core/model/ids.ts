@@ -16,16 +16,9 @@ export const ProjectKey = z
   .describe('Project key: 2–10 letters, e.g. API');
 
 /** A task reference as users type it: display id `API-12` or internal ULID. */
-export const TaskRef = z
-  .string()
-  .trim()
-  .min(1, 'task id must not be empty')
-  .max(64, 'task id is too long');
+export const TaskRef = z.string().trim().min(1, 'task id must not be empty').max(64, 'task id is too long');
 
-export type ParsedTaskRef =
-  | { type: 'display'; projectKey: string; seq: number; text: string }
-  | { type: 'ulid'; id: string; text: string }
-  | { type: 'malformed'; text: string };
+export type ParsedTaskRef = { type: 'display'; projectKey: string; seq: number; text: string } | { type: 'ulid'; id: string; text: string } | { type: 'malformed'; text: string };
 
 /** Classifies a task reference without touching the store. */
 export function parseTaskRef(ref: string): ParsedTaskRef {

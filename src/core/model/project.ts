@@ -9,18 +9,20 @@ export const Aliases = z.array(Alias).max(20, 'at most 20 aliases per project');
 export const ProjectDescription = z.string().max(10_000, 'project description must be at most 10,000 characters');
 export const ProjectRoot = z.string().trim().min(1, 'root must not be empty').max(1000, 'root must be at most 1,000 characters');
 
-export const Project = lazy(() => z.object({
-  key: z.string(),
-  uid: z.string(),
-  name: z.string(),
-  description: z.string(),
-  root: z.string().nullable().describe('Repository path; agents inside it default to this project'),
-  aliases: z.array(z.string()),
-  requireEvidence: z.boolean().describe('Completions must carry evidence'),
-  statuses: z.array(Status()),
-  archived: z.boolean(),
-  taskCount: z.number().int(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}));
+export const Project = lazy(() =>
+  z.object({
+    key: z.string(),
+    uid: z.string(),
+    name: z.string(),
+    description: z.string(),
+    root: z.string().nullable().describe('Repository path; agents inside it default to this project'),
+    aliases: z.array(z.string()),
+    requireEvidence: z.boolean().describe('Completions must carry evidence'),
+    statuses: z.array(Status()),
+    archived: z.boolean(),
+    taskCount: z.number().int(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
 export type Project = z.infer<ReturnType<typeof Project>>;

@@ -20,11 +20,7 @@ export const COMMENT_KINDS = ['comment', 'research', 'implementation'] as const;
 export const CommentKind = z.enum(COMMENT_KINDS).describe('comment|research|implementation');
 export type CommentKind = z.infer<typeof CommentKind>;
 
-export const Title = z
-  .string({ error: 'title must be a string' })
-  .trim()
-  .min(1, 'title must not be empty')
-  .max(200, 'title must be at most 200 characters');
+export const Title = z.string({ error: 'title must be a string' }).trim().min(1, 'title must not be empty').max(200, 'title must be at most 200 characters');
 
 export const Description = z.string().max(100_000, 'description must be at most 100,000 characters');
 
@@ -80,16 +76,22 @@ function isSafeIssue(s: string): boolean {
 }
 
 export const PrState = z.enum(['open', 'draft', 'merged', 'closed']);
-export const Links = lazy(() => z
-  .object({
-    branch: z.string().max(300).optional(),
-    worktree: z.string().max(1000).optional(),
-    prUrl: z.string().max(1000).refine((s) => isSafeUrl(s, { schemes: WEB }), 'prUrl must be an http or https URL, e.g. "https://github.com/acme/api/pull/12"').optional(),
-    prNumber: z.number().int().positive().optional(),
-    prState: PrState.optional(),
-    issue: z.string().max(1000).refine(isSafeIssue, 'issue must be a reference such as "acme/api#42" or an http, https or mailto URL').optional().describe('External issue reference or URL'),
-  })
-  .strict());
+export const Links = lazy(() =>
+  z
+    .object({
+      branch: z.string().max(300).optional(),
+      worktree: z.string().max(1000).optional(),
+      prUrl: z
+        .string()
+        .max(1000)
+        .refine((s) => isSafeUrl(s, { schemes: WEB }), 'prUrl must be an http or https URL, e.g. "https://github.com/acme/api/pull/12"')
+        .optional(),
+      prNumber: z.number().int().positive().optional(),
+      prState: PrState.optional(),
+      issue: z.string().max(1000).refine(isSafeIssue, 'issue must be a reference such as "acme/api#42" or an http, https or mailto URL').optional().describe('External issue reference or URL'),
+    })
+    .strict(),
+);
 export type Links = z.infer<ReturnType<typeof Links>>;
 
 export const Anchor = z
@@ -114,13 +116,15 @@ export const ChecklistText = z.string().trim().min(1, 'checklist text must not b
 export const Progress = lazy(() => z.object({ done: z.number().int(), total: z.number().int() }));
 export type Progress = z.infer<ReturnType<typeof Progress>>;
 
-export const Comment = lazy(() => z.object({
-  id: z.string(),
-  author: z.string(),
-  kind: CommentKind,
-  body: z.string(),
-  createdAt: z.string(),
-}));
+export const Comment = lazy(() =>
+  z.object({
+    id: z.string(),
+    author: z.string(),
+    kind: CommentKind,
+    body: z.string(),
+    createdAt: z.string(),
+  }),
+);
 export type Comment = z.infer<ReturnType<typeof Comment>>;
 
 export const Claim = lazy(() =>
@@ -134,60 +138,66 @@ export const Claim = lazy(() =>
 export type Claim = z.infer<ReturnType<typeof Claim>>;
 
 /** Fields every task carries, in lists and in full. Ids are display ids (`API-12`). */
-export const TaskSummary = lazy(() => z.object({
-  id: z.string().describe('Display id, e.g. API-12'),
-  uid: z.string().describe('Stable internal id (ULID)'),
-  project: z.string(),
-  title: z.string(),
-  status: z.string(),
-  statusCategory: Category,
-  kind: Kind,
-  priority: Priority,
-  score: z.number(),
-  labels: z.array(z.string()),
-  assignee: z.string().nullable(),
-  substatus: z.string().nullable().describe('Sub-state within the lane, e.g. blocked, review'),
-  slug: z.string().nullable().describe('Name unique within the project'),
-  claim: Claim().nullable(),
-  parentId: z.string().nullable(),
-  position: z.number(),
-  version: z.number().int(),
-  blockedBy: z.array(z.string()).describe('Ids of tasks that block this one'),
-  openBlockers: z.array(z.string()).describe('The blockedBy ids not yet done or canceled: what this task still waits for'),
-  blocks: z.array(z.string()).describe('Ids of tasks this one blocks'),
-  children: z.array(z.string()),
-  isReady: z.boolean(),
-  checklistProgress: Progress(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-}));
+export const TaskSummary = lazy(() =>
+  z.object({
+    id: z.string().describe('Display id, e.g. API-12'),
+    uid: z.string().describe('Stable internal id (ULID)'),
+    project: z.string(),
+    title: z.string(),
+    status: z.string(),
+    statusCategory: Category,
+    kind: Kind,
+    priority: Priority,
+    score: z.number(),
+    labels: z.array(z.string()),
+    assignee: z.string().nullable(),
+    substatus: z.string().nullable().describe('Sub-state within the lane, e.g. blocked, review'),
+    slug: z.string().nullable().describe('Name unique within the project'),
+    claim: Claim().nullable(),
+    parentId: z.string().nullable(),
+    position: z.number(),
+    version: z.number().int(),
+    blockedBy: z.array(z.string()).describe('Ids of tasks that block this one'),
+    openBlockers: z.array(z.string()).describe('The blockedBy ids not yet done or canceled: what this task still waits for'),
+    blocks: z.array(z.string()).describe('Ids of tasks this one blocks'),
+    children: z.array(z.string()),
+    isReady: z.boolean(),
+    checklistProgress: Progress(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
 export type TaskSummary = z.infer<ReturnType<typeof TaskSummary>>;
 
 /** A list row: the summary, with the long fields the caller asked for (`include`). */
-export const ListedTask = lazy(() => TaskSummary().extend({
-  description: z.string().optional(),
-  links: Links().optional(),
-  completedAt: z.string().nullable().optional(),
-  closeReason: z.string().nullable().optional(),
-  origin: z.string().nullable().optional(),
-}));
+export const ListedTask = lazy(() =>
+  TaskSummary().extend({
+    description: z.string().optional(),
+    links: Links().optional(),
+    completedAt: z.string().nullable().optional(),
+    closeReason: z.string().nullable().optional(),
+    origin: z.string().nullable().optional(),
+  }),
+);
 
 /** The full task `get` returns. */
-export const Task = lazy(() => TaskSummary().extend({
-  description: z.string(),
-  checklist: z.array(ChecklistItem()),
-  comments: z.array(Comment()),
-  links: Links(),
-  anchors: z.array(z.string()),
-  touches: z.array(z.string()).describe('Paths or globs it edits; a live claim reserves them'),
-  evidence: Evidence().nullable().describe('What its completion showed: verified (commit found here) or reported; null: none'),
-  checkpoint: Checkpoint().nullable().describe('The latest hand-on for the next agent'),
-  closeReason: z.string().nullable(),
-  origin: z.string().nullable(),
-  documentPath: z.string().nullable(),
-  childProgress: Progress().nullable().describe('Roll-up of children (done/total) when the task has children'),
-  completedAt: z.string().nullable(),
-  archivedAt: z.string().nullable(),
-  deletedAt: z.string().nullable(),
-}));
+export const Task = lazy(() =>
+  TaskSummary().extend({
+    description: z.string(),
+    checklist: z.array(ChecklistItem()),
+    comments: z.array(Comment()),
+    links: Links(),
+    anchors: z.array(z.string()),
+    touches: z.array(z.string()).describe('Paths or globs it edits; a live claim reserves them'),
+    evidence: Evidence().nullable().describe('What its completion showed: verified (commit found here) or reported; null: none'),
+    checkpoint: Checkpoint().nullable().describe('The latest hand-on for the next agent'),
+    closeReason: z.string().nullable(),
+    origin: z.string().nullable(),
+    documentPath: z.string().nullable(),
+    childProgress: Progress().nullable().describe('Roll-up of children (done/total) when the task has children'),
+    completedAt: z.string().nullable(),
+    archivedAt: z.string().nullable(),
+    deletedAt: z.string().nullable(),
+  }),
+);
 export type Task = z.infer<ReturnType<typeof Task>>;

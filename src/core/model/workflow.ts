@@ -17,17 +17,17 @@ export const StatusName = z
   .max(40, 'status name must be at most 40 characters')
   .regex(/^[a-z0-9][a-z0-9_-]*$/, 'status name must be lower-case letters, digits, "-" or "_" (e.g. "in_review")');
 
-export const Color = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, 'colour must be a hex colour like "#3b82f6"');
+export const Color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'colour must be a hex colour like "#3b82f6"');
 
-export const Status = lazy(() => z.object({
-  name: StatusName,
-  displayName: z.string().min(1).max(60),
-  color: Color,
-  category: Category,
-  position: z.number().int(),
-}));
+export const Status = lazy(() =>
+  z.object({
+    name: StatusName,
+    displayName: z.string().min(1).max(60),
+    color: Color,
+    category: Category,
+    position: z.number().int(),
+  }),
+);
 export type Status = z.infer<ReturnType<typeof Status>>;
 
 type StatusSeed = Omit<Status, 'position'>;

@@ -4,18 +4,23 @@ import { lazy } from '../model/lazy.js';
 import { CairnError } from '../errors.js';
 import { ChecklistText, type ChecklistItem } from '../model/task.js';
 
-export const ChecklistOp = lazy(() => z.discriminatedUnion('op', [
-  z.object({ op: z.literal('add'), text: ChecklistText, index: z.number().int().min(0).optional().describe('For add: insert before it') }),
-  z.object({ op: z.literal('check'), index: z.number().int().min(0) }),
-  z.object({ op: z.literal('uncheck'), index: z.number().int().min(0) }),
-  z.object({ op: z.literal('toggle'), index: z.number().int().min(0) }),
-  z.object({ op: z.literal('edit'), index: z.number().int().min(0), text: ChecklistText }),
-  z.object({ op: z.literal('remove'), index: z.number().int().min(0) }),
-]));
+export const ChecklistOp = lazy(() =>
+  z.discriminatedUnion('op', [
+    z.object({ op: z.literal('add'), text: ChecklistText, index: z.number().int().min(0).optional().describe('For add: insert before it') }),
+    z.object({ op: z.literal('check'), index: z.number().int().min(0) }),
+    z.object({ op: z.literal('uncheck'), index: z.number().int().min(0) }),
+    z.object({ op: z.literal('toggle'), index: z.number().int().min(0) }),
+    z.object({ op: z.literal('edit'), index: z.number().int().min(0), text: ChecklistText }),
+    z.object({ op: z.literal('remove'), index: z.number().int().min(0) }),
+  ]),
+);
 export type ChecklistOp = z.infer<ReturnType<typeof ChecklistOp>>;
 export const ChecklistOps = lazy(() => z.array(ChecklistOp()).min(1, 'give at least one checklist op').max(200, 'at most 200 ops per batch'));
 
-interface Item { text: string; checked: boolean }
+interface Item {
+  text: string;
+  checked: boolean;
+}
 
 /**
  * Ops apply in order, each seeing the list as the previous op left it (so indexes shift after add/remove).

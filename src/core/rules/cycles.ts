@@ -4,11 +4,7 @@
  * Would adding the edge `from → to` create a cycle? Returns the cycle path
  * (`[from, to, …, from]`) or null. `next(n)` lists the nodes `n` points to.
  */
-export async function findCycle(
-  from: string,
-  to: string,
-  next: (node: string) => Promise<readonly string[]>,
-): Promise<string[] | null> {
+export async function findCycle(from: string, to: string, next: (node: string) => Promise<readonly string[]>): Promise<string[] | null> {
   if (from === to) return [from, from];
   // Breadth-first from `to`, remembering parents, until we reach `from`.
   const parent = new Map<string, string>([[to, '']]);

@@ -5,13 +5,24 @@
 
 /** The name's letters as a key: accents dropped (Café → CAFE), upper-cased, at most 10; '' when fewer than 2. */
 export function keyLetters(name: string): string {
-  const letters = name.normalize('NFKD').replace(/[^A-Za-z]/g, '').toUpperCase().slice(0, 10);
+  const letters = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z]/g, '')
+    .toUpperCase()
+    .slice(0, 10);
   return letters.length >= 2 ? letters : '';
 }
 
 /** The first letters of the name's words (Media Manager → MM), at most 10; '' when fewer than 2. */
 export function keyInitials(name: string): string {
-  const initials = name.normalize('NFKD').replace(/[^A-Za-z\s]/g, '').split(/\s+/).filter(Boolean).map((w) => w[0]!.toUpperCase()).join('').slice(0, 10);
+  const initials = name
+    .normalize('NFKD')
+    .replace(/[^A-Za-z\s]/g, '')
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase())
+    .join('')
+    .slice(0, 10);
   return initials.length >= 2 ? initials : '';
 }
 

@@ -19,7 +19,10 @@ export interface RepoNames {
  * what cannot be a slug (one word, a scoped package name).
  */
 export function remoteSlug(url: string): string | undefined {
-  let s = url.trim().replace(/\/+$/, '').replace(/\.git$/i, '');
+  let s = url
+    .trim()
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '');
   if (!s || s.startsWith('@')) return undefined;
   s = s.replace(/^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?[^/]+\//i, ''); // scheme://user@host[:port]/
   s = s.replace(/^[^@/\s]+@[^:/\s]+:/, ''); // user@host:path (scp-like)

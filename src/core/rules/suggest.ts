@@ -23,5 +23,8 @@ export function closest(wanted: string, candidates: Iterable<string>, limit = 3)
     const d = editDistance(w, c.toLowerCase());
     if (d <= Math.max(2, Math.ceil(w.length / 2))) scored.push([c, d]);
   }
-  return scored.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([c]) => c);
+  return scored
+    .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+    .slice(0, limit)
+    .map(([c]) => c);
 }

@@ -21,18 +21,16 @@ export function diff(before: Record<string, unknown>, after: Record<string, unkn
   return out;
 }
 
-export async function record(
-  tx: Tx,
-  ctx: Context,
-  e: { projectUid: string | null; taskUid: string | null; type: string; changes: Changes },
-): Promise<number> {
+export async function record(tx: Tx, ctx: Context, e: { projectUid: string | null; taskUid: string | null; type: string; changes: Changes }): Promise<number> {
   return tx.appendEvent({ at: nowIso(ctx), actor: ctx.actor, ...(ctx.via ? { via: ctx.via } : {}), ...e });
 }
 
-export const HistoryInput = lazy(() => z.object({
-  id: TaskRef,
-  limit: z.number().int().min(1).max(500).default(50),
-}));
+export const HistoryInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    limit: z.number().int().min(1).max(500).default(50),
+  }),
+);
 
 export async function taskHistory(ctx: Context, input: z.infer<ReturnType<typeof HistoryInput>>): Promise<{ taskId: string; events: ActivityEvent[] }> {
   return ctx.store.read(async (tx) => {
@@ -42,16 +40,15 @@ export async function taskHistory(ctx: Context, input: z.infer<ReturnType<typeof
   });
 }
 
-export const ChangesSinceInput = lazy(() => z.object({
-  since: z.number().int().min(0).default(0).describe('Return events with seq greater than this'),
-  project: z.string().optional(),
-  limit: z.number().int().min(1).max(1000).default(100),
-}));
+export const ChangesSinceInput = lazy(() =>
+  z.object({
+    since: z.number().int().min(0).default(0).describe('Return events with seq greater than this'),
+    project: z.string().optional(),
+    limit: z.number().int().min(1).max(1000).default(100),
+  }),
+);
 
-export async function changesSince(
-  ctx: Context,
-  input: z.infer<ReturnType<typeof ChangesSinceInput>>,
-): Promise<{ events: ActivityEvent[]; lastSeq: number; hasMore: boolean }> {
+export async function changesSince(ctx: Context, input: z.infer<ReturnType<typeof ChangesSinceInput>>): Promise<{ events: ActivityEvent[]; lastSeq: number; hasMore: boolean }> {
   return ctx.store.read(async (tx) => {
     const projectUid = input.project ? (await resolveProject(tx, input.project)).uid : undefined;
     const end = await tx.lastSeq();

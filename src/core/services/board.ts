@@ -9,14 +9,21 @@ import type { BoardRow, ProjectRow, Tx } from '../ports.js';
 import { summarize } from './hydrate.js';
 import { resolveProject } from './resolve.js';
 
-export const BoardInput = lazy(() => z.object({
-  project: z.string().optional(),
-  allProjects: z.boolean().default(false).describe('Ignore the default project'),
-  includeArchived: z.boolean().default(false),
-  cardsPerLane: z.number().int().min(0).max(100).default(5).describe('0: counts only'),
-}));
+export const BoardInput = lazy(() =>
+  z.object({
+    project: z.string().optional(),
+    allProjects: z.boolean().default(false).describe('Ignore the default project'),
+    includeArchived: z.boolean().default(false),
+    cardsPerLane: z.number().int().min(0).max(100).default(5).describe('0: counts only'),
+  }),
+);
 
-interface Bucket { count: number; checklistDone: number; checklistTotal: number; completionRate: number }
+interface Bucket {
+  count: number;
+  checklistDone: number;
+  checklistTotal: number;
+  completionRate: number;
+}
 const bucket = (): Bucket => ({ count: 0, checklistDone: 0, checklistTotal: 0, completionRate: 0 });
 function add(b: Bucket, r: BoardRow): void {
   b.count += r.count;
@@ -85,7 +92,10 @@ export async function boardOverview(ctx: Context, input: z.infer<ReturnType<type
       add((byCategory[category] ??= bucket()), r);
       const pb = (byPriority[r.priority] ??= { ...bucket(), done: 0, doneRate: 0 });
       add(pb, r);
-      if (category === 'done') { pb.done += r.count; doneTasks += r.count; }
+      if (category === 'done') {
+        pb.done += r.count;
+        doneTasks += r.count;
+      }
       pb.doneRate = pb.count ? Math.round((pb.done / pb.count) * 1000) / 1000 : 0;
       add((byAssignee[r.assignee ?? 'unassigned'] ??= bucket()), r);
       add(total, r);
@@ -95,8 +105,22 @@ export async function boardOverview(ctx: Context, input: z.infer<ReturnType<type
         if (lane.count === 0) continue;
         // Open lanes list their most pressing cards (priority, score, then position), so a lane's urgent work is never among the cards left out.
         const finished = lane.category === 'done' || lane.category === 'canceled';
-        const { rows: top } = await tx.listTasks({ projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived }, finished ? 'position' : 'ready', input.cardsPerLane, undefined);
-        lane.cards = (summarize(top, now, ctx.actor)).map(({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }) => ({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }));
+        const { rows: top } = await tx.listTasks(
+          { projectUids: uids, statuses: [lane.status], includeDone: true, includeArchived: input.includeArchived },
+          finished ? 'position' : 'ready',
+          input.cardsPerLane,
+          undefined,
+        );
+        lane.cards = summarize(top, now, ctx.actor).map(({ id, title, priority, assignee, isReady, blockedBy, openBlockers, checklistProgress }) => ({
+          id,
+          title,
+          priority,
+          assignee,
+          isReady,
+          blockedBy,
+          openBlockers,
+          checklistProgress,
+        }));
       }
     }
     // Counted over all open work by the engine; the listed ids are the first few in ready order.
@@ -117,7 +141,11 @@ export async function boardOverview(ctx: Context, input: z.infer<ReturnType<type
       project: input.project ? projects[0]!.key : null,
       lanes: [...lanes.values()],
       byCategory,
-      byPriority: Object.fromEntries(PRIORITIES.filter((p) => byPriority[p]).reverse().map((p) => [p, byPriority[p]!])),
+      byPriority: Object.fromEntries(
+        PRIORITIES.filter((p) => byPriority[p])
+          .reverse()
+          .map((p) => [p, byPriority[p]!]),
+      ),
       byAssignee,
       summary: {
         totalTasks: total.count,

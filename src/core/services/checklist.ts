@@ -10,11 +10,13 @@ import { displayIdOf, hydrate } from './hydrate.js';
 import { resolveLiveTask } from './resolve.js';
 import { checkVersion, commitTaskChange } from './task-write.js';
 
-export const UpdateChecklistInput = lazy(() => z.object({
-  id: TaskRef,
-  ops: ChecklistOps().describe('In order; each index sees the list the previous op left'),
-  expectedVersion: z.number().int().min(1).optional(),
-}));
+export const UpdateChecklistInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    ops: ChecklistOps().describe('In order; each index sees the list the previous op left'),
+    expectedVersion: z.number().int().min(1).optional(),
+  }),
+);
 
 export async function updateChecklist(ctx: Context, input: z.infer<ReturnType<typeof UpdateChecklistInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {

@@ -24,7 +24,7 @@ export const CheckpointTaskInput = lazy(() => z.object({ id: TaskRef }).extend(C
 export async function checkpointTask(ctx: Context, input: z.infer<ReturnType<typeof CheckpointTaskInput>>): Promise<{ task: Task }> {
   // HEAD from the agent's own checkout when it does not say: read before the write, off the lock.
   const dir = ctx.workdir ?? ctx.cwd;
-  const head = input.head ?? (dir ? whereIs(dir)?.head ?? undefined : undefined);
+  const head = input.head ?? (dir ? (whereIs(dir)?.head ?? undefined) : undefined);
   return ctx.store.write(async (tx) => {
     const row = await resolveLiveTask(tx, input.id);
     const now = nowIso(ctx);

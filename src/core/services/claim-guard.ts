@@ -87,12 +87,12 @@ export async function assertMayWrite(tx: Tx, ctx: Context, row: TaskRow, now: st
 export function assertMayTakeOver(ctx: Context, row: TaskRow, what: 'take over' | 'release'): void {
   if (ctx.mayTakeOver !== false) return;
   const id = displayIdOf(row);
-  throw new CairnError(
-    'FORBIDDEN',
-    `Only a token that may act as any actor (scope "admin") may ${what} ${row.claimedBy}'s live claim on ${id}; yours acts as ${ctx.actor}. Nothing was changed.`,
-    {
-      suggestions: [`add_comment {id: "${id}", body: "..."} to ask ${row.claimedBy} to release it`, `Wait until ${row.claimExpiresAt}, when the lease lapses if not renewed`, 'cairn token create --name NAME --scope admin'],
-      details: { holder: row.claimedBy, expiresAt: row.claimExpiresAt, requiredScope: 'admin' },
-    },
-  );
+  throw new CairnError('FORBIDDEN', `Only a token that may act as any actor (scope "admin") may ${what} ${row.claimedBy}'s live claim on ${id}; yours acts as ${ctx.actor}. Nothing was changed.`, {
+    suggestions: [
+      `add_comment {id: "${id}", body: "..."} to ask ${row.claimedBy} to release it`,
+      `Wait until ${row.claimExpiresAt}, when the lease lapses if not renewed`,
+      'cairn token create --name NAME --scope admin',
+    ],
+    details: { holder: row.claimedBy, expiresAt: row.claimExpiresAt, requiredScope: 'admin' },
+  });
 }

@@ -23,19 +23,30 @@ import { commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch,
 
 export const DEFAULT_LEASE_SECONDS = 1800;
 
-const LeaseSeconds = z.number().int().min(10).max(7 * 24 * 3600).default(DEFAULT_LEASE_SECONDS);
+const LeaseSeconds = z
+  .number()
+  .int()
+  .min(10)
+  .max(7 * 24 * 3600)
+  .default(DEFAULT_LEASE_SECONDS);
 
-export const ClaimTaskInput = lazy(() => z.object({
-  id: TaskRef,
-  leaseSeconds: LeaseSeconds,
-  force: z.boolean().default(false).describe('Past open blockers (recorded)'),
-  takeover: z.boolean().default(false).describe("Take another's live claim (recorded)"),
-}));
+export const ClaimTaskInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    leaseSeconds: LeaseSeconds,
+    force: z.boolean().default(false).describe('Past open blockers (recorded)'),
+    takeover: z.boolean().default(false).describe("Take another's live claim (recorded)"),
+  }),
+);
 
 function alreadyClaimed(row: TaskRow): CairnError {
   const id = displayIdOf(row);
   return new CairnError('ALREADY_CLAIMED', `Task ${id} is claimed by ${row.claimedBy} until ${row.claimExpiresAt}. Only one agent works a task at a time.`, {
-    suggestions: ['claim_next {} to take another ready task', `Wait until ${row.claimExpiresAt}, when the lease lapses if not renewed`, `claim_task {id: "${id}", takeover: true} to take it over (needs a token that may act as anyone)`],
+    suggestions: [
+      'claim_next {} to take another ready task',
+      `Wait until ${row.claimExpiresAt}, when the lease lapses if not renewed`,
+      `claim_task {id: "${id}", takeover: true} to take it over (needs a token that may act as anyone)`,
+    ],
     details: { holder: row.claimedBy, expiresAt: row.claimExpiresAt, generation: row.claimGeneration },
   });
 }
@@ -44,7 +55,11 @@ function blocked(row: TaskRow): CairnError {
   const id = displayIdOf(row);
   const open = row.openBlockerIds.length ? row.openBlockerIds : [`${row.openBlockers} task(s)`];
   return new CairnError('BLOCKED', `Task ${id} is blocked by ${open.join(', ')}, not finished yet; a claim says you can work on it now. Nothing was changed.`, {
-    suggestions: [`claim_next {} to take the first ready task`, `get_task {id: "${row.openBlockerIds[0] ?? id}"} and finish or unblock it first`, `claim_task {id: "${id}", force: true} to claim it anyway (history records it)`],
+    suggestions: [
+      `claim_next {} to take the first ready task`,
+      `get_task {id: "${row.openBlockerIds[0] ?? id}"} and finish or unblock it first`,
+      `claim_task {id: "${id}", force: true} to claim it anyway (history records it)`,
+    ],
     details: { blockedBy: row.openBlockerIds },
   });
 }
@@ -117,14 +132,16 @@ async function claimRow(
 }
 
 // Kept small: every default tool list carries it (the budget is test/mcp/surface.test.ts).
-export const ClaimNextInput = lazy(() => z.object({
-  project: z.string().optional(),
-  labels: z.array(z.string()).max(50).optional().describe('Any of these'),
-  assignee: z.string().optional().describe('"none": unassigned'),
-  kind: Kind.optional(),
-  leaseSeconds: LeaseSeconds,
-  avoidOverlap: z.boolean().default(true).describe("Skip tasks whose touches overlap another's live claim"),
-}));
+export const ClaimNextInput = lazy(() =>
+  z.object({
+    project: z.string().optional(),
+    labels: z.array(z.string()).max(50).optional().describe('Any of these'),
+    assignee: z.string().optional().describe('"none": unassigned'),
+    kind: Kind.optional(),
+    leaseSeconds: LeaseSeconds,
+    avoidOverlap: z.boolean().default(true).describe("Skip tasks whose touches overlap another's live claim"),
+  }),
+);
 
 /** A ready task claim_next passed over because its paths overlap a live reservation. */
 export interface SkippedTask {
@@ -171,7 +188,7 @@ export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof C
           return answer(await hydrate(tx, claimed, now, ctx.actor));
         } catch (err) {
           if (err instanceof CairnError && err.code === 'PATHS_RESERVED') {
-            const conflicts = ((err.details as { conflicts?: PathConflict[] } | undefined)?.conflicts ?? []);
+            const conflicts = (err.details as { conflicts?: PathConflict[] } | undefined)?.conflicts ?? [];
             skipped.push({ id: displayIdOf(row), reservedBy: conflicts.map((c) => ({ task: c.task, holder: c.holder, paths: [...new Set(c.overlaps.map((o) => o.reserved))] })) });
             continue;
           }
@@ -184,11 +201,13 @@ export async function claimNext(ctx: Context, input: z.infer<ReturnType<typeof C
   });
 }
 
-export const ReleaseTaskInput = lazy(() => z.object({
-  id: TaskRef,
-  force: z.boolean().default(false).describe("Release another's live claim"),
-  toStatus: z.string().optional().describe("Default: the first todo status"),
-}));
+export const ReleaseTaskInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    force: z.boolean().default(false).describe("Release another's live claim"),
+    toStatus: z.string().optional().describe('Default: the first todo status'),
+  }),
+);
 
 export async function releaseTask(ctx: Context, input: z.infer<ReturnType<typeof ReleaseTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
@@ -205,12 +224,12 @@ export async function releaseTask(ctx: Context, input: z.infer<ReturnType<typeof
     const leaseOnly = await tx.links.inReadOnlyLink(row.uid);
     const patch: TaskPatch = { claimedBy: null, claimExpiresAt: null, claimWhere: null, ...(row.assignee === row.claimedBy && !leaseOnly ? { assignee: null } : {}) };
     // findStatus: the same matching (case, spaces) and the same error with suggestions as everywhere else.
-    const target = leaseOnly && !input.toStatus ? undefined : input.toStatus
-      ? findStatus(statuses, input.toStatus, row.projectKey)
-      : row.category === 'in_progress' ? firstOfCategory(statuses, 'todo') : undefined;
+    const target =
+      leaseOnly && !input.toStatus ? undefined : input.toStatus ? findStatus(statuses, input.toStatus, row.projectKey) : row.category === 'in_progress' ? firstOfCategory(statuses, 'todo') : undefined;
     if (target && target.name !== row.status) Object.assign(patch, statusPatch(row, target, now), { position: await positionAt(tx, row, target.name, 0) });
     // Ending another's live claim is recorded as such, as a takeover is.
-    const extra: Record<string, { before: unknown; after: unknown }> = live && row.claimedBy !== ctx.actor ? { releasedFrom: { before: { holder: row.claimedBy, expiresAt: row.claimExpiresAt }, after: ctx.actor } } : {};
+    const extra: Record<string, { before: unknown; after: unknown }> =
+      live && row.claimedBy !== ctx.actor ? { releasedFrom: { before: { holder: row.claimedBy, expiresAt: row.claimExpiresAt }, after: ctx.actor } } : {};
     const saved = await commitTaskChange(tx, ctx, row, patch, 'task.released', extra, { anyActor: true });
     return hydrate(tx, saved, now, ctx.actor);
   });

@@ -10,11 +10,13 @@ import { hydrate } from './hydrate.js';
 import { resolveLiveTask, resolveProject } from './resolve.js';
 import { commitTaskChange } from './task-write.js';
 
-export const AddCommentInput = lazy(() => z.object({
-  id: TaskRef,
-  body: CommentBody,
-  kind: CommentKind.default('comment'),
-}));
+export const AddCommentInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    body: CommentBody,
+    kind: CommentKind.default('comment'),
+  }),
+);
 
 export async function addComment(ctx: Context, input: z.infer<ReturnType<typeof AddCommentInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
@@ -22,7 +24,15 @@ export async function addComment(ctx: Context, input: z.infer<ReturnType<typeof 
     const now = nowIso(ctx);
     const id = ulid();
     await tx.addComment(row.uid, { id, author: ctx.actor, kind: input.kind, body: input.body, createdAt: now });
-    const saved = await commitTaskChange(tx, ctx, row, {}, 'comment.added', { comment: { before: null, after: { id, kind: input.kind, body: input.body.slice(0, 500) } } }, { reindex: true, anyActor: true });
+    const saved = await commitTaskChange(
+      tx,
+      ctx,
+      row,
+      {},
+      'comment.added',
+      { comment: { before: null, after: { id, kind: input.kind, body: input.body.slice(0, 500) } } },
+      { reindex: true, anyActor: true },
+    );
     return hydrate(tx, saved, now, ctx.actor);
   });
 }

@@ -74,9 +74,7 @@ function checkQuery(parsed: Record<string, unknown>, query: unknown): void {
 }
 
 const fits = (v: unknown, slot: Slot): boolean =>
-  slot === 'str'
-    ? typeof v === 'string' && v.length <= 200
-    : typeof v === 'number' && Number.isFinite(v) && (slot === 'num' || (Number.isSafeInteger(v) && Math.abs(v) <= 1e12));
+  slot === 'str' ? typeof v === 'string' && v.length <= 200 : typeof v === 'number' && Number.isFinite(v) && (slot === 'num' || (Number.isSafeInteger(v) && Math.abs(v) <= 1e12));
 
 export function encodeCursor(after: ListAfter, query: unknown): string {
   return Buffer.from(JSON.stringify({ k: after, q: fingerprint(query) })).toString('base64url');

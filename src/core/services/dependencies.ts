@@ -12,10 +12,12 @@ import { displayIdOf, hydrate } from './hydrate.js';
 import { resolveLiveTask, resolveTask } from './resolve.js';
 import { commitTaskChange } from './task-write.js';
 
-export const DependencyInput = lazy(() => z.object({
-  taskId: TaskRef.describe('The task that waits'),
-  blockedBy: TaskRef.describe('Must finish first'),
-}));
+export const DependencyInput = lazy(() =>
+  z.object({
+    taskId: TaskRef.describe('The task that waits'),
+    blockedBy: TaskRef.describe('Must finish first'),
+  }),
+);
 
 async function displayPath(tx: Tx, uids: string[]): Promise<string> {
   const rows = await tx.getTasks([...new Set(uids)]);

@@ -12,8 +12,8 @@ export type DetailField = (typeof DETAIL_FIELDS)[number];
 export type TaskDetails = Pick<Task, DetailField>;
 
 /** The `include` input of the list ops. */
-export const IncludeDetails = () => z.array(z.enum(DETAIL_FIELDS)).max(DETAIL_FIELDS.length).optional()
-  .describe('Long fields to add to each row: description, links, completedAt, closeReason, origin');
+export const IncludeDetails = () =>
+  z.array(z.enum(DETAIL_FIELDS)).max(DETAIL_FIELDS.length).optional().describe('Long fields to add to each row: description, links, completedAt, closeReason, origin');
 
 /** Details by task uid (descriptions empty unless asked for); tasks that no longer exist are absent. */
 export async function detailsOf(ctx: Context, uids: readonly string[], opts: { description: boolean }): Promise<Map<string, TaskDetails>> {
@@ -25,7 +25,11 @@ export async function detailsOf(ctx: Context, uids: readonly string[], opts: { d
 /** `rows` with the `include`d detail fields added (read in one go); the rows themselves when none are asked for. */
 export async function withDetails<T extends { uid: string }>(ctx: Context, rows: T[], include: readonly DetailField[] | undefined): Promise<T[]> {
   if (!include?.length || rows.length === 0) return rows;
-  const details = await detailsOf(ctx, rows.map((r) => r.uid), { description: include.includes('description') });
+  const details = await detailsOf(
+    ctx,
+    rows.map((r) => r.uid),
+    { description: include.includes('description') },
+  );
   return rows.map((r) => {
     const d = details.get(r.uid);
     if (!d) return r;

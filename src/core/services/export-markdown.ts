@@ -114,13 +114,15 @@ export function markdownFile(d: TaskDump): string {
  */
 export function markdownFolderOf(p: Pick<ProjectRow, 'key' | 'uid'>): string {
   if (PROJECT_KEY_RE.test(p.key)) return p.key;
-  const kept = p.key.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40);
+  const kept = p.key
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40);
   return `${kept || 'project'}_${p.uid.slice(-8).toLowerCase()}`;
 }
 
 /** Whether `name` is a task file the markdown export writes into `folder`. */
-export const isMarkdownTaskFile = (folder: string, name: string): boolean =>
-  name.startsWith(`${folder}-`) && /^\d+\.md$/.test(name.slice(folder.length + 1));
+export const isMarkdownTaskFile = (folder: string, name: string): boolean => name.startsWith(`${folder}-`) && /^\d+\.md$/.test(name.slice(folder.length + 1));
 
 export function projectReadme(p: ProjectRow, statuses: Status[]): string {
   const lines = [

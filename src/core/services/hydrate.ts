@@ -32,10 +32,7 @@ export function summarize(rows: TaskSummaryRow[], now: string, actor?: string): 
       openBlockers: r.openBlockerIds,
       blocks: r.blocks,
       children: r.children,
-      isReady: isReady(
-        { category: r.category, archived: r.archivedAt !== null, deleted: r.deletedAt !== null, claim: stored, openBlockers: r.openBlockers },
-        { now, ...(actor ? { actor } : {}) },
-      ),
+      isReady: isReady({ category: r.category, archived: r.archivedAt !== null, deleted: r.deletedAt !== null, claim: stored, openBlockers: r.openBlockers }, { now, ...(actor ? { actor } : {}) }),
       checklistProgress: { done: r.checklistDone, total: r.checklistTotal },
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,

@@ -104,7 +104,12 @@ export async function withIdempotency<T>(ctx: Context, call: KeyedCall, work: (c
 }
 
 function refuseReuse(prior: IdempotencyRecord, op: string, fingerprint: string): void {
-  const what = prior.op !== op ? `a ${prior.op}; it cannot also name a ${op}` : prior.fingerprint !== null && prior.fingerprint !== fingerprint ? `a ${op} with other arguments; a repeat must send the same ones` : undefined;
+  const what =
+    prior.op !== op
+      ? `a ${prior.op}; it cannot also name a ${op}`
+      : prior.fingerprint !== null && prior.fingerprint !== fingerprint
+        ? `a ${op} with other arguments; a repeat must send the same ones`
+        : undefined;
   if (!what) return;
   throw new CairnError('IDEMPOTENCY_KEY_REUSED', `The idempotency key "${prior.key}" was first used (${prior.createdAt}) for ${what}. Nothing was changed.`, {
     suggestions: ['Use a new key for each distinct write', 'To repeat the first write, send exactly its arguments again'],
@@ -119,7 +124,12 @@ function fingerprintOf(op: string, request: unknown): string {
 
 function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v) ?? 'null';
 }
 

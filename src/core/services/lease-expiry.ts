@@ -21,12 +21,16 @@ export async function announceLapsedLeases(ctx: Context): Promise<number> {
     let announced = 0;
     for (const lease of await tx.dueLeases(now, BATCH)) {
       if (!(await tx.markLeaseLapsed(lease))) continue;
-      await record(tx, { ...ctx, actor: LEASE_CLOCK_ACTOR }, {
-        projectUid: lease.projectUid,
-        taskUid: lease.uid,
-        type: 'task.claim_expired',
-        changes: { claim: { before: { actor: lease.holder, expiresAt: lease.expiresAt, generation: lease.generation }, after: null } },
-      });
+      await record(
+        tx,
+        { ...ctx, actor: LEASE_CLOCK_ACTOR },
+        {
+          projectUid: lease.projectUid,
+          taskUid: lease.uid,
+          type: 'task.claim_expired',
+          changes: { claim: { before: { actor: lease.holder, expiresAt: lease.expiresAt, generation: lease.generation }, after: null } },
+        },
+      );
       announced++;
     }
     return announced;

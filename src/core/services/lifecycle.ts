@@ -18,13 +18,15 @@ import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { resolveLiveTask, resolveTask } from './resolve.js';
 import { checkVersion, commitTaskChange, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 
-export const CompleteTaskInput = lazy(() => z.object({
-  id: TaskRef,
-  closeReason: z.string().trim().max(500).optional().describe('Why it closed, e.g. fixed, duplicate, wont_fix'),
-  comment: z.string().trim().min(1).max(100_000).optional().describe('Recorded as a comment'),
-  evidence: EvidenceInput().optional(),
-  expectedVersion: z.number().int().min(1).optional(),
-}));
+export const CompleteTaskInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    closeReason: z.string().trim().max(500).optional().describe('Why it closed, e.g. fixed, duplicate, wont_fix'),
+    comment: z.string().trim().min(1).max(100_000).optional().describe('Recorded as a comment'),
+    evidence: EvidenceInput().optional(),
+    expectedVersion: z.number().int().min(1).optional(),
+  }),
+);
 
 /**
  * The evidence as stored: a commit is looked up in the project's repository when this machine has
@@ -47,10 +49,17 @@ async function checkedEvidence(ctx: Context, input: EvidenceInput, id: string, r
 
 /** Completing (complete_task, or moving it to a done lane) in a project that requires evidence, without it. */
 export function evidenceRequired(id: string, key: string): CairnError {
-  return new CairnError('VALIDATION_ERROR', `Project ${key} requires evidence to complete a task: send evidence with a commit SHA, a PR url or a test command and its exit code. Nothing was changed.`, {
-    suggestions: [`complete_task {id: "${id}", evidence: {commit: "<sha>", test: {command: "npm test", exitCode: 0}}}`, `update_project {key: "${key}", requireEvidence: false} to stop requiring it`],
-    details: { field: 'evidence', required: true },
-  });
+  return new CairnError(
+    'VALIDATION_ERROR',
+    `Project ${key} requires evidence to complete a task: send evidence with a commit SHA, a PR url or a test command and its exit code. Nothing was changed.`,
+    {
+      suggestions: [
+        `complete_task {id: "${id}", evidence: {commit: "<sha>", test: {command: "npm test", exitCode: 0}}}`,
+        `update_project {key: "${key}", requireEvidence: false} to stop requiring it`,
+      ],
+      details: { field: 'evidence', required: true },
+    },
+  );
 }
 
 export async function completeTask(ctx: Context, input: z.infer<ReturnType<typeof CompleteTaskInput>>): Promise<{ task: Task; nowReady: string[] }> {
@@ -68,7 +77,11 @@ export async function completeTask(ctx: Context, input: z.infer<ReturnType<typeo
     if (!evidence && (await tx.getProjectByUid(row.projectUid))?.requireEvidence) throw evidenceRequired(displayIdOf(row), row.projectKey);
     const now = nowIso(ctx);
     const dependents = await tx.dependentUids(row.uid);
-    const wasReady = new Set((summarize(await tx.getTaskSummaries(dependents), now)).filter((t) => t.isReady).map((t) => t.uid));
+    const wasReady = new Set(
+      summarize(await tx.getTaskSummaries(dependents), now)
+        .filter((t) => t.isReady)
+        .map((t) => t.uid),
+    );
     const statuses = await statusesOf(tx, row);
     const done = firstOfCategory(statuses, 'done')!;
     const patch = {
@@ -125,10 +138,12 @@ export async function restoreTask(ctx: Context, input: z.infer<ReturnType<typeof
   });
 }
 
-export const PurgeTaskInput = lazy(() => z.object({
-  id: TaskRef,
-  confirm: z.literal(true, { error: 'purge is permanent: pass confirm: true' }).describe('Must be true: purge cannot be undone'),
-}));
+export const PurgeTaskInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    confirm: z.literal(true, { error: 'purge is permanent: pass confirm: true' }).describe('Must be true: purge cannot be undone'),
+  }),
+);
 
 export async function purgeTask(ctx: Context, input: z.infer<ReturnType<typeof PurgeTaskInput>>): Promise<{ purged: string }> {
   return ctx.store.write(async (tx) => {

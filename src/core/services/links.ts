@@ -17,30 +17,42 @@ import type { Tx } from '../ports.js';
 import { record } from './activity.js';
 import { detectSource } from './import/index.js';
 
-export const LinkView = lazy(() => z.object({
-  path: z.string().describe('The source: a file or folder another program owns'),
-  kind: z.enum(LINK_KINDS),
-  writable: z.boolean().describe('Whether Cairn writes changes back to it'),
-  state: z.enum(['in sync', 'behind', 'conflict']).describe('in sync: every record read; behind: some could not be read (see warnings) or the source is missing; conflict: a write Cairn made was lost (see lost)'),
-  projects: z.array(z.string()).describe('Keys of the projects it feeds'),
-  records: z.number().int(),
-  warnings: z.array(z.string()),
-  lost: z.array(z.object({ task: z.string(), at: z.string(), fields: z.array(z.string()) })),
-  syncedAt: z.string().nullable(),
-}));
+export const LinkView = lazy(() =>
+  z.object({
+    path: z.string().describe('The source: a file or folder another program owns'),
+    kind: z.enum(LINK_KINDS),
+    writable: z.boolean().describe('Whether Cairn writes changes back to it'),
+    state: z
+      .enum(['in sync', 'behind', 'conflict'])
+      .describe('in sync: every record read; behind: some could not be read (see warnings) or the source is missing; conflict: a write Cairn made was lost (see lost)'),
+    projects: z.array(z.string()).describe('Keys of the projects it feeds'),
+    records: z.number().int(),
+    warnings: z.array(z.string()),
+    lost: z.array(z.object({ task: z.string(), at: z.string(), fields: z.array(z.string()) })),
+    syncedAt: z.string().nullable(),
+  }),
+);
 export type LinkView = z.infer<ReturnType<typeof LinkView>>;
 
-export const LinkSourceInput = lazy(() => z.object({
-  path: z.string().trim().min(1).max(4096).describe('castle.db, a DevPlanner workspace or project folder, a Backlog.md folder, a Task Master tasks.json or a Beads issues.jsonl (or the repository holding one)'),
-  from: z.enum(LINK_KINDS).optional().describe('The kind of source, when Cairn cannot tell from the path'),
-  project: ProjectKey.optional().describe('Put every record in this project (made when missing)'),
-  writable: z.boolean().optional().describe('Write changes back to the source (default true; false for Castle, whose app overwrites its file while it runs)'),
-}));
+export const LinkSourceInput = lazy(() =>
+  z.object({
+    path: z
+      .string()
+      .trim()
+      .min(1)
+      .max(4096)
+      .describe('castle.db, a DevPlanner workspace or project folder, a Backlog.md folder, a Task Master tasks.json or a Beads issues.jsonl (or the repository holding one)'),
+    from: z.enum(LINK_KINDS).optional().describe('The kind of source, when Cairn cannot tell from the path'),
+    project: ProjectKey.optional().describe('Put every record in this project (made when missing)'),
+    writable: z.boolean().optional().describe('Write changes back to the source (default true; false for Castle, whose app overwrites its file while it runs)'),
+  }),
+);
 
-export const UnlinkSourceInput = lazy(() => z.object({
-  path: z.string().trim().min(1).max(4096).describe('The linked path, or the key of a project it feeds'),
-}));
-
+export const UnlinkSourceInput = lazy(() =>
+  z.object({
+    path: z.string().trim().min(1).max(4096).describe('The linked path, or the key of a project it feeds'),
+  }),
+);
 
 /** The file or folder a link keeps for a path the user gave (a repository holding the source is accepted). */
 function sourcePath(kind: LinkKind, abs: string): string {
@@ -76,7 +88,9 @@ export async function linkSource(ctx: Context, input: z.infer<ReturnType<typeof 
   const forget = await linksOf(ctx);
   const abs = resolve(ctx.cwd ?? process.cwd(), input.path);
   if (!existsSync(abs)) {
-    throw new CairnError('VALIDATION_ERROR', `${abs}: no such file or folder. Nothing was linked.`, { suggestions: ['Check the path: a castle.db, a DevPlanner workspace, or a repository holding backlog/, .taskmaster/ or .beads/'] });
+    throw new CairnError('VALIDATION_ERROR', `${abs}: no such file or folder. Nothing was linked.`, {
+      suggestions: ['Check the path: a castle.db, a DevPlanner workspace, or a repository holding backlog/, .taskmaster/ or .beads/'],
+    });
   }
   const detected = detectSource(abs);
   const kind = input.from ?? (detected === 'cairn' ? undefined : detected);
@@ -85,15 +99,24 @@ export async function linkSource(ctx: Context, input: z.infer<ReturnType<typeof 
   }
   const path = realpathSync(sourcePath(kind, abs));
   if (input.project && (kind === 'castle' || (kind === 'devplanner' && !existsSync(join(path, '_project.json'))))) {
-    throw new CairnError('VALIDATION_ERROR', `--project puts a source of one project into a project of yours; ${path} can hold several (${kind === 'castle' ? "Castle's projects are its project paths" : 'a DevPlanner workspace holds a folder per project'}). Nothing was linked.`, {
-      suggestions: [kind === 'castle' ? 'Link it without --project: each Castle project path becomes a project' : 'Link one project folder (the one holding _project.json) with --project, or the workspace without it'],
-    });
+    throw new CairnError(
+      'VALIDATION_ERROR',
+      `--project puts a source of one project into a project of yours; ${path} can hold several (${kind === 'castle' ? "Castle's projects are its project paths" : 'a DevPlanner workspace holds a folder per project'}). Nothing was linked.`,
+      {
+        suggestions: [
+          kind === 'castle'
+            ? 'Link it without --project: each Castle project path becomes a project'
+            : 'Link one project folder (the one holding _project.json) with --project, or the workspace without it',
+        ],
+      },
+    );
   }
   const writable = input.writable ?? kind !== 'castle';
   await ctx.store.write(async (tx) => {
     const existing = (await tx.links.list()).find((l) => l.path === path);
     if (existing) {
-      if (existing.kind !== kind) throw new CairnError('VALIDATION_ERROR', `${path} is linked already as a ${existing.kind} source. Nothing was changed.`, { suggestions: [`cairn unlink ${JSON.stringify(path)} first`] });
+      if (existing.kind !== kind)
+        throw new CairnError('VALIDATION_ERROR', `${path} is linked already as a ${existing.kind} source. Nothing was changed.`, { suggestions: [`cairn unlink ${JSON.stringify(path)} first`] });
       // Linking again changes whether Cairn writes, and acknowledges the writes reported lost.
       await tx.links.update(existing.id, { writable, state: { ...existing.state, lost: [] } });
       return;
@@ -151,8 +174,14 @@ async function viewOf(tx: Tx, link: LinkRow): Promise<LinkView> {
   const { warnings, lost } = link.state;
   const state = lost.length ? 'conflict' : warnings.length || !existsSync(link.path) ? 'behind' : 'in sync';
   return {
-    path: link.path, kind: link.kind, writable: link.writable, state, projects: projects.sort(),
+    path: link.path,
+    kind: link.kind,
+    writable: link.writable,
+    state,
+    projects: projects.sort(),
     records: (await tx.links.items(link.id)).length,
-    warnings: existsSync(link.path) ? warnings : [`${link.path} is missing`, ...warnings], lost, syncedAt: link.state.syncedAt ?? null,
+    warnings: existsSync(link.path) ? warnings : [`${link.path} is missing`, ...warnings],
+    lost,
+    syncedAt: link.state.syncedAt ?? null,
   };
 }

@@ -68,10 +68,12 @@ const notFound = (err: unknown): boolean => err instanceof CairnError && err.cod
  * those, the project rooted at the repository itself). Undefined when nothing there answers to it.
  */
 export async function projectNamed(ws: OpenedWorkspace, ref: string): Promise<ProjectRow | undefined> {
-  const direct = await ws.store.read((tx) => resolveProject(tx, ref)).catch((err: unknown) => {
-    if (notFound(err)) return undefined;
-    throw err;
-  });
+  const direct = await ws.store
+    .read((tx) => resolveProject(tx, ref))
+    .catch((err: unknown) => {
+      if (notFound(err)) return undefined;
+      throw err;
+    });
   if (direct) return direct;
   const projects = await ws.store.read((tx) => tx.listProjects(false));
   const hits: Array<{ p: ProjectRow; how: string; root: string }> = [];
@@ -114,16 +116,20 @@ export async function locateProject(ctx: Context, ref: string): Promise<LocatedP
     found = registered(ctx, ref, list);
   }
   if (found.length > 1) {
-    throw new CairnError('PROJECT_EXISTS', `"${ref}" names ${found.length} repositories on this machine (${found.map((r) => r.root).join(', ')}), so it cannot say which one is meant. Nothing was changed.`, {
-      suggestions: found.map((r) => `target: "${ref}", repository: "${r.root}"`),
-      details: { wanted: ref, repositories: found.map((r) => r.root) },
-    });
+    throw new CairnError(
+      'PROJECT_EXISTS',
+      `"${ref}" names ${found.length} repositories on this machine (${found.map((r) => r.root).join(', ')}), so it cannot say which one is meant. Nothing was changed.`,
+      {
+        suggestions: found.map((r) => `target: "${ref}", repository: "${r.root}"`),
+        details: { wanted: ref, repositories: found.map((r) => r.root) },
+      },
+    );
   }
   const repo = found[0];
   if (!repo) throw await unknownName(ctx, ref, list);
   const ws = openRepositoryWorkspace(ctx, repo.root);
   try {
-    const project = await projectNamed(ws, ref) ?? await onlyOrRooted(ws);
+    const project = (await projectNamed(ws, ref)) ?? (await onlyOrRooted(ws));
     if (project) return { ws, project };
   } catch (err) {
     await ws.close();
@@ -136,7 +142,12 @@ export async function locateProject(ctx: Context, ref: string): Promise<LocatedP
 /** A repository named by its package or remote: the project rooted at it, else its only project. */
 async function onlyOrRooted(ws: OpenedWorkspace): Promise<ProjectRow | undefined> {
   const all = await ws.store.read((tx) => tx.listProjects(false));
-  const rooted = ws.root ? all.filter((p) => { const r = projectRootOf(p.root, ws.root); return r !== null && realish(r) === realish(ws.root!); }) : [];
+  const rooted = ws.root
+    ? all.filter((p) => {
+        const r = projectRootOf(p.root, ws.root);
+        return r !== null && realish(r) === realish(ws.root!);
+      })
+    : [];
   return rooted.length === 1 ? rooted[0] : all.length === 1 ? all[0] : undefined;
 }
 
@@ -146,18 +157,28 @@ async function unknownName(ctx: Context, ref: string, repos: RegisteredRepositor
   const here = realish(ctx.store.location);
   const known = [
     ...projects.flatMap((p) => [p.key, ...p.aliases]),
-    ...repos.filter((r) => realish(r.db) !== here).flatMap((r) => displayNames(namesOf(r)).slice(0, 3).map((n) => `${n} (${r.root})`)),
+    ...repos
+      .filter((r) => realish(r.db) !== here)
+      .flatMap((r) =>
+        displayNames(namesOf(r))
+          .slice(0, 3)
+          .map((n) => `${n} (${r.root})`),
+      ),
   ];
   const plain = known.map((k) => k.replace(/ \(.*\)$/, ''));
   const near = closest(ref, plain);
   const where = ctx.repositories && ctx.openWorkspace ? `this workspace or the ${repos.length} other repositories registered on this machine (${ctx.repositories.location})` : 'this workspace';
-  return new CairnError('PROJECT_NOT_FOUND', `Unknown target "${ref}": no project key, alias, package name or git remote slug in ${where} is "${ref}".${known.length ? ` Known: ${known.slice(0, 12).join(', ')}${known.length > 12 ? `, and ${known.length - 12} more` : ''}.` : ''} Nothing was changed.`, {
-    suggestions: [
-      ...near.map((k) => `target: "${k}"`),
-      'repository: "/path/to/that/repo" to hand off to another repository\'s workspace',
-      'cairn init or cairn mcp, run once inside that repository, registers it on this machine (cairn repos lists them)',
-      'update_project {key, aliases: ["<package or repo slug>"]} so the name resolves next time',
-    ],
-    details: { wanted: ref, candidates: near, known: plain.slice(0, 50) },
-  });
+  return new CairnError(
+    'PROJECT_NOT_FOUND',
+    `Unknown target "${ref}": no project key, alias, package name or git remote slug in ${where} is "${ref}".${known.length ? ` Known: ${known.slice(0, 12).join(', ')}${known.length > 12 ? `, and ${known.length - 12} more` : ''}.` : ''} Nothing was changed.`,
+    {
+      suggestions: [
+        ...near.map((k) => `target: "${k}"`),
+        'repository: "/path/to/that/repo" to hand off to another repository\'s workspace',
+        'cairn init or cairn mcp, run once inside that repository, registers it on this machine (cairn repos lists them)',
+        'update_project {key, aliases: ["<package or repo slug>"]} so the name resolves next time',
+      ],
+      details: { wanted: ref, candidates: near, known: plain.slice(0, 50) },
+    },
+  );
 }

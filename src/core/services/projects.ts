@@ -15,47 +15,55 @@ import { resolveProject } from './resolve.js';
 import { moveTasksToWorkflow, planStatusOps } from './workflow-edits.js';
 import { projectAt, storedRoot, workspaceRepository } from './default-project.js';
 
-export const CreateProjectInput = lazy(() => z.object({
-  key: ProjectKey,
-  name: ProjectName,
-  description: ProjectDescription.default(''),
-  root: ProjectRoot.optional().describe('Repository path: agents in it default to this project'),
-  aliases: Aliases.default([]).describe('Other names for it, e.g. package names'),
-  template: TemplateName.default('default'),
-}));
-
-export const StatusOp = lazy(() => z.discriminatedUnion('op', [
+export const CreateProjectInput = lazy(() =>
   z.object({
-    op: z.literal('add'),
-    name: StatusName,
-    category: Category,
-    displayName: z.string().trim().min(1).max(60).optional(),
-    color: Color.optional(),
-    position: z.number().int().min(0).optional().describe('Lane index; default last'),
+    key: ProjectKey,
+    name: ProjectName,
+    description: ProjectDescription.default(''),
+    root: ProjectRoot.optional().describe('Repository path: agents in it default to this project'),
+    aliases: Aliases.default([]).describe('Other names for it, e.g. package names'),
+    template: TemplateName.default('default'),
   }),
-  z.object({ op: z.literal('rename'), name: StatusName, to: StatusName, displayName: z.string().trim().min(1).max(60).optional() }),
-  z.object({ op: z.literal('move'), name: StatusName, position: z.number().int().min(0) }),
-  z.object({ op: z.literal('recolor'), name: StatusName, color: Color }),
-  z.object({ op: z.literal('recategorize'), name: StatusName, category: Category }),
-  z.object({ op: z.literal('remove'), name: StatusName }),
-]));
+);
+
+export const StatusOp = lazy(() =>
+  z.discriminatedUnion('op', [
+    z.object({
+      op: z.literal('add'),
+      name: StatusName,
+      category: Category,
+      displayName: z.string().trim().min(1).max(60).optional(),
+      color: Color.optional(),
+      position: z.number().int().min(0).optional().describe('Lane index; default last'),
+    }),
+    z.object({ op: z.literal('rename'), name: StatusName, to: StatusName, displayName: z.string().trim().min(1).max(60).optional() }),
+    z.object({ op: z.literal('move'), name: StatusName, position: z.number().int().min(0) }),
+    z.object({ op: z.literal('recolor'), name: StatusName, color: Color }),
+    z.object({ op: z.literal('recategorize'), name: StatusName, category: Category }),
+    z.object({ op: z.literal('remove'), name: StatusName }),
+  ]),
+);
 export type StatusOp = z.infer<ReturnType<typeof StatusOp>>;
 
-export const UpdateProjectInput = lazy(() => z.object({
-  key: z.string().min(1).describe('Project key or alias'),
-  name: ProjectName.optional(),
-  description: ProjectDescription.optional(),
-  root: ProjectRoot.nullable().optional(),
-  aliases: Aliases.optional(),
-  requireEvidence: z.boolean().optional().describe('Refuse completions without evidence'),
-  statuses: z.array(StatusOp()).max(50).optional().describe('Workflow edits applied in order: add, rename, move, recolor, recategorize, remove'),
-}));
+export const UpdateProjectInput = lazy(() =>
+  z.object({
+    key: z.string().min(1).describe('Project key or alias'),
+    name: ProjectName.optional(),
+    description: ProjectDescription.optional(),
+    root: ProjectRoot.nullable().optional(),
+    aliases: Aliases.optional(),
+    requireEvidence: z.boolean().optional().describe('Refuse completions without evidence'),
+    statuses: z.array(StatusOp()).max(50).optional().describe('Workflow edits applied in order: add, rename, move, recolor, recategorize, remove'),
+  }),
+);
 
 export const ProjectRefInput = lazy(() => z.object({ key: z.string().min(1).describe('Project key or alias') }));
-export const ListProjectsInput = lazy(() => z.object({
-  includeArchived: z.boolean().default(false),
-  at: z.string().min(1).max(4096).optional().describe('Only the project this path is in'),
-}));
+export const ListProjectsInput = lazy(() =>
+  z.object({
+    includeArchived: z.boolean().default(false),
+    at: z.string().min(1).max(4096).optional().describe('Only the project this path is in'),
+  }),
+);
 export const ArchiveProjectInput = lazy(() => ProjectRefInput().extend({ restore: z.boolean().default(false).describe('true un-archives') }));
 
 async function present(tx: Tx, p: ProjectRow, counts?: Map<string, number>): Promise<Project> {
@@ -160,7 +168,12 @@ export async function archiveProject(ctx: Context, input: z.infer<ReturnType<typ
     const archivedAt = input.restore ? null : (p.archivedAt ?? nowIso(ctx));
     if (archivedAt !== p.archivedAt) {
       await tx.updateProject(p.uid, { archivedAt, updatedAt: nowIso(ctx) });
-      await record(tx, ctx, { projectUid: p.uid, taskUid: null, type: input.restore ? 'project.restored' : 'project.archived', changes: { archived: { before: p.archivedAt !== null, after: archivedAt !== null } } });
+      await record(tx, ctx, {
+        projectUid: p.uid,
+        taskUid: null,
+        type: input.restore ? 'project.restored' : 'project.archived',
+        changes: { archived: { before: p.archivedAt !== null, after: archivedAt !== null } },
+      });
     }
     return present(tx, (await tx.getProjectByUid(p.uid))!);
   });

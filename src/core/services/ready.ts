@@ -8,16 +8,18 @@ import { IncludeDetails } from './details.js';
 import { summarize } from './hydrate.js';
 import { activeProjectUids, resolveProject } from './resolve.js';
 
-export const NextTasksInput = lazy(() => z.object({
-  project: z.string().optional(),
-  allProjects: z.boolean().default(false).describe('Ignore the default project'),
-  assignee: z.string().optional().describe('"none": unassigned'),
-  kind: Kind.optional(),
-  labels: Labels.optional().describe('Any of these labels'),
-  includeBacklog: z.boolean().default(false),
-  limit: z.number().int().min(1).max(100).default(10),
-  include: IncludeDetails(),
-}));
+export const NextTasksInput = lazy(() =>
+  z.object({
+    project: z.string().optional(),
+    allProjects: z.boolean().default(false).describe('Ignore the default project'),
+    assignee: z.string().optional().describe('"none": unassigned'),
+    kind: Kind.optional(),
+    labels: Labels.optional().describe('Any of these labels'),
+    includeBacklog: z.boolean().default(false),
+    limit: z.number().int().min(1).max(100).default(10),
+    include: IncludeDetails(),
+  }),
+);
 
 export interface NextTasksResult {
   tasks: TaskSummary[];

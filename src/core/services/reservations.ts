@@ -58,7 +58,9 @@ export const CheckPathsInput = lazy(() =>
 
 export const CheckPathsOutput = lazy(() =>
   z.object({
-    held: z.array(z.object({ path: z.string(), reserved: z.string(), task: z.string(), holder: z.string(), expiresAt: z.string() })).describe('Your paths under another live claim, with the reservation each overlaps'),
+    held: z
+      .array(z.object({ path: z.string(), reserved: z.string(), task: z.string(), holder: z.string(), expiresAt: z.string() }))
+      .describe('Your paths under another live claim, with the reservation each overlaps'),
     free: z.array(z.string()).describe('Your paths nobody else reserves'),
     yours: z.array(z.object({ path: z.string(), reserved: z.string(), task: z.string() })).describe('Paths your own live claims reserve: free for you'),
   }),

@@ -20,25 +20,27 @@ export async function resolveProject(tx: Tx, ref: string): Promise<ProjectRow> {
     });
   }
   if (byAlias[0]) return byAlias[0];
-  const near = closest(wanted, all.flatMap((p) => [p.key, ...p.aliases]));
-  throw new CairnError(
-    'PROJECT_NOT_FOUND',
-    `No project has the key or alias "${wanted}".${near.length ? ` Did you mean ${near.join(', ')}?` : ''}`,
-    {
-      suggestions: [
-        ...near.map((k) => `Use project "${k}"`),
-        all.length ? 'list_projects to see every project key' : 'create_project {key, name} to create the first project',
-      ],
-      details: { wanted, candidates: near },
-    },
+  const near = closest(
+    wanted,
+    all.flatMap((p) => [p.key, ...p.aliases]),
   );
+  throw new CairnError('PROJECT_NOT_FOUND', `No project has the key or alias "${wanted}".${near.length ? ` Did you mean ${near.join(', ')}?` : ''}`, {
+    suggestions: [...near.map((k) => `Use project "${k}"`), all.length ? 'list_projects to see every project key' : 'create_project {key, name} to create the first project'],
+    details: { wanted, candidates: near },
+  });
 }
 
 async function notFound(tx: Tx, ref: string, projectUid: string | null): Promise<never> {
   const recent = await tx.recentTaskTitles(projectUid, 500);
-  const byId = closest(ref.toUpperCase(), recent.map((r) => r.id));
+  const byId = closest(
+    ref.toUpperCase(),
+    recent.map((r) => r.id),
+  );
   const lower = ref.toLowerCase();
-  const byTitle = recent.filter((r) => r.title.toLowerCase().includes(lower)).slice(0, 3).map((r) => r.id);
+  const byTitle = recent
+    .filter((r) => r.title.toLowerCase().includes(lower))
+    .slice(0, 3)
+    .map((r) => r.id);
   const near = [...new Set([...byId, ...byTitle])].slice(0, 3);
   const titled = near.map((id) => `${id} "${recent.find((r) => r.id === id)?.title ?? ''}"`);
   throw new CairnError('TASK_NOT_FOUND', `Task ${ref} does not exist.${titled.length ? ` Closest: ${titled.join(', ')}.` : ''}`, {
@@ -83,10 +85,14 @@ export async function resolveTask(tx: Tx, ref: string, field = 'id'): Promise<Ta
   if (!project) {
     const keys = (await tx.listProjects(true)).map((p) => p.key);
     const near = closest(parsed.projectKey, keys);
-    throw new CairnError('TASK_NOT_FOUND', `Task ${parsed.text} does not exist: there is no project "${parsed.projectKey}".${near.length ? ` Did you mean ${near.map((k) => `${k}-${parsed.seq}`).join(', ')}?` : ''}`, {
-      suggestions: [...near.map((k) => `get_task {id: "${k}-${parsed.seq}"}`), 'list_projects to see project keys'],
-      details: { wanted: parsed.text, candidates: near.map((k) => `${k}-${parsed.seq}`) },
-    });
+    throw new CairnError(
+      'TASK_NOT_FOUND',
+      `Task ${parsed.text} does not exist: there is no project "${parsed.projectKey}".${near.length ? ` Did you mean ${near.map((k) => `${k}-${parsed.seq}`).join(', ')}?` : ''}`,
+      {
+        suggestions: [...near.map((k) => `get_task {id: "${k}-${parsed.seq}"}`), 'list_projects to see project keys'],
+        details: { wanted: parsed.text, candidates: near.map((k) => `${k}-${parsed.seq}`) },
+      },
+    );
   }
   return (await tx.getTaskBySeq(project.uid, parsed.seq)) ?? notFound(tx, parsed.text, project.uid);
 }

@@ -11,21 +11,23 @@ import type { SearchAfter } from '../ports.js';
 import { summarize } from './hydrate.js';
 import { buildFilter } from './tasks.js';
 
-export const SearchTasksInput = lazy(() => z.object({
-  query: z.string().trim().min(1, 'query must not be empty').max(500).describe('Words to find; "exact phrase", prefix*'),
-  project: z.string().optional(),
-  allProjects: z.boolean().default(false),
-  status: z.union([z.string(), z.array(z.string())]).optional(),
-  category: z.union([Category, z.array(Category)]).optional(),
-  kind: z.union([Kind, z.array(Kind)]).optional(),
-  labels: Labels.optional(),
-  assignee: z.string().optional(),
-  includeDone: z.boolean().default(true),
-  includeArchived: z.boolean().default(false),
-  limit: z.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(4000).optional(),
-  include: IncludeDetails(),
-}));
+export const SearchTasksInput = lazy(() =>
+  z.object({
+    query: z.string().trim().min(1, 'query must not be empty').max(500).describe('Words to find; "exact phrase", prefix*'),
+    project: z.string().optional(),
+    allProjects: z.boolean().default(false),
+    status: z.union([z.string(), z.array(z.string())]).optional(),
+    category: z.union([Category, z.array(Category)]).optional(),
+    kind: z.union([Kind, z.array(Kind)]).optional(),
+    labels: Labels.optional(),
+    assignee: z.string().optional(),
+    includeDone: z.boolean().default(true),
+    includeArchived: z.boolean().default(false),
+    limit: z.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(4000).optional(),
+    include: IncludeDetails(),
+  }),
+);
 
 export interface SearchResult {
   results: Array<{ task: TaskSummary; matchedFields: string[]; excerpt: string; rank: number }>;
@@ -53,7 +55,11 @@ export async function searchTasks(ctx: Context, input: z.infer<ReturnType<typeof
     const key = { query, filter };
     const after = cursor ? decodeSearchCursor(cursor, key) : undefined;
     const { hits, total, consumed, more } = await tx.search(query, filter, limit, after);
-    const tasks = summarize(hits.map((h) => h.task), nowIso(ctx), ctx.actor);
+    const tasks = summarize(
+      hits.map((h) => h.task),
+      nowIso(ctx),
+      ctx.actor,
+    );
     const results = hits.map((h, i) => ({ task: tasks[i]!, matchedFields: h.matchedFields, excerpt: h.excerpt, rank: h.rank }));
     return { results, total, nextCursor: more && consumed.length ? encodeSearchCursor(nextAfter(after, consumed), key) : null };
   });

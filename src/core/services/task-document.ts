@@ -18,21 +18,25 @@ import { normalizeAnchors, projectRootOf, WORKSPACE_DIR } from './repo-paths.js'
 import { resolveTask } from './resolve.js';
 import { updateTask } from './tasks.js';
 
-export const GetTaskDocumentInput = lazy(() => z.object({
-  id: TaskRef,
-  repository: z.string().trim().min(1).max(1000).optional().describe("Repository whose .cairn/ workspace holds the task (default: this workspace's)"),
-  target: z.string().trim().min(1).max(200).optional().describe('Or name that repository: a project key, alias, package name or repo slug'),
-  requireExisting: z.boolean().default(true).describe('false: create a shell document from the task when there is none'),
-}));
+export const GetTaskDocumentInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    repository: z.string().trim().min(1).max(1000).optional().describe("Repository whose .cairn/ workspace holds the task (default: this workspace's)"),
+    target: z.string().trim().min(1).max(200).optional().describe('Or name that repository: a project key, alias, package name or repo slug'),
+    requireExisting: z.boolean().default(true).describe('false: create a shell document from the task when there is none'),
+  }),
+);
 
 export const DocumentStatus = z.enum(['active', 'pending', 'missing']);
-export const TaskDocumentOutput = lazy(() => z.object({
-  taskId: z.string(),
-  documentPath: z.string().describe('Absolute path of the markdown plan document'),
-  status: DocumentStatus.describe('active: the file exists; pending: recorded, not written yet; missing: none'),
-  created: z.boolean().describe('true: this call wrote the shell document'),
-  repository: z.string().nullable(),
-}));
+export const TaskDocumentOutput = lazy(() =>
+  z.object({
+    taskId: z.string(),
+    documentPath: z.string().describe('Absolute path of the markdown plan document'),
+    status: DocumentStatus.describe('active: the file exists; pending: recorded, not written yet; missing: none'),
+    created: z.boolean().describe('true: this call wrote the shell document'),
+    repository: z.string().nullable(),
+  }),
+);
 export type TaskDocumentOutput = z.infer<ReturnType<typeof TaskDocumentOutput>>;
 
 /** The shell written for a task with no document: what the task says, ready to be planned in. */
@@ -64,10 +68,14 @@ function insideRepository(abs: string, root: string, id: string): void {
   try {
     normalizeAnchors([abs], root);
   } catch {
-    throw new CairnError('ANCHOR_OUTSIDE_REPOSITORY', `Task ${id} names the document ${abs}, which is outside its repository ${root}; Cairn reads and writes plan documents only inside the repository. Nothing was changed.`, {
-      suggestions: [`update_task {id: "${id}", documentPath: ".cairn/docs/${id}.md"}`],
-      details: { documentPath: abs, repository: root },
-    });
+    throw new CairnError(
+      'ANCHOR_OUTSIDE_REPOSITORY',
+      `Task ${id} names the document ${abs}, which is outside its repository ${root}; Cairn reads and writes plan documents only inside the repository. Nothing was changed.`,
+      {
+        suggestions: [`update_task {id: "${id}", documentPath: ".cairn/docs/${id}.md"}`],
+        details: { documentPath: abs, repository: root },
+      },
+    );
   }
 }
 
@@ -95,9 +103,13 @@ export async function getTaskDocument(ctx: Context, input: z.infer<ReturnType<ty
       return { task: await hydrate(tx, row, nowIso(ctx), ctx.actor), root: projectRootOf(project?.root ?? null, ws.root) };
     });
     if (!root && !(task.documentPath && isAbsolute(task.documentPath))) {
-      throw new CairnError('VALIDATION_ERROR', `Project ${task.project} has no root folder and its workspace is not inside a repository, so task ${task.id} has no place for a document. Nothing was changed.`, {
-        suggestions: [`update_project {key: "${task.project}", root: "/path/to/repo"}`],
-      });
+      throw new CairnError(
+        'VALIDATION_ERROR',
+        `Project ${task.project} has no root folder and its workspace is not inside a repository, so task ${task.id} has no place for a document. Nothing was changed.`,
+        {
+          suggestions: [`update_project {key: "${task.project}", root: "/path/to/repo"}`],
+        },
+      );
     }
     const recorded = task.documentPath;
     const rel = recorded ?? [WORKSPACE_DIR, 'docs', `${task.id}.md`].join('/');
@@ -122,7 +134,12 @@ export async function getTaskDocument(ctx: Context, input: z.infer<ReturnType<ty
       created = false;
     }
     if (!recorded) {
-      const stored = root && !isAbsolute(rel) ? rel : relative(root ?? '', abs).split(sep).join('/');
+      const stored =
+        root && !isAbsolute(rel)
+          ? rel
+          : relative(root ?? '', abs)
+              .split(sep)
+              .join('/');
       await updateTask({ ...ctx, store: ws.store }, { id: task.id, documentPath: stored });
     }
     return { ...out, status: 'active', created };

@@ -14,11 +14,10 @@ const INDEXED = ['title', 'description'] as const;
 export function checkVersion(row: TaskRow, expected: number | undefined): void {
   if (expected !== undefined && expected !== row.version) {
     const id = displayIdOf(row);
-    throw new CairnError(
-      'VERSION_CONFLICT',
-      `Task ${id} is at version ${row.version}, not ${expected}: someone changed it since you read it. Nothing was changed.`,
-      { suggestions: [`get_task {id: "${id}"} to read the current version, then retry with expectedVersion: ${row.version}`], details: { current: row.version, expected } },
-    );
+    throw new CairnError('VERSION_CONFLICT', `Task ${id} is at version ${row.version}, not ${expected}: someone changed it since you read it. Nothing was changed.`, {
+      suggestions: [`get_task {id: "${id}"} to read the current version, then retry with expectedVersion: ${row.version}`],
+      details: { current: row.version, expected },
+    });
   }
 }
 
@@ -103,7 +102,32 @@ export async function commitTaskChange(
 
 /** Patch fields stored as they are in the row and read back unchanged, from which no other field of the row is derived. */
 const OWN_COLUMNS = new Set<string>([
-  'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position', 'assignee', 'substatus', 'slug',
-  'claimedBy', 'claimExpiresAt', 'claimGeneration', 'claimWhere', 'touches', 'evidence', 'checkpoint', 'links', 'anchors', 'closeReason', 'origin', 'documentPath',
-  'version', 'updatedAt', 'completedAt', 'archivedAt', 'deletedAt',
+  'title',
+  'description',
+  'status',
+  'category',
+  'kind',
+  'priority',
+  'score',
+  'position',
+  'assignee',
+  'substatus',
+  'slug',
+  'claimedBy',
+  'claimExpiresAt',
+  'claimGeneration',
+  'claimWhere',
+  'touches',
+  'evidence',
+  'checkpoint',
+  'links',
+  'anchors',
+  'closeReason',
+  'origin',
+  'documentPath',
+  'version',
+  'updatedAt',
+  'completedAt',
+  'archivedAt',
+  'deletedAt',
 ] satisfies Array<keyof TaskPatch>);

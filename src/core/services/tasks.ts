@@ -6,8 +6,23 @@ import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { TaskRef } from '../model/ids.js';
 import {
-  Anchors, Assignee, ChecklistText, CloseReason, Description, DocumentPath, Kind, Labels, Links, Origin, Priority, Score, Slug, Substatus, Title,
-  type Task, type TaskSummary,
+  Anchors,
+  Assignee,
+  ChecklistText,
+  CloseReason,
+  Description,
+  DocumentPath,
+  Kind,
+  Labels,
+  Links,
+  Origin,
+  Priority,
+  Score,
+  Slug,
+  Substatus,
+  Title,
+  type Task,
+  type TaskSummary,
 } from '../model/task.js';
 import { Category } from '../model/workflow.js';
 import { Touches } from '../model/coordination.js';
@@ -28,27 +43,29 @@ import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt
 const byBytes = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 const normLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()))].sort(byBytes);
 
-export const CreateTaskInput = lazy(() => z.object({
-  project: z.string().min(1),
-  title: Title,
-  description: Description.default(''),
-  status: z.string().optional(),
-  kind: Kind.default('task'),
-  priority: Priority.default('none'),
-  score: Score.default(0),
-  labels: Labels.default([]),
-  assignee: Assignee.optional(),
-  substatus: Substatus.optional().describe('Sub-state in the lane, e.g. blocked'),
-  slug: Slug.optional().describe('Unique in the project'),
-  parentId: TaskRef.optional().describe('Parent task (epic) id'),
-  blockedBy: z.array(TaskRef).max(100).default([]).describe('Must finish first'),
-  checklist: z.array(ChecklistText).max(200).default([]),
-  anchors: Anchors.default([]),
-  touches: Touches.default([]),
-  links: Links().default({}),
-  origin: Origin.optional().describe('Where the task came from (handoffs: submitting project or repository)'),
-  documentPath: DocumentPath.optional(),
-}));
+export const CreateTaskInput = lazy(() =>
+  z.object({
+    project: z.string().min(1),
+    title: Title,
+    description: Description.default(''),
+    status: z.string().optional(),
+    kind: Kind.default('task'),
+    priority: Priority.default('none'),
+    score: Score.default(0),
+    labels: Labels.default([]),
+    assignee: Assignee.optional(),
+    substatus: Substatus.optional().describe('Sub-state in the lane, e.g. blocked'),
+    slug: Slug.optional().describe('Unique in the project'),
+    parentId: TaskRef.optional().describe('Parent task (epic) id'),
+    blockedBy: z.array(TaskRef).max(100).default([]).describe('Must finish first'),
+    checklist: z.array(ChecklistText).max(200).default([]),
+    anchors: Anchors.default([]),
+    touches: Touches.default([]),
+    links: Links().default({}),
+    origin: Origin.optional().describe('Where the task came from (handoffs: submitting project or repository)'),
+    documentPath: DocumentPath.optional(),
+  }),
+);
 
 export async function createTask(ctx: Context, input: z.infer<ReturnType<typeof CreateTaskInput>>): Promise<Task> {
   return ctx.store.write(async (tx) => {
@@ -65,29 +82,63 @@ export async function createTask(ctx: Context, input: z.infer<ReturnType<typeof 
     const labels = normLabels(input.labels);
     const checklist = input.checklist.map((text, index) => ({ index, text, checked: false }));
     const row: TaskRow = {
-      uid, projectUid: project.uid, projectKey: project.key, seq,
-      title: input.title, description: input.description,
-      status: status.name, category: status.category,
-      kind: input.kind, priority: input.priority, score: input.score || 0, // -0 is stored as 0
+      uid,
+      projectUid: project.uid,
+      projectKey: project.key,
+      seq,
+      title: input.title,
+      description: input.description,
+      status: status.name,
+      category: status.category,
+      kind: input.kind,
+      priority: input.priority,
+      score: input.score || 0, // -0 is stored as 0
       position: await positionAt(tx, { uid, projectUid: project.uid }, status.name, undefined),
-      assignee: input.assignee ?? null, substatus: input.substatus ?? null, slug: input.slug ?? null, claimedBy: null, claimExpiresAt: null, claimGeneration: 0, claimWhere: null, evidence: null, checkpoint: null,
-      parentUid: parent?.uid ?? null, parentId: parent ? displayIdOf(parent) : null,
-      links: input.links, anchors: taskAnchors(input.anchors, project.root), touches: taskTouches(input.touches, project.root),
-      closeReason: null, origin: input.origin ?? null, documentPath: input.documentPath ?? null,
-      version: 1, createdAt: now, updatedAt: now,
-      completedAt: status.category === 'done' ? now : null, archivedAt: null, deletedAt: null,
+      assignee: input.assignee ?? null,
+      substatus: input.substatus ?? null,
+      slug: input.slug ?? null,
+      claimedBy: null,
+      claimExpiresAt: null,
+      claimGeneration: 0,
+      claimWhere: null,
+      evidence: null,
+      checkpoint: null,
+      parentUid: parent?.uid ?? null,
+      parentId: parent ? displayIdOf(parent) : null,
+      links: input.links,
+      anchors: taskAnchors(input.anchors, project.root),
+      touches: taskTouches(input.touches, project.root),
+      closeReason: null,
+      origin: input.origin ?? null,
+      documentPath: input.documentPath ?? null,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: status.category === 'done' ? now : null,
+      archivedAt: null,
+      deletedAt: null,
       // Derived; the store keeps them. The labels are written with the row, which spares the
       // store rewriting it once per label as they are added.
-      openBlockers: 0, openBlockerIds: [], checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
+      openBlockers: 0,
+      openBlockerIds: [],
+      checklistDone: 0,
+      checklistTotal: checklist.length,
+      labels,
+      blockedBy: [],
+      blocks: [],
+      children: [],
     };
     await tx.insertTask(row, checklist);
     for (const b of blockers) await linkBlocker(tx, row, b, now);
     if (blockers.length) await tx.refreshOpenBlockers([uid]);
     await tx.reindexTask(uid, true);
     await record(tx, ctx, {
-      projectUid: project.uid, taskUid: uid, type: 'task.created',
+      projectUid: project.uid,
+      taskUid: uid,
+      type: 'task.created',
       changes: {
-        title: { before: null, after: row.title }, status: { before: null, after: row.status },
+        title: { before: null, after: row.title },
+        status: { before: null, after: row.status },
         ...(row.substatus !== null ? { substatus: { before: null, after: row.substatus } } : {}),
         ...(row.slug !== null ? { slug: { before: null, after: row.slug } } : {}),
         ...(labels.length ? { labels: { before: null, after: labels } } : {}),
@@ -110,29 +161,31 @@ export async function getTask(ctx: Context, input: z.infer<ReturnType<typeof Get
   return ctx.store.read(async (tx) => hydrate(tx, await resolveTask(tx, input.id), nowIso(ctx), ctx.actor));
 }
 
-export const ListTasksInput = lazy(() => z.object({
-  project: z.string().optional(),
-  allProjects: z.boolean().default(false).describe('Ignore the default project'),
-  status: z.union([z.string(), z.array(z.string())]).optional(),
-  category: z.union([Category, z.array(Category)]).optional(),
-  kind: z.union([Kind, z.array(Kind)]).optional(),
-  priority: z.union([Priority, z.array(Priority)]).optional(),
-  labels: Labels.optional().describe('Any of these'),
-  labelsAll: Labels.optional().describe('All of these'),
-  assignee: z.string().optional().describe('"none": unassigned'),
-  substatus: z.string().optional(),
-  slug: z.string().optional(),
-  parentId: TaskRef.optional(),
-  ready: z.boolean().optional(),
-  updatedSince: z.iso.datetime({ offset: true }).optional().describe('ISO time'),
-  includeDone: z.boolean().default(false).describe('Also done and canceled'),
-  includeArchived: z.boolean().default(false),
-  deleted: z.boolean().default(false).describe('List soft-deleted tasks instead'),
-  sort: z.enum(TASK_SORTS).default('priority').describe('priority: ready order'),
-  limit: z.number().int().min(1).max(200).default(50),
-  cursor: z.string().max(500).optional(),
-  include: IncludeDetails(),
-}));
+export const ListTasksInput = lazy(() =>
+  z.object({
+    project: z.string().optional(),
+    allProjects: z.boolean().default(false).describe('Ignore the default project'),
+    status: z.union([z.string(), z.array(z.string())]).optional(),
+    category: z.union([Category, z.array(Category)]).optional(),
+    kind: z.union([Kind, z.array(Kind)]).optional(),
+    priority: z.union([Priority, z.array(Priority)]).optional(),
+    labels: Labels.optional().describe('Any of these'),
+    labelsAll: Labels.optional().describe('All of these'),
+    assignee: z.string().optional().describe('"none": unassigned'),
+    substatus: z.string().optional(),
+    slug: z.string().optional(),
+    parentId: TaskRef.optional(),
+    ready: z.boolean().optional(),
+    updatedSince: z.iso.datetime({ offset: true }).optional().describe('ISO time'),
+    includeDone: z.boolean().default(false).describe('Also done and canceled'),
+    includeArchived: z.boolean().default(false),
+    deleted: z.boolean().default(false).describe('List soft-deleted tasks instead'),
+    sort: z.enum(TASK_SORTS).default('priority').describe('priority: ready order'),
+    limit: z.number().int().min(1).max(200).default(50),
+    cursor: z.string().max(500).optional(),
+    include: IncludeDetails(),
+  }),
+);
 export type ListTasksInput = z.infer<ReturnType<typeof ListTasksInput>>;
 
 const arr = <T>(v: T | T[] | undefined): T[] | undefined => (v === undefined ? undefined : Array.isArray(v) ? v : [v]);
@@ -187,30 +240,32 @@ export async function listTasks(ctx: Context, input: ListTasksInput): Promise<{ 
   });
 }
 
-export const UpdateTaskInput = lazy(() => z.object({
-  id: TaskRef,
-  expectedVersion: z.number().int().min(1).optional(),
-  title: Title.optional(),
-  description: Description.optional(),
-  appendDescription: z.string().max(100_000).optional().describe('Appended after a blank line'),
-  status: z.string().optional(),
-  position: z.number().int().min(0).optional().describe('Index within the lane (0 = top)'),
-  kind: Kind.optional(),
-  priority: Priority.optional(),
-  score: Score.optional(),
-  labels: Labels.optional().describe('Replaces all labels'),
-  addLabels: Labels.optional(),
-  removeLabels: Labels.optional(),
-  assignee: Assignee.nullable().optional().describe('null unassigns'),
-  substatus: Substatus.nullable().optional(),
-  slug: Slug.nullable().optional(),
-  parentId: TaskRef.nullable().optional().describe('null detaches from the parent'),
-  links: Links().optional().describe('Merged into existing links'),
-  anchors: Anchors.optional(),
-  touches: Touches.optional().describe('Replaces the reserved paths'),
-  closeReason: CloseReason.nullable().optional(),
-  documentPath: DocumentPath.nullable().optional(),
-}));
+export const UpdateTaskInput = lazy(() =>
+  z.object({
+    id: TaskRef,
+    expectedVersion: z.number().int().min(1).optional(),
+    title: Title.optional(),
+    description: Description.optional(),
+    appendDescription: z.string().max(100_000).optional().describe('Appended after a blank line'),
+    status: z.string().optional(),
+    position: z.number().int().min(0).optional().describe('Index within the lane (0 = top)'),
+    kind: Kind.optional(),
+    priority: Priority.optional(),
+    score: Score.optional(),
+    labels: Labels.optional().describe('Replaces all labels'),
+    addLabels: Labels.optional(),
+    removeLabels: Labels.optional(),
+    assignee: Assignee.nullable().optional().describe('null unassigns'),
+    substatus: Substatus.nullable().optional(),
+    slug: Slug.nullable().optional(),
+    parentId: TaskRef.nullable().optional().describe('null detaches from the parent'),
+    links: Links().optional().describe('Merged into existing links'),
+    anchors: Anchors.optional(),
+    touches: Touches.optional().describe('Replaces the reserved paths'),
+    closeReason: CloseReason.nullable().optional(),
+    documentPath: DocumentPath.nullable().optional(),
+  }),
+);
 export type UpdateTaskInput = z.infer<ReturnType<typeof UpdateTaskInput>>;
 
 export async function updateTask(ctx: Context, input: UpdateTaskInput): Promise<Task> {

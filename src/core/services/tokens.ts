@@ -9,19 +9,23 @@ import { CairnError } from '../errors.js';
 import { ProjectKey } from '../model/ids.js';
 import type { ProjectRow, TokenRow } from '../ports.js';
 
-export const TokenScope = z.enum(['read', 'write', 'admin', 'metrics']).describe('read: read ops only; write: everything, as the token\'s name; admin: write, and may act as any actor; metrics: /metrics and nothing else');
+export const TokenScope = z
+  .enum(['read', 'write', 'admin', 'metrics'])
+  .describe("read: read ops only; write: everything, as the token's name; admin: write, and may act as any actor; metrics: /metrics and nothing else");
 export type TokenScope = z.infer<typeof TokenScope>;
 
-export const CreateTokenInput = lazy(() => z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .regex(/^[A-Za-z0-9._:@-]+$/, 'token name may use letters, digits and . _ : @ -'),
-  scope: TokenScope.default('read'),
-  projects: z.array(ProjectKey).max(100).optional().describe('Limit the token to these projects (keys): it reaches nothing else on any surface'),
-}));
+export const CreateTokenInput = lazy(() =>
+  z.object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9._:@-]+$/, 'token name may use letters, digits and . _ : @ -'),
+    scope: TokenScope.default('read'),
+    projects: z.array(ProjectKey).max(100).optional().describe('Limit the token to these projects (keys): it reaches nothing else on any surface'),
+  }),
+);
 
 /** A live token as servers check it: everything but the hash, its projects as uids (and their keys, for a default). */
 export type LiveToken = Omit<TokenRow, 'hash'> & { projectKeys: string[] | null };
@@ -55,11 +59,15 @@ export async function createToken(ctx: Context, raw: z.input<ReturnType<typeof C
   const parsed = CreateTokenInput().safeParse(raw);
   if (!parsed.success) {
     const what = parsed.error.issues.map((i) => `${i.path.join('.') || 'arguments'}: ${i.message}`).join('; ');
-    throw new CairnError('VALIDATION_ERROR', `Invalid token: ${what}. Nothing was created.`, { suggestions: ['cairn token create --name ci-bot --scope read', 'cairn token create --name web-agent --scope write --project WEB'] });
+    throw new CairnError('VALIDATION_ERROR', `Invalid token: ${what}. Nothing was created.`, {
+      suggestions: ['cairn token create --name ci-bot --scope read', 'cairn token create --name web-agent --scope write --project WEB'],
+    });
   }
   const input = parsed.data;
   if (input.projects?.length === 0) {
-    throw new CairnError('VALIDATION_ERROR', 'A token limited to no project would reach nothing. Nothing was created.', { suggestions: ['Name at least one project: --project KEY', 'Leave out --project for a token that reaches every project'] });
+    throw new CairnError('VALIDATION_ERROR', 'A token limited to no project would reach nothing. Nothing was created.', {
+      suggestions: ['Name at least one project: --project KEY', 'Leave out --project for a token that reaches every project'],
+    });
   }
   const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
   const row: TokenRow = {

@@ -86,7 +86,10 @@ export async function planStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Pro
   if (statuses.length === 0) throw new CairnError('VALIDATION_ERROR', `Project ${p.key} must keep at least one status.`);
   for (const c of ['todo', 'done'] as const) {
     if (!statuses.some((s) => s.category === c)) {
-      throw new CairnError('VALIDATION_ERROR', `Project ${p.key} needs at least one status in category "${c}" (new tasks start in the first todo status; complete moves to the first done status). Nothing was changed.`);
+      throw new CairnError(
+        'VALIDATION_ERROR',
+        `Project ${p.key} needs at least one status in category "${c}" (new tasks start in the first todo status; complete moves to the first done status). Nothing was changed.`,
+      );
     }
   }
   const final = statuses.map((s, position) => ({ ...s, position }));
@@ -102,10 +105,7 @@ export async function planStatusOps(tx: Tx, p: ProjectRow, ops: StatusOp[]): Pro
 function pendingFilters(projectUid: string, m: StatusMove, workflow: Status[]): TaskFilter[] {
   const everything = { projectUids: [projectUid], includeArchived: true, includeDeleted: true, includeDone: true };
   const renamed = m.from.filter((n) => !workflow.some((s) => s.name === n));
-  return [
-    ...(renamed.length ? [{ ...everything, statuses: renamed }] : []),
-    { ...everything, statuses: [m.to.name], categories: CATEGORIES.filter((c) => c !== m.to.category) },
-  ];
+  return [...(renamed.length ? [{ ...everything, statuses: renamed }] : []), { ...everything, statuses: [m.to.name], categories: CATEGORIES.filter((c) => c !== m.to.category) }];
 }
 
 /**

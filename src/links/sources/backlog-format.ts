@@ -4,17 +4,26 @@ import { fitItem, fitLabels, fitTitle } from '../../core/services/import/model.j
 import type { Status } from '../../core/model/workflow.js';
 import type { Held } from '../source.js';
 
-export const SECTIONS = [['SECTION:PLAN', 'Implementation Plan'], ['SECTION:NOTES', 'Implementation Notes'], ['SECTION:FINAL_SUMMARY', 'Final Summary']] as const;
+export const SECTIONS = [
+  ['SECTION:PLAN', 'Implementation Plan'],
+  ['SECTION:NOTES', 'Implementation Notes'],
+  ['SECTION:FINAL_SUMMARY', 'Final Summary'],
+] as const;
 export const DOD = 'DoD: ';
 
 /** A description as its sections: the Description's text, then each further section Backlog.md marks. */
 export function descriptionParts(description: string): { description: string; sections: Record<string, string> } {
-  const heads = SECTIONS.map(([marker, heading]) => ({ marker, at: description.search(new RegExp(`(^|\\n)## ${heading}\\n`)) })).filter((h) => h.at >= 0).sort((a, b) => a.at - b.at);
+  const heads = SECTIONS.map(([marker, heading]) => ({ marker, at: description.search(new RegExp(`(^|\\n)## ${heading}\\n`)) }))
+    .filter((h) => h.at >= 0)
+    .sort((a, b) => a.at - b.at);
   const sections: Record<string, string> = {};
   for (const [i, h] of heads.entries()) {
     const end = heads[i + 1]?.at ?? description.length;
     const heading = SECTIONS.find(([m]) => m === h.marker)![1];
-    sections[h.marker] = description.slice(h.at, end).replace(new RegExp(`^\\n?## ${heading}\\n`), '').trim();
+    sections[h.marker] = description
+      .slice(h.at, end)
+      .replace(new RegExp(`^\\n?## ${heading}\\n`), '')
+      .trim();
   }
   return { description: (heads.length ? description.slice(0, heads[0]!.at) : description).trim(), sections };
 }
@@ -23,7 +32,11 @@ function composeDescription(p: ReturnType<typeof descriptionParts>): string {
   return [p.description, ...SECTIONS.map(([m, h]) => (p.sections[m] ? `## ${h}\n\n${p.sections[m]}` : ''))].filter(Boolean).join('\n\n');
 }
 
-const assignees = (a: string | null): string[] => (a ?? '').split(',').map((x) => x.trim().replace(/^@/, '')).filter(Boolean);
+const assignees = (a: string | null): string[] =>
+  (a ?? '')
+    .split(',')
+    .map((x) => x.trim().replace(/^@/, ''))
+    .filter(Boolean);
 
 /**
  * The status a task is written with: its own when config.yml has it (or a draft), else the first of
@@ -52,7 +65,9 @@ export function backlogView(h: Held, statuses: ReadonlyArray<Pick<Status, 'name'
 
 export function mdFiles(dir: string): string[] {
   try {
-    return readdirSync(dir).filter((f) => f.endsWith('.md') && !f.startsWith('.')).sort();
+    return readdirSync(dir)
+      .filter((f) => f.endsWith('.md') && !f.startsWith('.'))
+      .sort();
   } catch {
     return [];
   }

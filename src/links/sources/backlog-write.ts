@@ -81,7 +81,11 @@ export function writeBacklog(src: BacklogSource): (batch: WriteBatch) => WriteRe
 }
 
 /** The title as Backlog.md puts it in a file name ("Set up CI" → "Set-up-CI"). */
-const fileTitle = (title: string) => title.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'task';
+const fileTitle = (title: string) =>
+  title
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60) || 'task';
 
 /** New task ids: the next number after every task file's, a subtask's after its siblings'. */
 class Ids {
@@ -118,12 +122,21 @@ function taskFile(text: string, t: LinkedTask, id: string, statuses: Array<Pick<
   if (!text) set('id', id.toUpperCase());
   set('title', h.title);
   set('status', status);
-  set('assignee', (h.assignee ?? '').split(', ').filter(Boolean).map((a) => `${text ? at(data.assignee) : '@'}${a}`));
+  set(
+    'assignee',
+    (h.assignee ?? '')
+      .split(', ')
+      .filter(Boolean)
+      .map((a) => `${text ? at(data.assignee) : '@'}${a}`),
+  );
   if (!text) set('created_date', backlogTime(t.row.createdAt));
   set('updated_date', backlogTime(now));
   set('labels', labels);
   set('milestone', milestone ?? (data.milestone && !milestones.has(String(data.milestone).toLowerCase()) ? data.milestone : undefined));
-  set('dependencies', h.blockedBy.map((b) => b.toUpperCase()));
+  set(
+    'dependencies',
+    h.blockedBy.map((b) => b.toUpperCase()),
+  );
   set('parent_task_id', h.parent ? h.parent.toUpperCase() : undefined);
   set('priority', h.priority === 'none' ? undefined : h.priority);
   const desc = descriptionParts(h.description);

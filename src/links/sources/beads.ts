@@ -18,13 +18,24 @@ const FROM_BEADS: Record<string, string> = { open: 'todo', in_progress: 'in_prog
 const BY_CATEGORY: Record<string, string> = { todo: 'open', backlog: 'deferred', in_progress: 'in_progress', blocked: 'blocked', done: 'closed', canceled: 'tombstone' };
 const PRIORITIES: Priority[] = ['urgent', 'high', 'medium', 'low', 'none'];
 const TYPES: Kind[] = ['bug', 'feature', 'task', 'epic', 'chore'];
-const SECTIONS = [['design', 'Design'], ['acceptance_criteria', 'Acceptance criteria'], ['notes', 'Notes'], ['', 'Beads links']] as const;
+const SECTIONS = [
+  ['design', 'Design'],
+  ['acceptance_criteria', 'Acceptance criteria'],
+  ['notes', 'Notes'],
+  ['', 'Beads links'],
+] as const;
 
 /** The description as Beads' fields: its text, design, acceptance criteria and notes (the "Beads links" section is read-only). */
 function split(description: string): Record<string, string> {
-  const heads = SECTIONS.map(([field, title]) => ({ field, at: description.search(new RegExp(`(^|\\n)## ${title}\\n`)), title })).filter((h) => h.at >= 0).sort((a, b) => a.at - b.at);
+  const heads = SECTIONS.map(([field, title]) => ({ field, at: description.search(new RegExp(`(^|\\n)## ${title}\\n`)), title }))
+    .filter((h) => h.at >= 0)
+    .sort((a, b) => a.at - b.at);
   const out: Record<string, string> = { description: (heads.length ? description.slice(0, heads[0]!.at) : description).trim() };
-  for (const [i, h] of heads.entries()) out[h.field || 'links'] = description.slice(h.at, heads[i + 1]?.at ?? description.length).replace(new RegExp(`^\\n?## ${h.title}\\n`), '').trim();
+  for (const [i, h] of heads.entries())
+    out[h.field || 'links'] = description
+      .slice(h.at, heads[i + 1]?.at ?? description.length)
+      .replace(new RegExp(`^\\n?## ${h.title}\\n`), '')
+      .trim();
   return out;
 }
 
@@ -71,7 +82,9 @@ export class BeadsSource extends SingleFileSource implements LinkSource {
 
   write(batch: WriteBatch): WriteResult {
     checkUnmoved(this.path, '', batch.stamps.get(''));
-    const lines = readFileSync(this.path, 'utf8').split('\n').filter((l) => l.trim());
+    const lines = readFileSync(this.path, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim());
     const issues: Issue[] = lines.map((l) => JSON.parse(l) as Issue);
     const result: WriteResult = { items: [], removed: [], files: new Map(), projects: [], identities: [] };
     const byId = new Map(issues.map((i) => [String(i.id), i]));
@@ -98,7 +111,10 @@ export class BeadsSource extends SingleFileSource implements LinkSource {
 function nextId(issues: Issue[]): string {
   const ids = issues.map((i) => String(i.id));
   const prefix = ids[0]?.includes('-') ? ids[0].slice(0, ids[0].lastIndexOf('-')) : 'bd';
-  const numbers = ids.map((id) => /-(\d+)$/.exec(id)?.[1]).filter((n): n is string => n !== undefined).map(Number);
+  const numbers = ids
+    .map((id) => /-(\d+)$/.exec(id)?.[1])
+    .filter((n): n is string => n !== undefined)
+    .map(Number);
   if (numbers.length || !ids.length) return `${prefix}-${Math.max(0, ...numbers) + 1}`;
   for (;;) {
     const id = `${prefix}-${Math.random().toString(16).slice(2, 6)}`;
@@ -112,10 +128,19 @@ function fill(issue: Issue, t: LinkedTask, now: string): void {
   const parts = split(h.description);
   const status = beadsStatus(t.held);
   Object.assign(issue, {
-    title: h.title, description: parts.description ?? '', status, priority: PRIORITIES.indexOf(h.priority), issue_type: h.kind, updated_at: now,
+    title: h.title,
+    description: parts.description ?? '',
+    status,
+    priority: PRIORITIES.indexOf(h.priority),
+    issue_type: h.kind,
+    updated_at: now,
   });
-  for (const [field] of SECTIONS) if (field) (parts[field] ? (issue[field] = parts[field]) : delete issue[field]);
-  for (const [key, value] of [['assignee', h.assignee], ['close_reason', h.closeReason], ['external_ref', h.links.issue]] as const) {
+  for (const [field] of SECTIONS) if (field) parts[field] ? (issue[field] = parts[field]) : delete issue[field];
+  for (const [key, value] of [
+    ['assignee', h.assignee],
+    ['close_reason', h.closeReason],
+    ['external_ref', h.links.issue],
+  ] as const) {
     if (value) issue[key] = value;
     else delete issue[key];
   }

@@ -98,7 +98,11 @@ export class CastleSource extends SingleFileSource implements LinkSource {
       return out;
     }
     const bad = (err: Error) => out.warnings.push(err.message.replace(/ Nothing was imported\.$/, ', so that row is left out'));
-    return this.collect(readCastle(this.path, () => db, undefined, { onBad: bad, cache: this.#rows }), out, false);
+    return this.collect(
+      readCastle(this.path, () => db, undefined, { onBad: bad, cache: this.#rows }),
+      out,
+      false,
+    );
   }
 
   write(batch: WriteBatch): WriteResult {
@@ -131,11 +135,19 @@ export class CastleSource extends SingleFileSource implements LinkSource {
     if (!STATES.includes(h.status)) throw new Error(`status "${h.status}" is not a Castle state (${STATES.join(', ')})`);
     const issue = /^(.*)#(\d+)$/.exec(h.links.issue ?? '');
     const values: Record<string, unknown> = {
-      title: h.title, description: h.description, state: h.status, kind: h.kind,
-      implement_agent_id: h.assignee ? h.assignee.replace(/^agent:/, '') : null, close_reason: h.closeReason,
-      branch_name: h.links.branch ?? null, worktree_path: h.links.worktree ?? null, pr_url: h.links.prUrl ?? null,
-      pr_number: h.links.prNumber ?? null, pr_state: h.links.prState ?? null,
-      github_repo: issue ? issue[1] || null : (h.links.issue ?? null), github_issue_number: issue ? Number(issue[2]) : null,
+      title: h.title,
+      description: h.description,
+      state: h.status,
+      kind: h.kind,
+      implement_agent_id: h.assignee ? h.assignee.replace(/^agent:/, '') : null,
+      close_reason: h.closeReason,
+      branch_name: h.links.branch ?? null,
+      worktree_path: h.links.worktree ?? null,
+      pr_url: h.links.prUrl ?? null,
+      pr_number: h.links.prNumber ?? null,
+      pr_state: h.links.prState ?? null,
+      github_repo: issue ? issue[1] || null : (h.links.issue ?? null),
+      github_issue_number: issue ? Number(issue[2]) : null,
       updated_at: sqlTime(now),
     };
     const id = t.item?.sourceId ?? randomUUID();
@@ -144,7 +156,10 @@ export class CastleSource extends SingleFileSource implements LinkSource {
       db.run(`UPDATE tasks SET ${present.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`, [...present.map(([, v]) => v), id]);
     } else {
       const row = [['id', id], ['project_path', t.projectRef], ['created_at', sqlTime(t.row.createdAt)], ...present].filter(([c]) => cols.has(c as string));
-      db.run(`INSERT INTO tasks (${row.map(([c]) => c).join(', ')}) VALUES (${row.map(() => '?').join(', ')})`, row.map(([, v]) => v));
+      db.run(
+        `INSERT INTO tasks (${row.map(([c]) => c).join(', ')}) VALUES (${row.map(() => '?').join(', ')})`,
+        row.map(([, v]) => v),
+      );
     }
     if (db.columns('task_label_assignments').length && db.columns('task_labels').length) this.#labels(db, id, h.labels);
     return id;

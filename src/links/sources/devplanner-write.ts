@@ -18,13 +18,27 @@ import type { DevPlannerSource } from './devplanner.js';
 
 /** Lower-case words joined by "-", as DevPlanner names card files (its slugify). */
 export function cardSlug(title: string): string {
-  return title.toLowerCase().trim().replace(/[^\w\s-]/g, ' ').replace(/[\s_]+/g, '-').replace(/-+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'card';
+  return (
+    title
+      .toLowerCase()
+      .trim()
+      .replace(/[^\w\s-]/g, ' ')
+      .replace(/[\s_]+/g, '-')
+      .replace(/-+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 100) || 'card'
+  );
 }
 
 const isFinished = (s: Status) => s.category === 'done' || s.category === 'canceled';
 
 function lanesOf(statuses: Status[], old: Record<string, unknown> = {}): Record<string, unknown> {
-  return Object.fromEntries(statuses.map((s) => [s.name, { ...(old[s.name] as object | undefined), displayName: s.displayName, color: s.color, collapsed: (old[s.name] as { collapsed?: boolean } | undefined)?.collapsed ?? isFinished(s) }]));
+  return Object.fromEntries(
+    statuses.map((s) => [
+      s.name,
+      { ...(old[s.name] as object | undefined), displayName: s.displayName, color: s.color, collapsed: (old[s.name] as { collapsed?: boolean } | undefined)?.collapsed ?? isFinished(s) },
+    ]),
+  );
 }
 
 /**
@@ -127,8 +141,14 @@ class DevPlannerWrite {
     let ref = base;
     for (let n = 2; existsSync(this.src.projectDir(ref)); n++) ref = `${base}-${n}`;
     const cfg = {
-      name: p.row.name, description: p.row.description, created: p.row.createdAt, updated: this.batch.now, archived: p.row.archivedAt !== null,
-      lanes: lanesOf(p.statuses), prefix: p.row.key, nextCardNumber: 1,
+      name: p.row.name,
+      description: p.row.description,
+      created: p.row.createdAt,
+      updated: this.batch.now,
+      archived: p.row.archivedAt !== null,
+      lanes: lanesOf(p.statuses),
+      prefix: p.row.key,
+      nextCardNumber: 1,
     };
     for (const s of p.statuses) this.#put(this.src.relOf(ref, `${s.name}/_order.json`), '[]');
     this.#put(this.src.relOf(ref, '_project.json'), `${JSON.stringify(cfg, null, 2)}\n`);
@@ -234,7 +254,9 @@ class DevPlannerWrite {
 
 function listDirs(dir: string): string[] {
   try {
-    return readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith('.')).map((e) => e.name);
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name);
   } catch {
     return [];
   }

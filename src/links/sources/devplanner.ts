@@ -24,7 +24,12 @@ export function devplannerView(h: Held): Held {
     priority: h.priority === 'urgent' ? 'high' : h.priority,
     labels: fitLabels(h.labels).sort(),
     assignee: h.assignee === null || h.assignee.trim() === '' ? null : h.assignee,
-    substatus: h.substatus ? h.substatus.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').slice(0, 40) : null,
+    substatus: h.substatus
+      ? h.substatus
+          .toLowerCase()
+          .replace(/[^a-z0-9_-]+/g, '-')
+          .slice(0, 40)
+      : null,
     checklist: [...fromText.checklist, ...h.checklist.map((i) => ({ text: fitItem(i.text.replace(/\s*\n\s*/g, ' ')), checked: i.checked }))].filter((i) => i.text !== ''),
   };
 }
@@ -145,7 +150,9 @@ export class DevPlannerSource implements LinkSource {
         ranked = laneFiles(laneDir);
       } catch (err) {
         out.warnings.push(`${pre}${lane}/_order.json: ${(err as Error).message}`);
-        ranked = safeList(laneDir).filter((f) => f.endsWith('.md') && !f.startsWith('.')).sort();
+        ranked = safeList(laneDir)
+          .filter((f) => f.endsWith('.md') && !f.startsWith('.'))
+          .sort();
       }
       out.covered.add(`${pre}${lane}/_order.json`);
       const read = all ? ranked : ranked.filter((f) => p.files.includes(`${pre}${lane}/${f}`));
@@ -195,5 +202,7 @@ function safeList(dir: string): string[] {
 
 /** Sub-folders that may be lanes (not hidden ones such as .cairn). */
 function safeDirs(dir: string): string[] {
-  return safeList(dir).filter((d) => !d.startsWith('.') && statSync(join(dir, d), { throwIfNoEntry: false })?.isDirectory()).sort();
+  return safeList(dir)
+    .filter((d) => !d.startsWith('.') && statSync(join(dir, d), { throwIfNoEntry: false })?.isDirectory())
+    .sort();
 }

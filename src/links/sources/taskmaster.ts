@@ -16,7 +16,16 @@ import { checkUnmoved, replaceFile } from './atomic.js';
 const FIELDS: readonly HeldField[] = ['title', 'description', 'status', 'priority', 'parent', 'blockedBy'];
 /** Cairn's default statuses as Task Master's; a status of another name goes by its category. */
 const TM_STATUS: Record<string, string> = { todo: 'pending', in_progress: 'in-progress', review: 'review', done: 'done', backlog: 'deferred', canceled: 'cancelled', blocked: 'blocked' };
-const FROM_TM: Record<string, string> = { pending: 'todo', 'in-progress': 'in_progress', review: 'review', done: 'done', deferred: 'backlog', cancelled: 'canceled', canceled: 'canceled', blocked: 'blocked' };
+const FROM_TM: Record<string, string> = {
+  pending: 'todo',
+  'in-progress': 'in_progress',
+  review: 'review',
+  done: 'done',
+  deferred: 'backlog',
+  cancelled: 'canceled',
+  canceled: 'canceled',
+  blocked: 'blocked',
+};
 const TM_PRIORITY: Partial<Record<Priority, string>> = { urgent: 'critical', high: 'high', medium: 'medium', low: 'low' };
 
 /** The three texts a task's description is made of, and the description they make (as the import composes it). */
@@ -145,9 +154,13 @@ export class TaskMasterSource extends SingleFileSource implements LinkSource {
     else if (!isSub) delete rec.priority;
     const otherTag = h.blockedBy.find((b) => parseId(b).tag !== tag);
     if (otherTag) {
-      throw new CairnError('VALIDATION_ERROR', `Task ${t.row.projectKey}-${t.row.seq} is in Task Master's tag "${tag}" and its blocker ${otherTag} in tag "${parseId(otherTag).tag}": tasks.json holds dependencies within a tag only. Nothing was changed.`, {
-        suggestions: ['Make the dependency between tasks of one tag', `Or keep the tasks in one tag (Task Master's move-task --from-tag --to-tag)`],
-      });
+      throw new CairnError(
+        'VALIDATION_ERROR',
+        `Task ${t.row.projectKey}-${t.row.seq} is in Task Master's tag "${tag}" and its blocker ${otherTag} in tag "${parseId(otherTag).tag}": tasks.json holds dependencies within a tag only. Nothing was changed.`,
+        {
+          suggestions: ['Make the dependency between tasks of one tag', `Or keep the tasks in one tag (Task Master's move-task --from-tag --to-tag)`],
+        },
+      );
     }
     rec.dependencies = h.blockedBy.map((b) => {
       const d = parseId(b);

@@ -49,8 +49,11 @@ const submitDependencyTask: ProfileTool = {
   readOnly: false,
   async run(call, input: { dependencyId: string; repositoryRoot?: string; taskSummary: string; taskDetails: string; priority?: keyof typeof ADE_PRIORITY; tags?: string[]; anchors?: string[] }) {
     const base = {
-      title: input.taskSummary, details: input.taskDetails, priority: ADE_PRIORITY[input.priority ?? 'normal'],
-      ...(input.tags ? { tags: input.tags } : {}), ...(input.anchors ? { anchors: input.anchors } : {}),
+      title: input.taskSummary,
+      details: input.taskDetails,
+      priority: ADE_PRIORITY[input.priority ?? 'normal'],
+      ...(input.tags ? { tags: input.tags } : {}),
+      ...(input.anchors ? { anchors: input.anchors } : {}),
       ...(input.repositoryRoot ? { repository: input.repositoryRoot } : {}),
     };
     // The dependency id must name the repository (a project key or alias, its package or remote slug);
@@ -88,11 +91,18 @@ const getDependencyTaskDoc: ProfileTool = {
     const out = await call.op('get_task_document', { id: input.taskId, requireExisting: require, ...where });
     const shape = { taskId: out.taskId, ...(out.repository ? { repository: out.repository } : {}), documentPath: out.documentPath, status: out.status };
     if (out.status === 'missing') {
-      return json({ success: false, ...shape, message: `No document at ${out.documentPath}: the task has none yet. Call again with requireExistingDoc: false to create a shell document from the task.` }, true);
+      return json(
+        { success: false, ...shape, message: `No document at ${out.documentPath}: the task has none yet. Call again with requireExistingDoc: false to create a shell document from the task.` },
+        true,
+      );
     }
     if (out.status === 'pending') {
       // The seed's offline record: a handoff waiting in the outbox (its record is the path), or a document the task names but nobody wrote yet.
-      return json({ success: true, ...shape, message: `Pending: ${out.documentPath} is the offline record or a document not written yet; the task's document follows once it is delivered and written.` });
+      return json({
+        success: true,
+        ...shape,
+        message: `Pending: ${out.documentPath} is the offline record or a document not written yet; the task's document follows once it is delivered and written.`,
+      });
     }
     return json({ success: true, ...shape, message: out.created ? `Created a shell document from ${out.taskId}.` : `Document of ${out.taskId}.` });
   },
@@ -103,7 +113,11 @@ export const adeTools: readonly ProfileTool[] = [submitDependencyTask, getDepend
 /** A refusal in the seed's response shape: success false, the code and message (and suggestions) as text. */
 export function adeError(err: CairnError): ToolOutput {
   // Suggestions name submit_handoff's fields; say them in the seed's words.
-  const words = (s: string) => s.replace(/\brepository: /g, 'repositoryRoot: ').replace(/\btarget: /g, 'dependencyId: ').replace(/\bwithout repository\b/g, 'without repositoryRoot');
+  const words = (s: string) =>
+    s
+      .replace(/\brepository: /g, 'repositoryRoot: ')
+      .replace(/\btarget: /g, 'dependencyId: ')
+      .replace(/\bwithout repository\b/g, 'without repositoryRoot');
   const restated = new CairnError(err.code, err.message, { suggestions: err.suggestions.map(words), ...(err.details ? { details: err.details } : {}) });
   return { content: [JSON.stringify({ success: false, error: err.code, message: errorText(restated) }, null, 2)], isError: true };
 }

@@ -20,8 +20,11 @@ export const castleIdOf = (origin: string | null | undefined): string | undefine
 const idText = (id: string, origin: string | null | undefined) => (castleIdOf(origin) ? `${id} (Castle ${castleIdOf(origin)})` : id);
 
 export function formatTaskList<T extends TaskSummary>(
-  tasks: readonly T[], total: number, heading = 'Castle Tasks',
-  prUrlOf: (t: T) => string | undefined = () => undefined, originOf: (t: T) => string | null | undefined = () => undefined,
+  tasks: readonly T[],
+  total: number,
+  heading = 'Castle Tasks',
+  prUrlOf: (t: T) => string | undefined = () => undefined,
+  originOf: (t: T) => string | null | undefined = () => undefined,
 ): string {
   if (tasks.length === 0) return 'No tasks found.';
   const lines = tasks.map((t) => {
@@ -35,7 +38,10 @@ export function formatTaskList<T extends TaskSummary>(
 
 /** Research notes are the task's research comments, oldest first. */
 export function researchOf(task: Task): string {
-  return task.comments.filter((c) => c.kind === 'research').map((c) => c.body).join('\n\n');
+  return task.comments
+    .filter((c) => c.kind === 'research')
+    .map((c) => c.body)
+    .join('\n\n');
 }
 
 /**

@@ -11,8 +11,7 @@ import { castleWriteTools } from './write-tools.js';
 export const castleProfile: Profile = {
   name: 'castle',
   serverName: PROFILE_SERVER_NAMES.castle,
-  instructions:
-    'Castle tasks for this project. Use castle_list_tasks, castle_get_task, castle_search_tasks or castle_task_summary when the user asks about tasks, project status or task details.',
+  instructions: 'Castle tasks for this project. Use castle_list_tasks, castle_get_task, castle_search_tasks or castle_task_summary when the user asks about tasks, project status or task details.',
   template: 'castle',
   defaultProject: { key: 'CASTLE', name: 'Castle tasks' },
   workspaceEnv: 'CASTLE_DB_PATH',

@@ -23,7 +23,14 @@ async function scope(call: ProfileCall, allProjects: boolean): Promise<{ project
 
 /** Seed 001's task summary: its fields, the description cut as Castle cuts long text. */
 const summaryJson = (t: { id: string; title: string; status: string; kind: string; labels: string[]; createdAt: string; updatedAt: string }, description?: string) => ({
-  id: t.id, title: t.title, state: t.status, kind: t.kind, labels: t.labels, ...(description !== undefined ? { description: truncate(description) } : {}), createdAt: t.createdAt, updatedAt: t.updatedAt,
+  id: t.id,
+  title: t.title,
+  state: t.status,
+  kind: t.kind,
+  labels: t.labels,
+  ...(description !== undefined ? { description: truncate(description) } : {}),
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
 });
 
 /** Castle's own id (castleId) beside Cairn's, for a task that is a Castle row. */
@@ -49,13 +56,22 @@ const listTasks: ProfileTool = {
     const where = await scope(call, input.allProjects === true);
     if (!where) return { content: ['No tasks found.'], structured: { tasks: [], total: 0 } };
     const page = await call.op('list_tasks', {
-      ...where, sort: 'updated', limit: input.limit ?? 50,
+      ...where,
+      sort: 'updated',
+      limit: input.limit ?? 50,
       includeDone: input.include_done === true || input.state === 'done',
-      ...(input.state ? { status: input.state } : {}), ...(input.kind ? { kind: input.kind } : {}),
+      ...(input.state ? { status: input.state } : {}),
+      ...(input.kind ? { kind: input.kind } : {}),
       // Castle's list line shows the PR and its rows carry the description: the list brings them along.
       include: [...CASTLE_ROW],
     });
-    const text = formatTaskList(page.tasks, page.total, undefined, (t) => t.links?.prUrl, (t) => t.origin);
+    const text = formatTaskList(
+      page.tasks,
+      page.total,
+      undefined,
+      (t) => t.links?.prUrl,
+      (t) => t.origin,
+    );
     return { content: [text], structured: { tasks: page.tasks.map((t) => withCastleId(summaryJson(t, t.description), t.origin)), total: page.total } };
   },
 };
@@ -80,16 +96,26 @@ const getTask: ProfileTool = {
       }
       id = results[0]!.task.id;
     }
-    if (!id) throw new CairnError('VALIDATION_ERROR', 'Invalid arguments for castle_get_task: give taskId or search.', { suggestions: ['castle_get_task {taskId: "CASTLE-1"}', 'castle_get_task {search: "dark mode"}'] });
+    if (!id)
+      throw new CairnError('VALIDATION_ERROR', 'Invalid arguments for castle_get_task: give taskId or search.', {
+        suggestions: ['castle_get_task {taskId: "CASTLE-1"}', 'castle_get_task {search: "dark mode"}'],
+      });
     const { task } = await call.op('get_task', { id });
     const research = researchOf(task);
     return {
       content: [formatTaskDetail(task)],
       structured: {
         task: {
-          ...withCastleId(summaryJson(task), task.origin), description: truncate(task.description), researchContent: research ? truncate(research) : null,
-          branchName: task.links.branch ?? null, worktreePath: task.links.worktree ?? null, prUrl: task.links.prUrl ?? null,
-          prNumber: task.links.prNumber ?? null, prState: task.links.prState ?? null, githubIssue: task.links.issue ?? null, closeReason: task.closeReason,
+          ...withCastleId(summaryJson(task), task.origin),
+          description: truncate(task.description),
+          researchContent: research ? truncate(research) : null,
+          branchName: task.links.branch ?? null,
+          worktreePath: task.links.worktree ?? null,
+          prUrl: task.links.prUrl ?? null,
+          prNumber: task.links.prNumber ?? null,
+          prState: task.links.prState ?? null,
+          githubIssue: task.links.issue ?? null,
+          closeReason: task.closeReason,
         },
       },
     };
@@ -108,7 +134,13 @@ const searchTasks: ProfileTool = {
     if (!where) return { content: ['No tasks found.'], structured: { tasks: [], total: 0 } };
     const { results, total } = await call.op('search_tasks', { query: input.query, limit: 20, ...where, include: [...CASTLE_ROW] });
     const tasks = results.map((r) => r.task);
-    const text = formatTaskList(tasks, total, `Tasks matching "${input.query}"`, (t) => t.links?.prUrl, (t) => t.origin);
+    const text = formatTaskList(
+      tasks,
+      total,
+      `Tasks matching "${input.query}"`,
+      (t) => t.links?.prUrl,
+      (t) => t.origin,
+    );
     return { content: [text], structured: { tasks: tasks.map((t) => withCastleId(summaryJson(t, t.description), t.origin)), total } };
   },
 };
@@ -135,7 +167,10 @@ const taskSummary: ProfileTool = {
     const { tasks: recent } = await call.op('list_tasks', { ...where, includeDone: true, sort: 'updated', limit: 5 });
     const total = board.summary.totalTasks;
     if (!total) return { content: ['No tasks found.'], structured: { total: 0, byState, byKind, recent: [] } };
-    const counts = (r: Record<string, number>) => Object.entries(r).map(([k, n]) => `${k} ${n}`).join(', ');
+    const counts = (r: Record<string, number>) =>
+      Object.entries(r)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ');
     const text = [
       `## Castle Task Summary (${total})`,
       `**By state:** ${counts(byState)}`,

@@ -24,9 +24,12 @@ type Fields = { [K in keyof typeof fields]?: z.output<(typeof fields)[K]> };
 function linksOf(f: Fields): Record<string, unknown> | undefined {
   const issue = f.githubIssueNumber ? `${f.githubRepo ? f.githubRepo : ''}#${f.githubIssueNumber}` : f.githubRepo;
   const links = {
-    ...(f.branchName !== undefined ? { branch: f.branchName } : {}), ...(f.worktreePath !== undefined ? { worktree: f.worktreePath } : {}),
-    ...(f.prUrl !== undefined ? { prUrl: f.prUrl } : {}), ...(f.prNumber !== undefined ? { prNumber: f.prNumber } : {}),
-    ...(f.prState !== undefined ? { prState: f.prState } : {}), ...(issue !== undefined ? { issue } : {}),
+    ...(f.branchName !== undefined ? { branch: f.branchName } : {}),
+    ...(f.worktreePath !== undefined ? { worktree: f.worktreePath } : {}),
+    ...(f.prUrl !== undefined ? { prUrl: f.prUrl } : {}),
+    ...(f.prNumber !== undefined ? { prNumber: f.prNumber } : {}),
+    ...(f.prState !== undefined ? { prState: f.prState } : {}),
+    ...(issue !== undefined ? { issue } : {}),
   };
   return Object.keys(links).length ? links : undefined;
 }
@@ -47,9 +50,13 @@ const createTask: ProfileTool = {
     const project = await call.project({ create: true });
     const links = linksOf(input);
     const { task } = await call.op('create_task', {
-      project, title: input.title,
-      ...(input.description !== undefined ? { description: input.description } : {}), ...(input.state ? { status: input.state } : {}),
-      ...(input.kind ? { kind: input.kind } : {}), ...(input.labels ? { labels: input.labels } : {}), ...(links ? { links } : {}),
+      project,
+      title: input.title,
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.state ? { status: input.state } : {}),
+      ...(input.kind ? { kind: input.kind } : {}),
+      ...(input.labels ? { labels: input.labels } : {}),
+      ...(links ? { links } : {}),
     });
     const full = await withResearch(call, task.id, input.researchContent);
     return { content: [`Created ${full.id}.\n\n${formatTaskDetail(full)}`], structured: { id: full.id, version: full.version } };
@@ -72,9 +79,13 @@ const updateTask: ProfileTool = {
   async run(call, input: Fields & { taskId: string; title?: string; closeReason?: string }) {
     const links = linksOf(input);
     const patch = {
-      ...(input.title !== undefined ? { title: input.title } : {}), ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.state ? { status: input.state } : {}), ...(input.kind ? { kind: input.kind } : {}), ...(input.labels ? { labels: input.labels } : {}),
-      ...(input.closeReason ? { closeReason: input.closeReason } : {}), ...(links ? { links } : {}),
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.state ? { status: input.state } : {}),
+      ...(input.kind ? { kind: input.kind } : {}),
+      ...(input.labels ? { labels: input.labels } : {}),
+      ...(input.closeReason ? { closeReason: input.closeReason } : {}),
+      ...(links ? { links } : {}),
     };
     const id = Object.keys(patch).length ? (await call.op('update_task', { id: input.taskId, ...patch })).task.id : input.taskId;
     const full = await withResearch(call, id, input.researchContent);

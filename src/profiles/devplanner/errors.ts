@@ -12,9 +12,9 @@ const LANE_FIELDS = new Set(['lane', 'targetLane']);
 const SEED_CODES: Partial<Record<ErrorCode, { error: string; expected?: string; suggestions: string[] }>> = {
   PROJECT_NOT_FOUND: { error: 'PROJECT_NOT_FOUND', expected: 'Valid project slug from list_projects() response', suggestions: ['Call list_projects() to see available projects'] },
   TASK_NOT_FOUND: { error: 'CARD_NOT_FOUND', expected: 'Valid card slug from list_cards() response', suggestions: ['Call list_cards(projectSlug=...) to find valid card slugs'] },
-  CHECKLIST_INDEX_OUT_OF_RANGE: { error: 'TASK_INDEX_OUT_OF_RANGE', expected: 'A taskIndex from the card\'s tasks (zero-based)', suggestions: ['Call get_card() to see the current task list'] },
+  CHECKLIST_INDEX_OUT_OF_RANGE: { error: 'TASK_INDEX_OUT_OF_RANGE', expected: "A taskIndex from the card's tasks (zero-based)", suggestions: ['Call get_card() to see the current task list'] },
   INVALID_STATUS: { error: 'INVALID_LANE', expected: `One of: ${LANES.join(', ')}`, suggestions: [`Use one of: ${LANES.join(', ')}`] },
-  VALIDATION_ERROR: { error: 'VALIDATION_ERROR', expected: 'Arguments matching the tool\'s input schema', suggestions: ['Check required fields and data types in tool schema'] },
+  VALIDATION_ERROR: { error: 'VALIDATION_ERROR', expected: "Arguments matching the tool's input schema", suggestions: ['Check required fields and data types in tool schema'] },
   BUSY: { error: 'FILE_OPERATION_ERROR', suggestions: ['Retry the call: the workspace database was busy with other writers'] },
 };
 

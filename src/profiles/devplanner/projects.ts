@@ -36,9 +36,7 @@ export async function resolveProject(call: ProfileCall, projectSlug: string): Pr
 
 /** Lanes as DevPlanner configures them; Cairn has no collapsed flag, so finished lanes (done, canceled) show collapsed. */
 export function lanesOf(p: ProjectRef) {
-  return Object.fromEntries(
-    p.statuses.map((s) => [s.name, { displayName: s.displayName, color: s.color, collapsed: s.category === 'done' || s.category === 'canceled' }]),
-  );
+  return Object.fromEntries(p.statuses.map((s) => [s.name, { displayName: s.displayName, color: s.color, collapsed: s.category === 'done' || s.category === 'canceled' }]));
 }
 
 /** Cards per lane (every lane listed, 0 when empty), from the native board. */
@@ -50,8 +48,13 @@ export async function cardCountsOf(call: ProfileCall, p: ProjectRef): Promise<Re
 
 export async function projectSummary(call: ProfileCall, p: ProjectRef) {
   return {
-    slug: projectSlugOf(p), name: p.name, description: p.description, cardCounts: await cardCountsOf(call, p),
-    archived: p.archived, created: p.createdAt, updated: p.updatedAt,
+    slug: projectSlugOf(p),
+    name: p.name,
+    description: p.description,
+    cardCounts: await cardCountsOf(call, p),
+    archived: p.archived,
+    created: p.createdAt,
+    updated: p.updatedAt,
   };
 }
 
@@ -62,7 +65,10 @@ export async function projectSummary(call: ProfileCall, p: ProjectRef) {
 export function keyCandidates(name: string): string[] {
   const bases = [keyInitials(name), keyLetters(name)];
   if (!bases.some(Boolean)) {
-    const one = name.normalize('NFKD').replace(/[^A-Za-z]/g, '').toUpperCase();
+    const one = name
+      .normalize('NFKD')
+      .replace(/[^A-Za-z]/g, '')
+      .toUpperCase();
     bases.push(one.length === 1 ? `${one}P` : 'DP');
   }
   return keyVariants(bases);
@@ -111,16 +117,31 @@ async function cardNotFound(call: ProfileCall, p: ProjectRef, cardSlug: string):
   const slug = projectSlugOf(p);
   const words = cardSlug.replace(/[^a-zA-Z0-9]+/g, ' ').trim();
   const similar = words
-    ? (await call.op('search_tasks', { query: words.split(' ').map((w) => `${w}*`).join(' '), project: p.key, limit: 3 }).catch(() => ({ results: [] }))).results.map((r) => cardSlugOf(r.task))
+    ? (
+        await call
+          .op('search_tasks', {
+            query: words
+              .split(' ')
+              .map((w) => `${w}*`)
+              .join(' '),
+            project: p.key,
+            limit: 3,
+          })
+          .catch(() => ({ results: [] }))
+      ).results.map((r) => cardSlugOf(r.task))
     : [];
-  throw new CairnError('TASK_NOT_FOUND', `Card '${cardSlug}' not found in project '${slug}'. This usually means the slug is misspelled or the card was deleted.${similar.length ? ` Similar cards: ${similar.join(', ')}.` : ''}`, {
-    suggestions: [
-      `Call list_cards(projectSlug='${slug}') to see all available cards`,
-      ...(words ? [`Call search_cards(projectSlug='${slug}', query='${words}') to find similar cards`] : []),
-      'Verify the card slug spelling (slugs are lowercase with hyphens)',
-    ],
-    details: { projectSlug: slug, cardSlug, similar },
-  });
+  throw new CairnError(
+    'TASK_NOT_FOUND',
+    `Card '${cardSlug}' not found in project '${slug}'. This usually means the slug is misspelled or the card was deleted.${similar.length ? ` Similar cards: ${similar.join(', ')}.` : ''}`,
+    {
+      suggestions: [
+        `Call list_cards(projectSlug='${slug}') to see all available cards`,
+        ...(words ? [`Call search_cards(projectSlug='${slug}', query='${words}') to find similar cards`] : []),
+        'Verify the card slug spelling (slugs are lowercase with hyphens)',
+      ],
+      details: { projectSlug: slug, cardSlug, similar },
+    },
+  );
 }
 
 /** The full task behind a card slug. */

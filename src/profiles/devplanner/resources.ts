@@ -33,9 +33,7 @@ const project: ProfileResource = {
   async read(call, vars) {
     const p = await resolveProject(call, decodeURIComponent(vars.slug ?? ''));
     const cards = await allCards(call, p);
-    const lanes = Object.fromEntries(
-      p.statuses.map((s) => [s.name, { displayName: s.displayName, cards: cards.filter((c) => c.status === s.name).map(cardSummary) }]),
-    );
+    const lanes = Object.fromEntries(p.statuses.map((s) => [s.name, { displayName: s.displayName, cards: cards.filter((c) => c.status === s.name).map(cardSummary) }]));
     return body({ project: { slug: projectSlugOf(p), name: p.name, description: p.description }, lanes });
   },
 };

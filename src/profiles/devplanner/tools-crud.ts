@@ -32,7 +32,16 @@ const getProject: ProfileTool = {
   async run(call, input: { projectSlug: string }) {
     const p = await resolveProject(call, input.projectSlug);
     const { cardCounts, ...summary } = await projectSummary(call, p);
-    return json({ slug: summary.slug, name: summary.name, description: summary.description, lanes: lanesOf(p), cardCounts, archived: summary.archived, created: summary.created, updated: summary.updated });
+    return json({
+      slug: summary.slug,
+      name: summary.name,
+      description: summary.description,
+      lanes: lanesOf(p),
+      cardCounts,
+      archived: summary.archived,
+      created: summary.created,
+      updated: summary.updated,
+    });
   },
 };
 
@@ -125,9 +134,12 @@ const createCard: ProfileTool = {
     const p = await resolveProject(call, input.projectSlug);
     // The seed's card: priority medium unless given, placed at the top of its lane.
     const made = await createWithFreeSlug(call, input.title, {
-      project: p.key, status: input.lane, priority: input.priority ?? 'medium',
+      project: p.key,
+      status: input.lane,
+      priority: input.priority ?? 'medium',
       ...(input.assignee ? { assignee: input.assignee } : {}),
-      ...(input.tags ? { labels: input.tags } : {}), ...(input.content !== undefined ? { description: input.content } : {}),
+      ...(input.tags ? { labels: input.tags } : {}),
+      ...(input.content !== undefined ? { description: input.content } : {}),
       ...(input.status ? { substatus: input.status } : {}),
     });
     const { task } = await call.op('update_task', { id: made.id, position: 0 });
@@ -154,8 +166,10 @@ const updateCard: ProfileTool = {
     const card = await findCard(call, p, input.cardSlug);
     const { task } = await call.op('update_task', {
       id: card.id,
-      ...(input.title !== undefined ? { title: input.title } : {}), ...(input.priority ? { priority: input.priority } : {}),
-      ...(input.assignee ? { assignee: input.assignee } : {}), ...(input.tags ? { labels: input.tags } : {}),
+      ...(input.title !== undefined ? { title: input.title } : {}),
+      ...(input.priority ? { priority: input.priority } : {}),
+      ...(input.assignee ? { assignee: input.assignee } : {}),
+      ...(input.tags ? { labels: input.tags } : {}),
       ...(input.status ? { substatus: input.status } : {}),
     });
     return json(fullCard(task));
@@ -205,8 +219,7 @@ export async function editTasks(call: ProfileCall, projectSlug: string, cardSlug
 const addTask: ProfileTool = {
   name: 'add_task',
   title: 'Add task',
-  description:
-    "Add a new unchecked task to a card's checklist. Tasks are appended to the end of the existing task list. Use this when you discover additional work items while implementing a card.",
+  description: "Add a new unchecked task to a card's checklist. Tasks are appended to the end of the existing task list. Use this when you discover additional work items while implementing a card.",
   input: z.object({ ...cardArgs, text: TaskText.describe('Task description text') }),
   readOnly: false,
   async run(call, input: { projectSlug: string; cardSlug: string; text: string }) {

@@ -16,7 +16,14 @@ type Bucket = { count: number; checklistDone: number; checklistTotal: number };
 /** DevPlanner's three priorities from Cairn's five: urgent counts as high; "none" is added only when some card has no priority. */
 function byDpPriority<T>(buckets: Partial<Record<string, Bucket>>, shape: (b: Bucket) => T): Record<string, T> {
   const sum = (names: string[]): Bucket =>
-    names.reduce((a, n) => ({ count: a.count + (buckets[n]?.count ?? 0), checklistDone: a.checklistDone + (buckets[n]?.checklistDone ?? 0), checklistTotal: a.checklistTotal + (buckets[n]?.checklistTotal ?? 0) }), { count: 0, checklistDone: 0, checklistTotal: 0 });
+    names.reduce(
+      (a, n) => ({
+        count: a.count + (buckets[n]?.count ?? 0),
+        checklistDone: a.checklistDone + (buckets[n]?.checklistDone ?? 0),
+        checklistTotal: a.checklistTotal + (buckets[n]?.checklistTotal ?? 0),
+      }),
+      { count: 0, checklistDone: 0, checklistTotal: 0 },
+    );
   // Exactly the seed's keys: a card without a priority counts in none of them, as in DevPlanner.
   return { high: shape(sum(['high', 'urgent'])), medium: shape(sum(['medium'])), low: shape(sum(['low'])) };
 }
@@ -43,11 +50,16 @@ const getBoardOverview: ProfileTool = {
       lanesIn(p, board).map(({ status, lane }) => {
         const breakdown = lane?.priorityBreakdown ?? {};
         const priorities = byDpPriority(Object.fromEntries(Object.entries(breakdown).map(([k, n]) => [k, { count: n, checklistDone: 0, checklistTotal: 0 }])), (b) => b.count);
-        return [status.name, {
-          displayName: status.displayName, color: status.color, cardCount: lane?.count ?? 0,
-          taskStats: { total: lane?.checklistTotal ?? 0, completed: lane?.checklistDone ?? 0, completionRate: rate(lane?.checklistDone ?? 0, lane?.checklistTotal ?? 0) },
-          priorityBreakdown: priorities,
-        }];
+        return [
+          status.name,
+          {
+            displayName: status.displayName,
+            color: status.color,
+            cardCount: lane?.count ?? 0,
+            taskStats: { total: lane?.checklistTotal ?? 0, completed: lane?.checklistDone ?? 0, completionRate: rate(lane?.checklistDone ?? 0, lane?.checklistTotal ?? 0) },
+            priorityBreakdown: priorities,
+          },
+        ];
       }),
     );
     const s = board.summary;
@@ -78,9 +90,7 @@ const getNextTasks: ProfileTool = {
     const cards = await allCards(call, p, { ...(input.assignee ? { assignee: input.assignee } : {}), ...(input.lane ? { status: input.lane } : {}) });
     const category = new Map(p.statuses.map((s, i) => [s.name, { inProgress: s.category === 'in_progress', order: i }]));
     const laneRank = (t: TaskSummary) => (category.get(t.status)?.inProgress ? -1 : (category.get(t.status)?.order ?? 99));
-    const open = cards
-      .filter((t) => t.checklistProgress.done < t.checklistProgress.total)
-      .sort((a, b) => PRIORITIES.indexOf(b.priority) - PRIORITIES.indexOf(a.priority) || laneRank(a) - laneRank(b));
+    const open = cards.filter((t) => t.checklistProgress.done < t.checklistProgress.total).sort((a, b) => PRIORITIES.indexOf(b.priority) - PRIORITIES.indexOf(a.priority) || laneRank(a) - laneRank(b));
     const total = open.reduce((n, t) => n + t.checklistProgress.total - t.checklistProgress.done, 0);
     const project = { slug: projectSlugOf(p), name: p.name };
     const tasks = [];
@@ -88,9 +98,12 @@ const getNextTasks: ProfileTool = {
       if (tasks.length >= input.limit) break;
       const { task } = await call.op('get_task', { id: card.id });
       const ref = {
-        slug: cardSlugOf(task), title: task.title, lane: task.status,
+        slug: cardSlugOf(task),
+        title: task.title,
+        lane: task.status,
         ...(dpPriority(task.priority) ? { priority: dpPriority(task.priority) } : {}),
-        ...(task.assignee !== null ? { assignee: task.assignee } : {}), ...(task.substatus !== null ? { status: task.substatus } : {}),
+        ...(task.assignee !== null ? { assignee: task.assignee } : {}),
+        ...(task.substatus !== null ? { status: task.substatus } : {}),
       };
       for (const item of task.checklist) if (!item.checked && tasks.length < input.limit) tasks.push({ task: taskItem(item), card: ref, project });
     }
@@ -105,7 +118,11 @@ const batchUpdateTasks: ProfileTool = {
     'Toggle multiple tasks at once for efficiency. Useful when an agent completes several related subtasks simultaneously. All tasks are updated atomically: if any index is invalid, none change.',
   input: z.object({
     ...cardArgs,
-    updates: z.array(z.object({ taskIndex: TaskIndex, checked: z.boolean() })).min(1).max(200).describe('Array of task updates'),
+    updates: z
+      .array(z.object({ taskIndex: TaskIndex, checked: z.boolean() }))
+      .min(1)
+      .max(200)
+      .describe('Array of task updates'),
   }),
   readOnly: false,
   idempotent: true,
@@ -135,7 +152,13 @@ async function frontmatterMatches(call: ProfileCall, p: Project, field: 'assigne
  * so each bare word is searched as a prefix. Quoted phrases and words already ending in * stay as typed.
  */
 const asPrefixes = (query: string): string =>
-  query.includes('"') ? query : query.trim().split(/\s+/).map((w) => (w.endsWith('*') ? w : `${w}*`)).join(' ');
+  query.includes('"')
+    ? query
+    : query
+        .trim()
+        .split(/\s+/)
+        .map((w) => (w.endsWith('*') ? w : `${w}*`))
+        .join(' ');
 
 const searchCards: ProfileTool = {
   name: 'search_cards',
@@ -173,7 +196,10 @@ const searchCards: ProfileTool = {
       if (!input.fields?.includes(field)) continue;
       for (const t of await frontmatterMatches(call, p, field, input.query)) {
         const known = seen.get(t.id);
-        if (known) { if (!known.matchedFields.includes(field)) known.matchedFields.push(field); continue; }
+        if (known) {
+          if (!known.matchedFields.includes(field)) known.matchedFields.push(field);
+          continue;
+        }
         const hit = { card: cardSummary(t), matchedFields: [field], excerpt: `${field}: ${input.query.trim()}` };
         results.push(hit);
         seen.set(t.id, hit);

@@ -16,6 +16,15 @@ export const txProfile: Profile = {
   defaultProject: { key: 'TX', name: 'tx tasks' },
   workspaceEnv: 'TX_DB',
   tools: txTools,
-  toolFor: { get_task: 'tx_show', list_tasks: 'tx_list', next_tasks: 'tx_ready', create_task: 'tx_add', update_task: 'tx_update', complete_task: 'tx_done', remove_dependency: 'tx_unblock', add_dependency: 'tx_block' },
+  toolFor: {
+    get_task: 'tx_show',
+    list_tasks: 'tx_list',
+    next_tasks: 'tx_ready',
+    create_task: 'tx_add',
+    update_task: 'tx_update',
+    complete_task: 'tx_done',
+    remove_dependency: 'tx_unblock',
+    add_dependency: 'tx_block',
+  },
   error: (err) => ({ content: [`Error: ${err.message}`], isError: true }),
 };

@@ -25,9 +25,19 @@ export const WITH_DEPS = ['description', 'completedAt'] as const;
 /** TaskWithDeps of a task, or of a list row read with `include: WITH_DEPS`. */
 export function withDeps(t: TaskSummary & Partial<Pick<Task, 'description' | 'completedAt'>>): TaskWithDeps {
   return {
-    id: t.id, title: t.title, description: t.description ?? '', status: t.status, score: t.score, parentId: t.parentId,
-    createdAt: t.createdAt, updatedAt: t.updatedAt, completedAt: t.completedAt ?? null,
-    blockedBy: t.blockedBy, blocks: t.blocks, children: t.children, isReady: t.isReady,
+    id: t.id,
+    title: t.title,
+    description: t.description ?? '',
+    status: t.status,
+    score: t.score,
+    parentId: t.parentId,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    completedAt: t.completedAt ?? null,
+    blockedBy: t.blockedBy,
+    blocks: t.blocks,
+    children: t.children,
+    isReady: t.isReady,
   };
 }
 

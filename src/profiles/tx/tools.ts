@@ -39,9 +39,10 @@ const txReady: ProfileTool = {
   idempotent: true,
   async run(call, input: { limit: number }) {
     const tasks = (await call.op('next_tasks', { ...(await where(call)), limit: input.limit, include: [...WITH_DEPS] })).tasks.map(withDeps);
-    const text = tasks.length === 0
-      ? 'No ready tasks.'
-      : `${tasks.length} ready task(s):\n${tasks.map((t) => `- ${t.id} [${t.score}]: ${t.title}\n  blocked by: ${none(t.blockedBy)}\n  blocks: ${none(t.blocks)}`).join('\n')}`;
+    const text =
+      tasks.length === 0
+        ? 'No ready tasks.'
+        : `${tasks.length} ready task(s):\n${tasks.map((t) => `- ${t.id} [${t.score}]: ${t.title}\n  blocked by: ${none(t.blockedBy)}\n  blocks: ${none(t.blocks)}`).join('\n')}`;
     return answer(text, { tasks });
   },
 };
@@ -58,8 +59,14 @@ const txShow: ProfileTool = {
   async run(call, input: { id: string }) {
     const task = withDeps(await liveTask(call, input.id));
     const text = [
-      `Task: ${task.id}`, `Title: ${task.title}`, `Status: ${task.status}`, `Score: ${task.score}`, `Ready: ${task.isReady}`,
-      `Blocked by: ${none(task.blockedBy)}`, `Blocks: ${none(task.blocks)}`, `Children: ${none(task.children)}`,
+      `Task: ${task.id}`,
+      `Title: ${task.title}`,
+      `Status: ${task.status}`,
+      `Score: ${task.score}`,
+      `Ready: ${task.isReady}`,
+      `Blocked by: ${none(task.blockedBy)}`,
+      `Blocks: ${none(task.blocks)}`,
+      `Children: ${none(task.children)}`,
     ].join('\n');
     return answer(text, { task });
   },
@@ -76,8 +83,13 @@ const txList: ProfileTool = {
   idempotent: true,
   async run(call, input: { status?: string; parentId?: string; limit: number }) {
     const page = await call.op('list_tasks', {
-      ...(await where(call)), includeDone: true, sort: 'id', limit: input.limit, include: [...WITH_DEPS],
-      ...(input.status ? { status: input.status } : {}), ...(input.parentId ? { parentId: input.parentId } : {}),
+      ...(await where(call)),
+      includeDone: true,
+      sort: 'id',
+      limit: input.limit,
+      include: [...WITH_DEPS],
+      ...(input.status ? { status: input.status } : {}),
+      ...(input.parentId ? { parentId: input.parentId } : {}),
     });
     const tasks = page.tasks.map(withDeps);
     const text = tasks.length === 0 ? 'No tasks found.' : `${page.total} task(s):\n${tasks.map((t) => `- ${t.id} [${t.status}] ${t.title} (score: ${t.score})`).join('\n')}`;
@@ -123,7 +135,13 @@ const txUpdate: ProfileTool = {
   name: 'tx_update',
   title: 'Update a task',
   description: "Update a task's status, score, or details. Returns updated task with dependency info.",
-  input: z.object({ id: Id, status: Status.optional(), score: z.number().min(-1e9).max(1e9).optional(), title: z.string().min(1).max(200).optional(), description: z.string().max(100_000).optional() }),
+  input: z.object({
+    id: Id,
+    status: Status.optional(),
+    score: z.number().min(-1e9).max(1e9).optional(),
+    title: z.string().min(1).max(200).optional(),
+    description: z.string().max(100_000).optional(),
+  }),
   output: TaskOut,
   readOnly: false,
   idempotent: true,
@@ -176,7 +194,16 @@ const txChildren: ProfileTool = {
     // tx answers with every child: page through them all rather than stop at one page.
     const kids = [];
     for (let cursor: string | undefined, first = true; task.children.length > 0 && (first || cursor); first = false) {
-      const page = await call.op('list_tasks', { parentId: task.id, allProjects: true, includeDone: true, includeArchived: true, sort: 'id', limit: 200, include: [...WITH_DEPS], ...(cursor ? { cursor } : {}) });
+      const page = await call.op('list_tasks', {
+        parentId: task.id,
+        allProjects: true,
+        includeDone: true,
+        includeArchived: true,
+        sort: 'id',
+        limit: 200,
+        include: [...WITH_DEPS],
+        ...(cursor ? { cursor } : {}),
+      });
       kids.push(...page.tasks);
       cursor = page.nextCursor ?? undefined;
     }

@@ -19,11 +19,18 @@ const jsonArray = (value: string, order: string, from: string) => `(SELECT '[' |
 const rel = {
   labels: (uid: string) => jsonArray('label', 'label', `FROM task_labels WHERE task_uid = ${uid}`),
   blockedBy: (uid: string) =>
-    jsonArray(`p.key || '-' || b.seq`, 'd.created_at, b.num', `FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid} AND b.deleted_at IS NULL`),
+    jsonArray(
+      `p.key || '-' || b.seq`,
+      'd.created_at, b.num',
+      `FROM dependencies d JOIN tasks b ON b.uid = d.blocker_uid JOIN projects p ON p.uid = b.project_uid WHERE d.task_uid = ${uid} AND b.deleted_at IS NULL`,
+    ),
   blocks: (uid: string) =>
-    jsonArray(`p.key || '-' || t.seq`, 'd.created_at, t.num', `FROM dependencies d JOIN tasks t ON t.uid = d.task_uid JOIN projects p ON p.uid = t.project_uid WHERE d.blocker_uid = ${uid} AND t.deleted_at IS NULL`),
-  children: (uid: string) =>
-    jsonArray(`p.key || '-' || c.seq`, 'c.seq, c.num', `FROM tasks c JOIN projects p ON p.uid = c.project_uid WHERE c.parent_uid = ${uid} AND c.deleted_at IS NULL`),
+    jsonArray(
+      `p.key || '-' || t.seq`,
+      'd.created_at, t.num',
+      `FROM dependencies d JOIN tasks t ON t.uid = d.task_uid JOIN projects p ON p.uid = t.project_uid WHERE d.blocker_uid = ${uid} AND t.deleted_at IS NULL`,
+    ),
+  children: (uid: string) => jsonArray(`p.key || '-' || c.seq`, 'c.seq, c.num', `FROM tasks c JOIN projects p ON p.uid = c.project_uid WHERE c.parent_uid = ${uid} AND c.deleted_at IS NULL`),
   displayId: (uid: string) => `(SELECT p.key || '-' || t.seq FROM tasks t JOIN projects p ON p.uid = t.project_uid WHERE t.uid = ${uid})`,
 };
 

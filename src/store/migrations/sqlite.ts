@@ -545,7 +545,7 @@ CREATE TABLE idempotency_keys (
   },
   {
     version: 18,
-    name: 'a project\'s tasks by update and creation time',
+    name: "a project's tasks by update and creation time",
     // Castle lists a project's tasks most recently updated first, and list_tasks sorts by either.
     // Without these SQLite sorts every task of the project (or walks the global updated_at index
     // testing each row); walking one of these stops at the page. Every update moves its updated_at

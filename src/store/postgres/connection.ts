@@ -9,7 +9,6 @@ import pg from 'pg';
 import { CairnError } from '../../core/errors.js';
 import { redact } from './url.js';
 
-
 export interface PostgresTarget {
   /** What the driver connects with (password included, `schema` removed). */
   connectionString: string;
@@ -22,7 +21,6 @@ export interface PostgresTarget {
 }
 
 const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
-
 
 export function parsePostgresUrl(url: string): PostgresTarget {
   let u: URL;

@@ -27,7 +27,7 @@ export async function diagnosePostgres(url: string): Promise<DoctorReport> {
     return report({ code: e.code, message: e.message, suggestions: e.suggestions });
   }
   try {
-    const who = await client.query<{ version: string; usr: string; db: string }>('SELECT current_setting(\'server_version\') AS version, current_user AS usr, current_database() AS db');
+    const who = await client.query<{ version: string; usr: string; db: string }>("SELECT current_setting('server_version') AS version, current_user AS usr, current_database() AS db");
     const w = who.rows[0]!;
     checks.push({ name: 'reachable', ok: true, detail: `PostgreSQL ${w.version}, database ${w.db} as ${w.usr}` });
 
@@ -41,7 +41,12 @@ export async function diagnosePostgres(url: string): Promise<DoctorReport> {
     checks.push({
       name: 'schema',
       ok: true,
-      detail: version === 0 ? `no Cairn schema "${target.schema}" yet: the first write creates it` : version === LATEST_POSTGRES_VERSION ? `version ${version} (current), schema "${target.schema}"` : `version ${version}, migrated to ${LATEST_POSTGRES_VERSION} on the next open, schema "${target.schema}"`,
+      detail:
+        version === 0
+          ? `no Cairn schema "${target.schema}" yet: the first write creates it`
+          : version === LATEST_POSTGRES_VERSION
+            ? `version ${version} (current), schema "${target.schema}"`
+            : `version ${version}, migrated to ${LATEST_POSTGRES_VERSION} on the next open, schema "${target.schema}"`,
     });
 
     const channel = `cairn_${target.schema}`;
@@ -60,7 +65,11 @@ export async function diagnosePostgres(url: string): Promise<DoctorReport> {
       detail: n === 0 ? 'no Cairn process is connected now' : `${n} Cairn process${n === 1 ? '' : 'es'} connected now: ${listening.rows.map((r) => `${r.addr} since ${r.since}`).join(', ')}`,
     });
     if (!feed.ok) {
-      return report({ code: 'DATABASE_UNAVAILABLE', message: `Notifications on ${target.display} do not arrive: live views (the board, subscriptions) wait for their next poll instead of waking at each commit.`, suggestions: ['Connect Cairn to PostgreSQL directly or through a pooler in session mode: transaction mode drops LISTEN'] });
+      return report({
+        code: 'DATABASE_UNAVAILABLE',
+        message: `Notifications on ${target.display} do not arrive: live views (the board, subscriptions) wait for their next poll instead of waking at each commit.`,
+        suggestions: ['Connect Cairn to PostgreSQL directly or through a pooler in session mode: transaction mode drops LISTEN'],
+      });
     }
     return report();
   } catch (err) {
@@ -91,6 +100,8 @@ async function notificationCheck(client: pg.Client, channel: string): Promise<Do
   return {
     name: 'feed',
     ok,
-    detail: ok ? `notifications on "${channel}" arrive` : `a notification on "${channel}" did not arrive within ${NOTIFY_WAIT_MS / 1000} s: live views fall back to polling (a pooler in transaction mode drops LISTEN)`,
+    detail: ok
+      ? `notifications on "${channel}" arrive`
+      : `a notification on "${channel}" did not arrive within ${NOTIFY_WAIT_MS / 1000} s: live views fall back to polling (a pooler in transaction mode drops LISTEN)`,
   };
 }

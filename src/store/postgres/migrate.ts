@@ -11,10 +11,7 @@ const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
 /** The schema's version: 0 when Cairn has not created it. */
 export async function schemaVersionOf(client: pg.PoolClient | pg.Client, schema: string): Promise<number> {
-  const r = await client.query<{ v: number | null }>(
-    `SELECT CASE WHEN to_regclass($1) IS NULL THEN NULL ELSE 1 END AS v`,
-    [`${quote(schema)}.cairn_schema`],
-  );
+  const r = await client.query<{ v: number | null }>(`SELECT CASE WHEN to_regclass($1) IS NULL THEN NULL ELSE 1 END AS v`, [`${quote(schema)}.cairn_schema`]);
   if (r.rows[0]?.v === null) return 0;
   const v = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${quote(schema)}.cairn_schema`);
   return v.rows[0]?.v ?? 0;

@@ -51,7 +51,10 @@ export function translatePgError(err: unknown, location: string): CairnError | u
     });
   }
   if (code === '53100') {
-    return new CairnError('DISK_FULL', `The PostgreSQL server at ${location} is out of disk space; nothing was changed.`, { cause: err, suggestions: ['Free space on the database server, then retry'] });
+    return new CairnError('DISK_FULL', `The PostgreSQL server at ${location} is out of disk space; nothing was changed.`, {
+      cause: err,
+      suggestions: ['Free space on the database server, then retry'],
+    });
   }
   if (code === '57014') {
     return new CairnError('BUSY', `A statement on ${location} waited too long (a lock held by another session, or a very slow query); nothing was changed. Retry the command.`, {

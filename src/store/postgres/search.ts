@@ -36,7 +36,8 @@ export async function reindexTask(db: Q, uid: string): Promise<void> {
 }
 
 const lowered = (col: string) => sql.raw(`to_tsvector('simple', lower(${col} COLLATE "C"))`);
-const reindexAscii = prepared((_db, p) => sql<{ done: boolean }>`WITH src AS (${textsOf(sql`t.uid = ${p(0)}`)}),
+const reindexAscii = prepared(
+  (_db, p) => sql<{ done: boolean }>`WITH src AS (${textsOf(sql`t.uid = ${p(0)}`)}),
   ins AS (
     INSERT INTO task_search (num, title, labels, description, comments, checklist, doc)
     SELECT num, title, labels, description, comments, checklist,
@@ -46,7 +47,8 @@ const reindexAscii = prepared((_db, p) => sql<{ done: boolean }>`WITH src AS (${
     ${UPSERT}
     RETURNING num
   )
-  SELECT EXISTS (SELECT 1 FROM ins) AS done FROM src`);
+  SELECT EXISTS (SELECT 1 FROM ins) AS done FROM src`,
+);
 
 export async function removeFromIndex(db: Q, num: number): Promise<void> {
   await sql`DELETE FROM task_search WHERE num = ${num}`.execute(db);
@@ -81,7 +83,15 @@ const GRAMS = sql.raw(gramsPostgres('tasks'));
  * word of the query matched, in number order after the cursor: the hits ranked below every word match.
  */
 async function substringHits(
-  db: Q, sq: string, tsq: RawBuilder<unknown> | null, wordKey: string, filter: TaskFilter, need: number, after: SearchAfter | undefined, counts: CountCache | undefined, wantTotal: boolean,
+  db: Q,
+  sq: string,
+  tsq: RawBuilder<unknown> | null,
+  wordKey: string,
+  filter: TaskFilter,
+  need: number,
+  after: SearchAfter | undefined,
+  counts: CountCache | undefined,
+  wantTotal: boolean,
 ): Promise<{ page: Ranked[]; total: number }> {
   const base = () => {
     let q = db.selectFrom('tasks').where(sql<boolean>`${GRAMS} LIKE ${likePattern(sq)}`);
@@ -96,7 +106,9 @@ async function substringHits(
   let total = page.length;
   if (wantTotal || page.length === need || after) {
     total = await remembered(db, counts, `substring:${sq}:${JSON.stringify(filter)}:${wordKey}`, async () => {
-      const c = await base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const c = await base()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(c.n);
     });
   }
@@ -104,7 +116,12 @@ async function substringHits(
 }
 
 export async function search(
-  db: Q, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: CountCache,
+  db: Q,
+  query: string,
+  filter: TaskFilter,
+  limit: number,
+  after: SearchAfter | undefined,
+  counts?: CountCache,
 ): Promise<{ hits: SearchHit[]; total: number; consumed: Array<{ num: number; rank: number }>; more: boolean }> {
   const phrases = phrasesOf(query).map((ph) => ({ ...ph, words: ph.words.map(fold) }));
   const tsq = tsQuery(phrases);
@@ -124,9 +141,7 @@ export async function search(
   if (page.length === 0) return { hits: [], total, consumed, more: false };
   const nums = page.map((r) => r.num);
   const rows = await summariesByNums(db, nums);
-  const texts = new Map(
-    ((await sql<Texts>`SELECT num, title, labels, description, comments, checklist FROM task_search WHERE num IN (${sql.join(nums)})`.execute(db)).rows).map((t) => [t.num, t]),
-  );
+  const texts = new Map((await sql<Texts>`SELECT num, title, labels, description, comments, checklist FROM task_search WHERE num IN (${sql.join(nums)})`.execute(db)).rows.map((t) => [t.num, t]));
   const byWords = [...texts.values()].filter((t) => page.some((r) => r.num === t.num && r.rank < SUBSTRING_RANK));
   const marks: Marks = tsq && byWords.length ? await markPage(db, byWords, phrases, tsq, query) : new Map();
   for (const t of texts.values()) if (sq && !marks.has(t.num)) marks.set(t.num, substringMarks(sq, t.title, t.labels));
@@ -141,28 +156,40 @@ export async function search(
 
 /** The page of word matches (one past it says whether more follow) and their exact total when it matters. */
 async function wordHits(
-  db: Q, tsq: RawBuilder<unknown>, phrases: Phrase[], filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts: CountCache | undefined,
+  db: Q,
+  tsq: RawBuilder<unknown>,
+  phrases: Phrase[],
+  filter: TaskFilter,
+  limit: number,
+  after: SearchAfter | undefined,
+  counts: CountCache | undefined,
 ): Promise<{ page: Ranked[]; total: number; more: boolean }> {
   // Lower is better, as with bm25, so cursors compare ranks the same way on both engines.
   const rank = sql<number>`(-ts_rank(${WEIGHTS}, s.doc, ${tsq}))::float8`;
   // Every match is ranked inside the index's own table and sorted (its ORDER BY keeps the subquery
   // from being flattened); the task rows are then joined in rank order for the filter, so the join
   // stops once the page is full instead of reading the task row of every match (docs/decisions.md).
-  let ranked = (db as Kysely<any>).selectFrom('task_search as s').select(['s.num as num', rank.as('rank')]).where(sql<boolean>`s.doc @@ ${tsq}`);
+  let ranked = (db as Kysely<any>)
+    .selectFrom('task_search as s')
+    .select(['s.num as num', rank.as('rank')])
+    .where(sql<boolean>`s.doc @@ ${tsq}`);
   if (after && 'seen' in after && after.seen.length) ranked = ranked.where('s.num', 'not in', after.seen);
   if (after && 'rank' in after) ranked = ranked.where(sql<boolean>`(${rank} > ${after.rank} OR (${rank} = ${after.rank} AND s.num > ${after.num}))`);
-  const inOrder = (db as Kysely<any>)
-    .selectFrom(ranked.orderBy('rank').orderBy('s.num').as('r'))
-    .innerJoin('tasks', 'tasks.num', 'r.num')
-    .select(['r.num as num', 'r.rank as rank']);
+  const inOrder = (db as Kysely<any>).selectFrom(ranked.orderBy('rank').orderBy('s.num').as('r')).innerJoin('tasks', 'tasks.num', 'r.num').select(['r.num as num', 'r.rank as rank']);
   const q = applyFilter(db, inOrder as never, filter) as unknown as typeof inOrder;
-  const found = (await q.orderBy('r.rank').orderBy('r.num').limit(limit + 1).execute()) as Ranked[];
+  const found = (await q
+    .orderBy('r.rank')
+    .orderBy('r.num')
+    .limit(limit + 1)
+    .execute()) as Ranked[];
   const more = found.length > limit;
   const page = more ? found.slice(0, limit) : found;
   let total = page.length;
   if (more || after) {
     total = await remembered(db, counts, `search:${JSON.stringify(phrases)}:${JSON.stringify(filter)}`, async () => {
-      const c = await matches(db, tsq, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const c = await matches(db, tsq, filter)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(c.n);
     });
   }
@@ -178,10 +205,15 @@ type Marks = Map<number, { matchedFields: string[]; excerpt: string }>;
  */
 async function markPage(db: Q, texts: Texts[], phrases: Phrase[], tsq: RawBuilder<unknown>, query: string): Promise<Marks> {
   if (isPlainLatin(query) && texts.every((t) => FIELDS.every((f) => isPlainLatin(t[f])))) {
-    return new Map(texts.map((t) => {
-      const { matched, excerpt } = markHit(FIELDS.map((f) => t[f]), phrases);
-      return [t.num, { matchedFields: FIELDS.filter((_, i) => matched[i]), excerpt }];
-    }));
+    return new Map(
+      texts.map((t) => {
+        const { matched, excerpt } = markHit(
+          FIELDS.map((f) => t[f]),
+          phrases,
+        );
+        return [t.num, { matchedFields: FIELDS.filter((_, i) => matched[i]), excerpt }];
+      }),
+    );
   }
   const out: Marks = new Map();
   for (const t of texts) {
@@ -191,7 +223,9 @@ async function markPage(db: Q, texts: Texts[], phrases: Phrase[], tsq: RawBuilde
     const field = FIELDS.findIndex((f) => matched.includes(f));
     let excerpt = '';
     if (field >= 0) {
-      const h = await sql<{ h: string }>`SELECT ts_headline('simple', ${folded[field]}, ${tsq}, 'StartSel=**, StopSel=**, MaxWords=16, MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter=\u2026') AS h`.execute(db);
+      const h = await sql<{
+        h: string;
+      }>`SELECT ts_headline('simple', ${folded[field]}, ${tsq}, 'StartSel=**, StopSel=**, MaxWords=16, MinWords=6, ShortWord=0, MaxFragments=1, FragmentDelimiter=\u2026') AS h`.execute(db);
       excerpt = h.rows[0]?.h ?? '';
     }
     out.set(t.num, { matchedFields: matched, excerpt });
@@ -214,16 +248,18 @@ const UPSERT = sql`ON CONFLICT (num) DO UPDATE SET title = EXCLUDED.title, label
 /** Writes the index rows of a page of tasks in one statement (folded as reindexTask folds them). */
 async function insertRows(db: Q, rows: Texts[]): Promise<void> {
   if (rows.length === 0) return;
-  const values = rows.map((t) => sql`(${t.num}, ${t.title}, ${t.labels}, ${t.description}, ${t.comments}, ${t.checklist},
+  const values = rows.map(
+    (t) => sql`(${t.num}, ${t.title}, ${t.labels}, ${t.description}, ${t.comments}, ${t.checklist},
     setweight(to_tsvector('simple', ${fold(t.title)}), 'A') || setweight(to_tsvector('simple', ${fold(t.labels)}), 'B')
-    || setweight(to_tsvector('simple', ${fold(t.description)}), 'C') || setweight(to_tsvector('simple', ${fold(`${t.comments} ${t.checklist}`)}), 'D'))`);
+    || setweight(to_tsvector('simple', ${fold(t.description)}), 'C') || setweight(to_tsvector('simple', ${fold(`${t.comments} ${t.checklist}`)}), 'D'))`,
+  );
   await sql`INSERT INTO task_search (num, title, labels, description, comments, checklist, doc) VALUES ${sql.join(values)} ${UPSERT}`.execute(db);
 }
 
 /** Builds the index rows of every task (a workspace copied in), 500 tasks a round trip. */
 export async function rebuildSearchIndex(db: Q): Promise<void> {
   await sql`DELETE FROM task_search`.execute(db);
-  for (let after = 0; ;) {
+  for (let after = 0; ; ) {
     const page = (await pageTexts(db, sql`t.num > ${after}`)).rows;
     if (page.length === 0) return;
     await insertRows(db, page);

@@ -124,7 +124,11 @@ export class PostgresStore implements Store {
   async #state(): Promise<{ seq: number; tokens: number; projects: number }> {
     await this.#init();
     try {
-      const r = await sql<{ seq: number | null; tokens: number; projects: number }>`SELECT (SELECT max(seq) FROM events) AS seq, tokens_version AS tokens, projects_version AS projects FROM cairn_state`.execute(this.#db);
+      const r = await sql<{
+        seq: number | null;
+        tokens: number;
+        projects: number;
+      }>`SELECT (SELECT max(seq) FROM events) AS seq, tokens_version AS tokens, projects_version AS projects FROM cairn_state`.execute(this.#db);
       const row = r.rows[0]!;
       return { seq: row.seq ?? 0, tokens: row.tokens, projects: row.projects };
     } catch (err) {

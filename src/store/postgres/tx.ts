@@ -32,14 +32,24 @@ const lockedByUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)).f
 const lockedBySeq = prepared((db, p) => base(db).where('tasks.project_uid', '=', p(0)).where('tasks.seq', '=', p(1)).forUpdate('tasks'));
 // A project with its workflow in one read: a write that names a project (create, a move) usually needs both.
 const projectWithStatuses = prepared((db, p) =>
-  db.selectFrom('projects as p').selectAll('p').select(sql<string>`(SELECT coalesce(json_agg(json_build_array(s.name, s.display_name, s.color, s.category, s.position) ORDER BY s.position), '[]')::text
-    FROM statuses s WHERE s.project_uid = p.uid)`.as('statuses_json')).where('p.key', '=', p(0)),
+  db
+    .selectFrom('projects as p')
+    .selectAll('p')
+    .select(
+      sql<string>`(SELECT coalesce(json_agg(json_build_array(s.name, s.display_name, s.color, s.category, s.position) ORDER BY s.position), '[]')::text
+    FROM statuses s WHERE s.project_uid = p.uid)`.as('statuses_json'),
+    )
+    .where('p.key', '=', p(0)),
 );
 // A read that resolves a task by display id usually shows it: its checklist and comments come in the same statement.
 const detailedByKey = prepared((db, p) =>
   base(db)
     .select(sql<string>`(SELECT coalesce(json_agg(json_build_array(c.idx, c.text, c.checked) ORDER BY c.idx), '[]')::text FROM checklist_items c WHERE c.task_uid = tasks.uid)`.as('checklist_json'))
-    .select(sql<string>`(SELECT coalesce(json_agg(json_build_array(m.id, m.author, m.kind, m.body, m.created_at) ORDER BY m.created_at, m.id), '[]')::text FROM comments m WHERE m.task_uid = tasks.uid)`.as('comments_json'))
+    .select(
+      sql<string>`(SELECT coalesce(json_agg(json_build_array(m.id, m.author, m.kind, m.body, m.created_at) ORDER BY m.created_at, m.id), '[]')::text FROM comments m WHERE m.task_uid = tasks.uid)`.as(
+        'comments_json',
+      ),
+    )
     .where('p.key', '=', p(0))
     .where('tasks.seq', '=', p(1)),
 );
@@ -59,17 +69,21 @@ const lockForRecount = prepared((db, p) => sql`SELECT uid, open_blockers FROM ta
  * transaction also sends the wake-up for every replica's live views (delivered at commit, and only then).
  */
 const appendSql = (notify: boolean) =>
-  prepared((_db, p) => sql<{ seq: number }>`WITH n AS (
+  prepared(
+    (_db, p) => sql<{ seq: number }>`WITH n AS (
     UPDATE cairn_feed SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) + 1 WHERE id = 1 RETURNING last_seq
   )${notify ? sql`, w AS (SELECT pg_notify(${p(7)}, ''))` : sql``}
   INSERT INTO events (seq, at, actor, project_uid, task_uid, type, changes, via)
-  SELECT n.last_seq, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM n${notify ? sql`, w` : sql``} RETURNING seq`);
+  SELECT n.last_seq, ${p(0)}, ${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)} FROM n${notify ? sql`, w` : sql``} RETURNING seq`,
+  );
 const appendFirst = appendSql(true);
 // A range of numbers at once (an import's events, numbered at its end), under the same row lock and with the same wake-up.
-const reserveSql = prepared((_db, p) => sql<{ last: number }>`WITH n AS (
+const reserveSql = prepared(
+  (_db, p) => sql<{ last: number }>`WITH n AS (
     UPDATE cairn_feed SET last_seq = greatest(last_seq, (SELECT coalesce(max(seq), 0) FROM events)) + ${p(0)}::int WHERE id = 1 RETURNING last_seq
   ), w AS (SELECT pg_notify(${p(1)}, ''))
-  SELECT n.last_seq AS last FROM n, w`);
+  SELECT n.last_seq AS last FROM n, w`,
+);
 const appendNext = appendSql(false);
 
 export class PostgresTx extends KyselyTx {
@@ -117,7 +131,13 @@ export class PostgresTx extends KyselyTx {
         if (!r || projects.generation !== generation) return r && toProjectRow(r);
         const { statuses_json, ...row } = r;
         const project = projects.rememberProject(toProjectRow(row));
-        const statuses = (JSON.parse(statuses_json) as Array<[string, string, string, Category, number]>).map(([name, displayName, color, category, position]) => ({ name, displayName, color, category, position }));
+        const statuses = (JSON.parse(statuses_json) as Array<[string, string, string, Category, number]>).map(([name, displayName, color, category, position]) => ({
+          name,
+          displayName,
+          color,
+          category,
+          position,
+        }));
         projects.rememberStatuses(project.uid, statuses);
         return project;
       };

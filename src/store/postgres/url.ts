@@ -19,5 +19,8 @@ export const hasPassword = (url: string): boolean => isPostgresUrl(url) && (USER
  * takes the password from PGPASSWORD or the password file (~/.pgpass, or PGPASSFILE), as libpq does.
  */
 export function withoutPassword(url: string): string {
-  return url.replace(USER_PASSWORD, '$1@').replace(/([?&])password=[^&#]*&?/gi, '$1').replace(/[?&]$/, '');
+  return url
+    .replace(USER_PASSWORD, '$1@')
+    .replace(/([?&])password=[^&#]*&?/gi, '$1')
+    .replace(/[?&]$/, '');
 }

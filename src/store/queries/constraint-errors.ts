@@ -23,7 +23,11 @@ const POSTGRES_KINDS: Record<string, string> = { '23505': 'unique', '23503': 'fo
  */
 function constraintName(err: { message?: unknown; constraint?: unknown; table?: unknown; detail?: unknown }): string | null {
   const key = typeof err.detail === 'string' ? /^Key \(([^)]+)\)=/.exec(err.detail) : null;
-  if (key && typeof err.table === 'string') return key[1]!.split(', ').map((c) => `${err.table}.${c}`).join(', ');
+  if (key && typeof err.table === 'string')
+    return key[1]!
+      .split(', ')
+      .map((c) => `${err.table}.${c}`)
+      .join(', ');
   if (typeof err.constraint === 'string' && err.constraint) return err.constraint;
   const m = typeof err.message === 'string' ? /constraint failed: (.+)$/i.exec(err.message) : null;
   return m ? m[1]!.trim() : null;
@@ -37,16 +41,15 @@ export function constraintViolation(err: unknown): CairnError | undefined {
   const kind = SQLITE_KINDS[code] ?? POSTGRES_KINDS[code] ?? (code.startsWith('SQLITE_CONSTRAINT') ? 'constraint' : undefined);
   if (!kind) return undefined;
   const name = constraintName(e);
-  const what = kind === 'foreign key'
-    ? 'a row it refers to does not exist (or is still referred to)'
-    : kind === 'unique' || kind === 'primary key' ? 'another row already holds that value' : `the ${kind} rule refused the value`;
-  return new CairnError(
-    'CONSTRAINT_VIOLATION',
-    `The workspace refused the write: ${kind} constraint${name ? ` ${name}` : ''} failed (${what}). Nothing was changed.`,
-    {
-      cause: err,
-      suggestions: ['Read the rows involved again (another writer may have changed or removed them meanwhile) and retry', 'If it happens again with fresh data, report it with the command you ran'],
-      details: { constraint: name, kind },
-    },
-  );
+  const what =
+    kind === 'foreign key'
+      ? 'a row it refers to does not exist (or is still referred to)'
+      : kind === 'unique' || kind === 'primary key'
+        ? 'another row already holds that value'
+        : `the ${kind} rule refused the value`;
+  return new CairnError('CONSTRAINT_VIOLATION', `The workspace refused the write: ${kind} constraint${name ? ` ${name}` : ''} failed (${what}). Nothing was changed.`, {
+    cause: err,
+    suggestions: ['Read the rows involved again (another writer may have changed or removed them meanwhile) and retry', 'If it happens again with fresh data, report it with the command you ran'],
+    details: { constraint: name, kind },
+  });
 }

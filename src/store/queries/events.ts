@@ -8,7 +8,10 @@ import { prepared } from './prepared.js';
 type Q = Kysely<DB>;
 
 const insertEvent = prepared((db, p) =>
-  db.insertInto('events').values({ at: p(0), actor: p(1), project_uid: p(2), task_uid: p(3), type: p(4), changes: p(5), via: p(6) }).returning('seq'),
+  db
+    .insertInto('events')
+    .values({ at: p(0), actor: p(1), project_uid: p(2), task_uid: p(3), type: p(4), changes: p(5), via: p(6) })
+    .returning('seq'),
 );
 
 export async function appendEvent(db: Q, e: NewEvent): Promise<number> {
@@ -16,10 +19,7 @@ export async function appendEvent(db: Q, e: NewEvent): Promise<number> {
   return Number(r!.seq);
 }
 
-export async function events(
-  db: Q,
-  q: EventQuery,
-): Promise<ActivityEvent[]> {
+export async function events(db: Q, q: EventQuery): Promise<ActivityEvent[]> {
   let s = db
     .selectFrom('events as e')
     .leftJoin('projects as p', 'p.uid', 'e.project_uid')

@@ -31,7 +31,10 @@ export async function childUids(db: Q, uid: string): Promise<string[]> {
 }
 
 const insertDependency = prepared((db, p) =>
-  db.insertInto('dependencies').values({ task_uid: p(0), blocker_uid: p(1), created_at: p(2) }).onConflict((oc) => oc.doNothing()),
+  db
+    .insertInto('dependencies')
+    .values({ task_uid: p(0), blocker_uid: p(1), created_at: p(2) })
+    .onConflict((oc) => oc.doNothing()),
 );
 
 export async function addDependency(db: Q, taskUid: string, blockerUid: string, at: string): Promise<boolean> {
@@ -89,7 +92,12 @@ export async function addChecklist(db: Q, uid: string, items: ChecklistItem[]): 
 }
 
 const clearChecklist = prepared((db, p) => db.deleteFrom('checklist_items').where('task_uid', '=', p(0)));
-const setChecklistCounts = prepared((db, p) => db.updateTable('tasks').set({ checklist_done: p(0), checklist_total: p(1), rev: BUMP }).where('uid', '=', p(2)));
+const setChecklistCounts = prepared((db, p) =>
+  db
+    .updateTable('tasks')
+    .set({ checklist_done: p(0), checklist_total: p(1), rev: BUMP })
+    .where('uid', '=', p(2)),
+);
 
 export async function replaceChecklist(db: Q, uid: string, items: ChecklistItem[]): Promise<void> {
   await clearChecklist.run(db, [uid]);

@@ -20,7 +20,10 @@ export class KyselyIdempotency implements IdempotencyTx {
   }
 
   async put(r: IdempotencyRecord): Promise<void> {
-    await this.db.insertInto('idempotency_keys').values({ key: stored(r.scope, r.key), op: r.op, task_uid: r.taskUid, created_at: r.createdAt, fingerprint: r.fingerprint }).execute();
+    await this.db
+      .insertInto('idempotency_keys')
+      .values({ key: stored(r.scope, r.key), op: r.op, task_uid: r.taskUid, created_at: r.createdAt, fingerprint: r.fingerprint })
+      .execute();
   }
 
   async remove(scope: string, key: string): Promise<void> {

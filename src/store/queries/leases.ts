@@ -40,15 +40,7 @@ export async function markLeaseLapsed(db: Q, lease: DueLease): Promise<boolean> 
   return Number(r.numAffectedRows ?? 0n) === 1;
 }
 
-const soonest = prepared((db) =>
-  db
-    .selectFrom('tasks')
-    .select('claim_expires_at')
-    .where('claimed_by', 'is not', null)
-    .where('claim_lapsed', '=', 0)
-    .orderBy('claim_expires_at')
-    .limit(1),
-);
+const soonest = prepared((db) => db.selectFrom('tasks').select('claim_expires_at').where('claimed_by', 'is not', null).where('claim_lapsed', '=', 0).orderBy('claim_expires_at').limit(1));
 
 export async function nextLeaseEnd(db: Q): Promise<string | null> {
   const [r] = await soonest.all(db, []);

@@ -36,7 +36,10 @@ export class KyselyLinks implements LinkTx {
   }
 
   async insert(row: LinkRow): Promise<void> {
-    await this.db.insertInto('links').values({ id: row.id, kind: row.kind, path: row.path, writable: row.writable ? 1 : 0, state: JSON.stringify(row.state), created_at: row.createdAt }).execute();
+    await this.db
+      .insertInto('links')
+      .values({ id: row.id, kind: row.kind, path: row.path, writable: row.writable ? 1 : 0, state: JSON.stringify(row.state), created_at: row.createdAt })
+      .execute();
   }
 
   async update(id: string, patch: { writable?: boolean; state?: LinkState }): Promise<void> {
@@ -60,8 +63,11 @@ export class KyselyLinks implements LinkTx {
   }
 
   async setProject(linkId: string, projectUid: string, ref: string): Promise<void> {
-    await this.db.insertInto('link_projects').values({ project_uid: projectUid, link_id: linkId, ref })
-      .onConflict((oc) => oc.column('project_uid').doUpdateSet({ link_id: linkId, ref })).execute();
+    await this.db
+      .insertInto('link_projects')
+      .values({ project_uid: projectUid, link_id: linkId, ref })
+      .onConflict((oc) => oc.column('project_uid').doUpdateSet({ link_id: linkId, ref }))
+      .execute();
   }
 
   async items(linkId: string, only?: { sourceIds: string[]; files: string[] }): Promise<LinkItem[]> {
@@ -77,7 +83,8 @@ export class KyselyLinks implements LinkTx {
 
   async putItems(linkId: string, items: LinkItem[]): Promise<void> {
     for (const part of chunks(items)) {
-      await this.db.insertInto('link_items')
+      await this.db
+        .insertInto('link_items')
         .values(part.map((i) => ({ link_id: linkId, source_id: i.sourceId, task_uid: i.taskUid, file: i.file, hash: i.hash })))
         .onConflict((oc) => oc.columns(['link_id', 'source_id']).doUpdateSet((eb) => ({ task_uid: eb.ref('excluded.task_uid'), file: eb.ref('excluded.file'), hash: eb.ref('excluded.hash') })))
         .execute();
@@ -114,7 +121,9 @@ export class KyselyLinks implements LinkTx {
 
   async putFiles(linkId: string, files: ReadonlyMap<string, string>): Promise<void> {
     for (const part of chunks([...files])) {
-      await this.db.insertInto('link_files').values(part.map(([file, stamp]) => ({ link_id: linkId, file, stamp })))
+      await this.db
+        .insertInto('link_files')
+        .values(part.map(([file, stamp]) => ({ link_id: linkId, file, stamp })))
         .onConflict((oc) => oc.columns(['link_id', 'file']).doUpdateSet((eb) => ({ stamp: eb.ref('excluded.stamp') })))
         .execute();
     }

@@ -34,7 +34,7 @@ export async function insertProject(db: Q, row: ProjectRow, statuses: Status[]):
       description: row.description,
       root: row.root,
       aliases: JSON.stringify(row.aliases),
-    require_evidence: row.requireEvidence ? 1 : 0,
+      require_evidence: row.requireEvidence ? 1 : 0,
       next_seq: 1,
       archived_at: row.archivedAt,
       created_at: row.createdAt,
@@ -67,7 +67,11 @@ export async function replaceStatuses(db: Q, projectUid: string, statuses: Statu
 }
 
 const nextSeq = prepared((db, p) =>
-  db.updateTable('projects').set((eb) => ({ next_seq: eb('next_seq', '+', 1) })).where('uid', '=', p(0)).returning('next_seq'),
+  db
+    .updateTable('projects')
+    .set((eb) => ({ next_seq: eb('next_seq', '+', 1) }))
+    .where('uid', '=', p(0))
+    .returning('next_seq'),
 );
 
 export async function allocateSeq(db: Q, projectUid: string): Promise<number> {

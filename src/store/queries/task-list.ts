@@ -23,11 +23,7 @@ type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p'
  * IN list; the caller orders the result.
  */
 function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
-  return db
-    .selectFrom(keys.as('k'))
-    .crossJoin('tasks')
-    .whereRef('tasks.num', '=', 'k.num')
-    .select(['tasks.num', 'tasks.uid', 'tasks.rev']);
+  return db.selectFrom(keys.as('k')).crossJoin('tasks').whereRef('tasks.num', '=', 'k.num').select(['tasks.num', 'tasks.uid', 'tasks.rev']);
 }
 
 export function applyFilter<O>(db: Q, q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
@@ -63,14 +59,11 @@ export function applyFilter<O>(db: Q, q: TaskQuery<O>, filter: TaskFilter): Task
     q = q.where('tasks.open_blockers', '=', lit(0)).where('tasks.archived_at', 'is', null).where('tasks.deleted_at', 'is', null);
     // "fresh": todo tasks (matches the partial ready indexes); "abandoned": in progress under an expired claim (tasks_abandoned).
     const fresh = (eb: EB) => (includeBacklog ? eb('tasks.category', 'in', [lit('todo'), lit('backlog')]) : eb('tasks.category', '=', lit('todo')));
-    const abandoned = (eb: EB) =>
-      eb.and([eb('tasks.category', '=', lit('in_progress')), eb('tasks.claimed_by', 'is not', null), eb('tasks.claim_expires_at', '<=', now)]);
+    const abandoned = (eb: EB) => eb.and([eb('tasks.category', '=', lit('in_progress')), eb('tasks.claimed_by', 'is not', null), eb('tasks.claim_expires_at', '<=', now)]);
     if (part === 'fresh') q = q.where(fresh);
     else if (part === 'abandoned') q = q.where(abandoned);
     else q = q.where((eb: EB) => eb.or([fresh(eb), abandoned(eb)]));
-    q = q.where((eb: EB) =>
-      eb.or([eb('tasks.claimed_by', 'is', null), eb('tasks.claim_expires_at', '<=', now), ...(actor ? [eb('tasks.claimed_by', '=', actor)] : [])]),
-    );
+    q = q.where((eb: EB) => eb.or([eb('tasks.claimed_by', 'is', null), eb('tasks.claim_expires_at', '<=', now), ...(actor ? [eb('tasks.claimed_by', '=', actor)] : [])]));
   }
   return q;
 }
@@ -92,16 +85,36 @@ const lit = <T extends string | number>(v: T) => sql.lit(v) as unknown as T;
 type EB = ExpressionBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p'>;
 
 type Dir = 'asc' | 'desc';
-const READY_KEY: ReadonlyArray<readonly [string, Dir]> = [['priority', 'desc'], ['score', 'desc'], ['position', 'asc'], ['created_at', 'asc'], ['uid', 'asc']];
+const READY_KEY: ReadonlyArray<readonly [string, Dir]> = [
+  ['priority', 'desc'],
+  ['score', 'desc'],
+  ['position', 'asc'],
+  ['created_at', 'asc'],
+  ['uid', 'asc'],
+];
 /**
  * Each sort's columns, ending in a unique one so the order is total: the ORDER BY, and the key a
  * page starts after (core/services/cursor.ts sortKeyOf gives the same values from a row).
  */
 const SORT_KEYS: Record<TaskSort, ReadonlyArray<readonly [string, Dir]>> = {
-  created: [['created_at', 'desc'], ['uid', 'desc']],
-  updated: [['updated_at', 'desc'], ['uid', 'desc']],
-  position: [['project_uid', 'asc'], ['status', 'asc'], ['position', 'asc'], ['uid', 'asc']],
-  id: [['project_uid', 'asc'], ['seq', 'asc']],
+  created: [
+    ['created_at', 'desc'],
+    ['uid', 'desc'],
+  ],
+  updated: [
+    ['updated_at', 'desc'],
+    ['uid', 'desc'],
+  ],
+  position: [
+    ['project_uid', 'asc'],
+    ['status', 'asc'],
+    ['position', 'asc'],
+    ['uid', 'asc'],
+  ],
+  id: [
+    ['project_uid', 'asc'],
+    ['seq', 'asc'],
+  ],
   priority: READY_KEY, // DESIGN §2 ready order
   ready: READY_KEY,
 };
@@ -132,9 +145,7 @@ function afterKey(table: string, sort: TaskSort, p: Slots, at = 0) {
 const keyLength = (sort: TaskSort, keyed: boolean) => (keyed ? SORT_KEYS[sort].length : 0);
 
 // No join to projects: every task has one (foreign key), and the filter never reads it.
-const countQuery = prepared((db, p, shape: FilterShape) =>
-  applyFilter(db, db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')),
-);
+const countQuery = prepared((db, p, shape: FilterShape) => applyFilter(db, db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')));
 
 /**
  * Exact totals remembered for one state of the workspace. Agents page through results and repeat
@@ -191,14 +202,16 @@ function labelKeys(db: Q, p: Slots, shape: LabelShape) {
   if (!shape.joined) return keys;
   // CROSS JOIN keeps label_order first, so the walk stays in ready order and stops at the page.
   const joined = keys.crossJoin('tasks').whereRef('tasks.num', '=', 'lo.num');
-  return applyFilter(db, joined as unknown as TaskQuery<object>, shape.make((i) => p(i + 2))) as unknown as typeof keys;
+  return applyFilter(
+    db,
+    joined as unknown as TaskQuery<object>,
+    shape.make((i) => p(i + 2)),
+  ) as unknown as typeof keys;
 }
 
 type LabelShape = FilterShape & { joined: boolean; keyed?: boolean };
 
-const labelCountQuery = prepared((db, p, shape: LabelShape) =>
-  labelKeys(db, p, shape).select((eb) => eb.fn.countAll<number>().as('n')),
-);
+const labelCountQuery = prepared((db, p, shape: LabelShape) => labelKeys(db, p, shape).select((eb) => eb.fn.countAll<number>().as('n')));
 
 // Arguments: the keyset (when keyed), project, label, the other filters' values, limit.
 const labelPageQuery = prepared((db, p, shape: LabelShape) => {
@@ -223,9 +236,7 @@ async function countFiltered(db: Q, f: TaskFilter, cache?: CountCache): Promise<
   const label = byLabel(f, 'priority');
   const shape = label ? labelShape(label.rest) : filterShape(f);
   const count = async () => {
-    const [c] = label
-      ? await labelCountQuery.all(db, [label.project, label.label, ...shape.args], shape as LabelShape)
-      : await countQuery.all(db, shape.args, shape);
+    const [c] = label ? await labelCountQuery.all(db, [label.project, label.label, ...shape.args], shape as LabelShape) : await countQuery.all(db, shape.args, shape);
     return Number((c as { n: number }).n);
   };
   const values = label ? [label.project, label.label, ...shape.args] : shape.args;
@@ -238,20 +249,24 @@ async function countFiltered(db: Q, f: TaskFilter, cache?: CountCache): Promise<
 // (when keyed), the filter's values, the limit.
 const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort; keyed: boolean }) => {
   const k = keyLength(shape.sort, shape.keyed);
-  let keys = applySort(applyFilter(db, db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>, shape.make((i) => p(k + i))), shape.sort);
+  let keys = applySort(
+    applyFilter(
+      db,
+      db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>,
+      shape.make((i) => p(k + i)),
+    ),
+    shape.sort,
+  );
   if (k) keys = keys.where(afterKey('tasks', shape.sort, p) as never);
   return applySort(rowsOf(db, keys.limit(p(k + shape.args.length)) as never) as unknown as TaskQuery<Packed>, shape.sort);
 });
 
 /** Open work, as tasks_open's WHERE states it; constants written into the text (see the ready filter). */
-export const isOpen = (eb: EB) =>
-  eb.and([eb('tasks.category', 'not in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is', null), eb('tasks.deleted_at', 'is', null)]);
+export const isOpen = (eb: EB) => eb.and([eb('tasks.category', 'not in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is', null), eb('tasks.deleted_at', 'is', null)]);
 /** Done or canceled work that is neither archived nor deleted: tasks_closed's first condition, with the columns it holds. */
-export const isFinishedLive = (eb: EB) =>
-  eb.and([eb('tasks.category', 'in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is', null), eb('tasks.deleted_at', 'is', null)]);
+export const isFinishedLive = (eb: EB) => eb.and([eb('tasks.category', 'in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is', null), eb('tasks.deleted_at', 'is', null)]);
 /** Its complement, as tasks_closed's WHERE states it (migration 20). */
-const isClosed = (eb: EB) =>
-  eb.or([eb('tasks.category', 'in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is not', null), eb('tasks.deleted_at', 'is not', null)]);
+const isClosed = (eb: EB) => eb.or([eb('tasks.category', 'in', [lit('done'), lit('canceled')]), eb('tasks.archived_at', 'is not', null), eb('tasks.deleted_at', 'is not', null)]);
 
 /**
  * Which halves a list in ready order needs: none when the filter keeps it to open work (tasks_open
@@ -306,7 +321,14 @@ const mixedQuery = prepared((db, p, shape: MixedShape) => {
   const k = keyLength(shape.sort, shape.keyed);
   const n = k + shape.args.length + 1;
   const half = (part: (eb: EB) => ReturnType<typeof isOpen>, at: number, alias: string) => {
-    let q = applySort(applyFilter(db, db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, shape.make((i) => p(at + k + i))), shape.sort);
+    let q = applySort(
+      applyFilter(
+        db,
+        db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>,
+        shape.make((i) => p(at + k + i)),
+      ),
+      shape.sort,
+    );
     q = q.where(part);
     if (k) q = q.where(afterKey('tasks', shape.sort, (i) => p(at + i)) as never);
     return q.limit(p(at + k + shape.args.length)).as(alias);
@@ -354,7 +376,14 @@ const readyQuery = prepared((db, p, shape: ReadyShape) => {
   const sf = shape.fresh.args.length;
   const per = sf + shape.abandoned.args.length + 2;
   const half = (s: FilterShape, at: number, alias: string) => {
-    let q = applySort(applyFilter(db, db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>, s.make((i) => p(at + i))), shape.sort);
+    let q = applySort(
+      applyFilter(
+        db,
+        db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>,
+        s.make((i) => p(at + i)),
+      ),
+      shape.sort,
+    );
     if (k) q = q.where(afterKey('tasks', shape.sort, p) as never);
     return q.limit(p(at + s.args.length)).as(alias);
   };
@@ -374,7 +403,7 @@ async function readyPage(db: Q, f: StoreFilter, sort: TaskSort, limit: number, a
   // One group per project unless the filter names exactly one (the filter's values begin with it),
   // or the engine indexes the whole order.
   const perProject = engineSql(db).splitReadyOrder && f.projectUids?.length !== 1;
-  let uids = !perProject ? undefined : f.projectUids ?? (await db.selectFrom('projects').select('uid').orderBy('uid').execute()).map((r) => r.uid);
+  let uids = !perProject ? undefined : (f.projectUids ?? (await db.selectFrom('projects').select('uid').orderBy('uid').execute()).map((r) => r.uid));
   if (uids && uids.length === 0) return [];
   if (uids && uids.length > MAX_READY_GROUPS) uids = undefined;
   const one: StoreFilter = uids ? { ...f, projectUids: [uids[0]!] } : f;

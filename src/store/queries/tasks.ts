@@ -14,11 +14,7 @@ import { engineSql } from './engine-sql.js';
 type Q = Kysely<DB>;
 
 export function base(db: Q) {
-  return db
-    .selectFrom('tasks')
-    .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
-    .selectAll('tasks')
-    .select('p.key as project_key');
+  return db.selectFrom('tasks').innerJoin('projects as p', 'p.uid', 'tasks.project_uid').selectAll('tasks').select('p.key as project_key');
 }
 
 const byUid = prepared((db, p) => base(db).where('tasks.uid', '=', p(0)));
@@ -48,12 +44,13 @@ export async function getTasks(db: Q, uids: string[]): Promise<TaskRow[]> {
   return uids.map((u) => byUid.get(u)).filter((t): t is TaskRow => t !== undefined);
 }
 
-const detailsByUids = prepared((db, p, n: number) =>
-  db.selectFrom('tasks').select(['uid', 'description', 'links', 'completed_at', 'close_reason', 'origin']).where('uid', 'in', slots(p, n)),
-);
+const detailsByUids = prepared((db, p, n: number) => db.selectFrom('tasks').select(['uid', 'description', 'links', 'completed_at', 'close_reason', 'origin']).where('uid', 'in', slots(p, n)));
 // Descriptions are the long part of a row; a list that shows links alone does not read them.
 const detailsNoTextByUids = prepared((db, p, n: number) =>
-  db.selectFrom('tasks').select(['uid', sql<string>`''`.as('description'), 'links', 'completed_at', 'close_reason', 'origin']).where('uid', 'in', slots(p, n)),
+  db
+    .selectFrom('tasks')
+    .select(['uid', sql<string>`''`.as('description'), 'links', 'completed_at', 'close_reason', 'origin'])
+    .where('uid', 'in', slots(p, n)),
 );
 
 export async function taskDetails(db: Q, uids: string[], withDescription: boolean) {
@@ -63,11 +60,7 @@ export async function taskDetails(db: Q, uids: string[], withDescription: boolea
 }
 
 const summariesByUids = prepared((db, p, n: number) =>
-  db
-    .selectFrom('tasks')
-    .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
-    .select(packedSummary(db).as('packed'))
-    .where('tasks.uid', 'in', slots(p, n)),
+  db.selectFrom('tasks').innerJoin('projects as p', 'p.uid', 'tasks.project_uid').select(packedSummary(db).as('packed')).where('tasks.uid', 'in', slots(p, n)),
 );
 
 /** Summary rows (no description or detail fields) in the order of `uids`; unknown uids are skipped. */
@@ -79,9 +72,38 @@ export async function getTaskSummaries(db: Q, uids: string[]): Promise<TaskSumma
 }
 
 const TASK_COLUMNS = [
-  'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'priority', 'score', 'position',
-  'assignee', 'claimed_by', 'claim_expires_at', 'parent_uid', 'links', 'anchors', 'close_reason', 'origin', 'document_path',
-  'version', 'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at', 'rel_labels', 'checklist_done', 'checklist_total', 'rev', 'substatus', 'slug',
+  'uid',
+  'project_uid',
+  'seq',
+  'title',
+  'description',
+  'status',
+  'category',
+  'kind',
+  'priority',
+  'score',
+  'position',
+  'assignee',
+  'claimed_by',
+  'claim_expires_at',
+  'parent_uid',
+  'links',
+  'anchors',
+  'close_reason',
+  'origin',
+  'document_path',
+  'version',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'archived_at',
+  'deleted_at',
+  'rel_labels',
+  'checklist_done',
+  'checklist_total',
+  'rev',
+  'substatus',
+  'slug',
   'touches',
 ] as const;
 const insertRow = prepared((db, p) => db.insertInto('tasks').values(Object.fromEntries(TASK_COLUMNS.map((c, i) => [c, p(i)])) as never));
@@ -132,7 +154,10 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
   // to explain it. A concurrent writer that takes the slug in between still meets the unique index.
   if (t.slug !== null) await slugTaken(db, t.projectUid, t.slug, t.uid, undefined);
   try {
-    await insertRow.run(db, TASK_COLUMNS.map((c) => values[c]));
+    await insertRow.run(
+      db,
+      TASK_COLUMNS.map((c) => values[c]),
+    );
   } catch (err) {
     if (t.slug !== null && isUniqueViolation(err)) await slugTaken(db, t.projectUid, t.slug, t.uid, err);
     throw err;
@@ -255,13 +280,16 @@ export async function lanePositions(db: Q, projectUid: string, status: string, e
 /** Re-spaces a lane's positions to 1, 2, 3… when midpoint insertion has run out of room. */
 export async function renumberLane(db: Q, projectUid: string, status: string): Promise<void> {
   const rows = await db.selectFrom('tasks').select('uid').where('project_uid', '=', projectUid).where('status', '=', status).orderBy('position').orderBy('created_at').execute();
-  for (const [i, r] of rows.entries()) await db.updateTable('tasks').set({ position: i + 1 }).where('uid', '=', r.uid).execute();
+  for (const [i, r] of rows.entries())
+    await db
+      .updateTable('tasks')
+      .set({ position: i + 1 })
+      .where('uid', '=', r.uid)
+      .execute();
 }
 
 // A literal LIMIT: bound as a parameter, SQLite plans this query worse and runs it slower.
-const lastInLane = prepared((db, p) =>
-  db.selectFrom('tasks').select('position').where('project_uid', '=', p(0)).where('status', '=', p(1)).orderBy('position', 'desc').limit(sql.lit(1)),
-);
+const lastInLane = prepared((db, p) => db.selectFrom('tasks').select('position').where('project_uid', '=', p(0)).where('status', '=', p(1)).orderBy('position', 'desc').limit(sql.lit(1)));
 
 export async function maxLanePosition(db: Q, projectUid: string, status: string): Promise<number> {
   const [r] = await lastInLane.all(db, [projectUid, status]);
@@ -299,14 +327,7 @@ export async function recentTaskTitles(db: Q, projectUid: string | null, limit: 
 export async function boardRows(db: Q, projectUids: string[], includeArchived: boolean): Promise<BoardRow[]> {
   let q = db
     .selectFrom('tasks')
-    .select((eb) => [
-      'status',
-      'priority',
-      'assignee',
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number>('checklist_done').as('done'),
-      eb.fn.sum<number>('checklist_total').as('total'),
-    ])
+    .select((eb) => ['status', 'priority', 'assignee', eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('checklist_done').as('done'), eb.fn.sum<number>('checklist_total').as('total')])
     .where('project_uid', 'in', projectUids.length ? projectUids : [''])
     .where('deleted_at', 'is', null)
     .groupBy(['status', 'priority', 'assignee']);

@@ -22,7 +22,17 @@ function toTokenRow(r: Selectable<ApiTokensTable>): TokenRow {
 export async function insertToken(db: Q, t: TokenRow): Promise<void> {
   await db
     .insertInto('api_tokens')
-    .values({ id: t.id, name: t.name, scope: t.scope, hash: t.hash, prefix: t.prefix, created_at: t.createdAt, last_used_at: t.lastUsedAt, revoked_at: t.revokedAt, projects: t.projects === null ? null : JSON.stringify(t.projects) })
+    .values({
+      id: t.id,
+      name: t.name,
+      scope: t.scope,
+      hash: t.hash,
+      prefix: t.prefix,
+      created_at: t.createdAt,
+      last_used_at: t.lastUsedAt,
+      revoked_at: t.revokedAt,
+      projects: t.projects === null ? null : JSON.stringify(t.projects),
+    })
     .execute();
 }
 

@@ -36,7 +36,21 @@ async function dumpTasks(db: Q, q: DumpQuery): Promise<TaskDump[]> {
   let s = db
     .selectFrom('tasks')
     .innerJoin('projects as p', 'p.uid', 'tasks.project_uid')
-    .select([packedSummary(db).as('packed'), 'tasks.description', 'tasks.links', 'tasks.anchors', 'tasks.close_reason', 'tasks.origin', 'tasks.document_path', 'tasks.completed_at', 'tasks.claim_generation', 'tasks.claim_where', 'tasks.touches', 'tasks.evidence', 'tasks.checkpoint'])
+    .select([
+      packedSummary(db).as('packed'),
+      'tasks.description',
+      'tasks.links',
+      'tasks.anchors',
+      'tasks.close_reason',
+      'tasks.origin',
+      'tasks.document_path',
+      'tasks.completed_at',
+      'tasks.claim_generation',
+      'tasks.claim_where',
+      'tasks.touches',
+      'tasks.evidence',
+      'tasks.checkpoint',
+    ])
     .where('tasks.project_uid', '=', q.projectUid)
     .where('tasks.seq', '>', q.afterSeq)
     .orderBy('tasks.seq')
@@ -48,8 +62,13 @@ async function dumpTasks(db: Q, q: DumpQuery): Promise<TaskDump[]> {
   }
   const rows: TaskRow[] = (await s.execute()).map((r) =>
     Object.assign(unpackSummary(r.packed), {
-      description: r.description, links: JSON.parse(r.links), anchors: JSON.parse(r.anchors),
-      closeReason: r.close_reason, origin: r.origin, documentPath: r.document_path, completedAt: r.completed_at,
+      description: r.description,
+      links: JSON.parse(r.links),
+      anchors: JSON.parse(r.anchors),
+      closeReason: r.close_reason,
+      origin: r.origin,
+      documentPath: r.document_path,
+      completedAt: r.completed_at,
       claimGeneration: r.claim_generation,
       claimWhere: r.claim_where === null ? null : JSON.parse(r.claim_where),
       touches: JSON.parse(r.touches),
@@ -103,9 +122,31 @@ async function projectEvents(db: Q, projectUid: string, sinceSeq?: number): Prom
 
 /** Task columns stored as the row holds them: the TaskRow field of the same name in camelCase. */
 const COPIED = [
-  'uid', 'project_uid', 'seq', 'title', 'description', 'status', 'category', 'kind', 'score', 'position', 'assignee', 'substatus', 'slug',
-  'claimed_by', 'claim_expires_at', 'parent_uid', 'close_reason', 'origin', 'document_path', 'version',
-  'created_at', 'updated_at', 'completed_at', 'archived_at', 'deleted_at',
+  'uid',
+  'project_uid',
+  'seq',
+  'title',
+  'description',
+  'status',
+  'category',
+  'kind',
+  'score',
+  'position',
+  'assignee',
+  'substatus',
+  'slug',
+  'claimed_by',
+  'claim_expires_at',
+  'parent_uid',
+  'close_reason',
+  'origin',
+  'document_path',
+  'version',
+  'created_at',
+  'updated_at',
+  'completed_at',
+  'archived_at',
+  'deleted_at',
 ] as const;
 const FIELDS = COPIED.map((c) => c.replace(/_([a-z])/g, (_, x: string) => x.toUpperCase())) as Array<keyof TaskRow>;
 const insertTaskRows = manyRows('tasks', [...COPIED, 'priority', 'links', 'anchors', 'touches', 'rel_labels', 'checklist_done', 'checklist_total', 'rev']);
@@ -138,9 +179,18 @@ const insertEdges = manyRows('dependencies', ['task_uid', 'blocker_uid', 'create
 async function insertTasks(db: Q, tasks: NewTask[]): Promise<void> {
   // Parents are earlier in the list: each row goes in before the next, so the parent trigger finds them.
   await insertTaskRows(db, tasks.map(taskValues));
-  await insertLabels(db, tasks.flatMap((t) => t.row.labels.map((l) => [t.row.uid, l])));
-  await insertItems(db, tasks.flatMap((t) => t.checklist.map((i) => [t.row.uid, i.index, i.text, i.checked ? 1 : 0])));
-  await insertComments(db, tasks.flatMap((t) => t.comments.map((c) => [c.id, t.row.uid, c.author, c.kind, c.body, c.createdAt])));
+  await insertLabels(
+    db,
+    tasks.flatMap((t) => t.row.labels.map((l) => [t.row.uid, l])),
+  );
+  await insertItems(
+    db,
+    tasks.flatMap((t) => t.checklist.map((i) => [t.row.uid, i.index, i.text, i.checked ? 1 : 0])),
+  );
+  await insertComments(
+    db,
+    tasks.flatMap((t) => t.comments.map((c) => [c.id, t.row.uid, c.author, c.kind, c.body, c.createdAt])),
+  );
 }
 
 export class KyselyTransfer implements TransferTx {
@@ -151,12 +201,22 @@ export class KyselyTransfer implements TransferTx {
 
   insertTasks: TransferTx['insertTasks'] = (t) => insertTasks(this.db, t);
   insertEventsWithSeq: TransferTx['insertEventsWithSeq'] = (e) =>
-    insertEvents(this.db, e.map((x) => [x.seq, x.at, x.actor, x.via, x.projectUid, x.taskUid, x.type, x.changes]));
-  addDependencies: TransferTx['addDependencies'] = (e) => insertEdges(this.db, e.map((x) => [x.taskUid, x.blockerUid, x.at]));
+    insertEvents(
+      this.db,
+      e.map((x) => [x.seq, x.at, x.actor, x.via, x.projectUid, x.taskUid, x.type, x.changes]),
+    );
+  addDependencies: TransferTx['addDependencies'] = (e) =>
+    insertEdges(
+      this.db,
+      e.map((x) => [x.taskUid, x.blockerUid, x.at]),
+    );
 
   // One writer at a time (SQLite): the log's end is this transaction's to extend; PostgreSQL overrides it (postgres/tx.ts).
   reserveEventSeqs: TransferTx['reserveEventSeqs'] = async () => {
-    const r = await this.db.selectFrom('events').select((eb) => eb.fn.max('seq').as('last')).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('seq').as('last'))
+      .executeTakeFirst();
     return Number(r?.last ?? 0) + 1;
   };
 

@@ -44,7 +44,6 @@ function backupsOf(file: string): string[] {
   }
 }
 
-
 function openForInspection(file: string): SqliteDatabase {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -104,7 +103,12 @@ export function diagnoseWorkspace(file: string): DoctorReport {
     checks.push({ name: 'owner', ok: true, detail: id === CAIRN_APPLICATION_ID ? 'Cairn workspace (application_id set)' : 'Cairn workspace made before the mark (marked at the next write)' });
     const version = schemaVersion(db);
     if (version > LATEST_SQLITE_VERSION) checks.push({ name: 'schema', ok: false, detail: `version ${version}, newer than this Cairn (${LATEST_SQLITE_VERSION}): upgrade Cairn` });
-    else checks.push({ name: 'schema', ok: true, detail: version === LATEST_SQLITE_VERSION ? `version ${version} (current)` : `version ${version} (migrated to ${LATEST_SQLITE_VERSION} at the next open, after a backup)` });
+    else
+      checks.push({
+        name: 'schema',
+        ok: true,
+        detail: version === LATEST_SQLITE_VERSION ? `version ${version} (current)` : `version ${version} (migrated to ${LATEST_SQLITE_VERSION} at the next open, after a backup)`,
+      });
     if (writable(file) && writable(dirname(file))) checks.push({ name: 'writable', ok: true, detail: 'yes' });
     else fail('writable', readOnlyReason(file), readOnlyError(file, readOnlyReason(file)));
 

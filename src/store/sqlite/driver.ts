@@ -4,17 +4,7 @@
  * retry) and caches prepared statements by SQL text.
  */
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  CompiledQuery,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type DatabaseConnection,
-  type Dialect,
-  type Driver,
-  type Kysely,
-  type QueryResult,
-  type TransactionSettings,
-} from 'kysely';
+import { CompiledQuery, SqliteIntrospector, SqliteQueryCompiler, type DatabaseConnection, type Dialect, type Driver, type Kysely, type QueryResult, type TransactionSettings } from 'kysely';
 import { CairnSqliteAdapter } from './engine-sql.js';
 import { LimitInliner } from './limit-literals.js';
 

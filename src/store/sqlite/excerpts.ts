@@ -52,7 +52,11 @@ const FOLD: Record<string, string> = { '\u00b5': '\u03bc', '\u017f': 's' };
 
 export function fold(word: string): string {
   if (ASCII.test(word)) return word.toLowerCase();
-  return word.normalize('NFD').replace(MARKS, '').toLowerCase().replace(/[\u00b5\u017f]/g, (c) => FOLD[c]!);
+  return word
+    .normalize('NFD')
+    .replace(MARKS, '')
+    .toLowerCase()
+    .replace(/[\u00b5\u017f]/g, (c) => FOLD[c]!);
 }
 
 export function tokenize(text: string): Token[] {

@@ -72,11 +72,9 @@ function backup(db: SqliteDatabase, file: string, from: number): string {
 export function migrate(db: SqliteDatabase, file: string | null, target = LATEST_SQLITE_VERSION): string | null {
   const current = schemaVersion(db);
   if (current > LATEST_SQLITE_VERSION) {
-    throw new CairnError(
-      'VALIDATION_ERROR',
-      `The workspace ${file ?? ''} has schema version ${current}, newer than this Cairn understands (${LATEST_SQLITE_VERSION}). Upgrade Cairn to open it.`,
-      { suggestions: ['npm install -g cairn-tasks@latest'] },
-    );
+    throw new CairnError('VALIDATION_ERROR', `The workspace ${file ?? ''} has schema version ${current}, newer than this Cairn understands (${LATEST_SQLITE_VERSION}). Upgrade Cairn to open it.`, {
+      suggestions: ['npm install -g cairn-tasks@latest'],
+    });
   }
   if (current >= target) {
     markWorkspace(db);
@@ -215,10 +213,7 @@ export function hasDatabaseFile(file: string): boolean {
 
 function notAWorkspace(file: string, why: string): CairnError {
   return new CairnError('NOT_A_WORKSPACE', `${file} is not a Cairn workspace: ${why}. Cairn left it untouched.`, {
-    suggestions: [
-      'Check --db and CAIRN_DB: they must name a Cairn workspace (usually .cairn/cairn.db in a project folder)',
-      'Run "cairn init" in your project folder to create a workspace there',
-    ],
+    suggestions: ['Check --db and CAIRN_DB: they must name a Cairn workspace (usually .cairn/cairn.db in a project folder)', 'Run "cairn init" in your project folder to create a workspace there'],
   });
 }
 
@@ -266,7 +261,7 @@ export function assertSqliteHeader(file: string): void {
     closeSync(fd);
   }
   if (head.toString('latin1') !== SQLITE_HEADER) {
-    throw notAWorkspace(file, 'it is not a SQLite database (its first bytes are not SQLite\'s header); if it was a workspace, it is damaged: restore it from a backup');
+    throw notAWorkspace(file, "it is not a SQLite database (its first bytes are not SQLite's header); if it was a workspace, it is damaged: restore it from a backup");
   }
 }
 

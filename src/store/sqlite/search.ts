@@ -73,7 +73,10 @@ function marksInJs(texts: PageText[], query: string): Marks {
   const phrases = phrasesOf(query);
   return new Map(
     texts.map((t) => {
-      const { matched, excerpt } = markHit(SEARCH_FIELDS.map((f) => t[f] ?? ''), phrases);
+      const { matched, excerpt } = markHit(
+        SEARCH_FIELDS.map((f) => t[f] ?? ''),
+        phrases,
+      );
       return [Number(t.rowid), { matchedFields: SEARCH_FIELDS.filter((_, i) => matched[i]), excerpt }];
     }),
   );
@@ -97,20 +100,27 @@ async function marksByFts5(db: Q, texts: PageText[], match: string): Promise<Mar
       highlight(page_search, 4, char(1), '') AS f4, snippet(page_search, -1, '**', '**', '\u2026', 16) AS excerpt
     FROM temp.page_search WHERE page_search MATCH ${match}`.execute(db);
   await sql`DELETE FROM temp.page_search`.execute(db);
-  return new Map(
-    marked.rows.map((m) => [
-      Number(m.rowid),
-      { matchedFields: SEARCH_FIELDS.filter((_, i) => String(m[`f${i}`] ?? '').includes('\u0001')), excerpt: String(m.excerpt ?? '') },
-    ]),
-  );
+  return new Map(marked.rows.map((m) => [Number(m.rowid), { matchedFields: SEARCH_FIELDS.filter((_, i) => String(m[`f${i}`] ?? '').includes('\u0001')), excerpt: String(m.excerpt ?? '') }]));
 }
 
 /** Filters that need the tasks table; without them the FTS index answers alone. */
 function needsRows(f: TaskFilter): boolean {
   return Boolean(
-    f.projectUids || f.statuses?.length || f.categories?.length || f.kinds?.length || f.priorities?.length ||
-      f.labelsAny?.length || f.labelsAll?.length || f.assignee !== undefined || f.parentUid || f.updatedSince ||
-      f.ready || !f.includeDone || f.includeArchived || f.includeDeleted || f.onlyDeleted,
+    f.projectUids ||
+      f.statuses?.length ||
+      f.categories?.length ||
+      f.kinds?.length ||
+      f.priorities?.length ||
+      f.labelsAny?.length ||
+      f.labelsAll?.length ||
+      f.assignee !== undefined ||
+      f.parentUid ||
+      f.updatedSince ||
+      f.ready ||
+      !f.includeDone ||
+      f.includeArchived ||
+      f.includeDeleted ||
+      f.onlyDeleted,
   );
 }
 
@@ -151,7 +161,11 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   const from = (depth: number | null, rank = true) => {
     const top = depth === null ? sql`` : sql`ORDER BY rank, num LIMIT ${depth}`;
     const score = rank ? sql`bm25(task_search, ${WEIGHTS})` : sql`0`;
-    const ranked = sql<{ num: number; rowid: number; rank: number }>`(SELECT abs(rowid) AS num, rowid, ${score} AS rank FROM task_search WHERE task_search MATCH ${match} ${visible} ${unseen(sql.raw('abs(rowid)'), after)} ${top})`.as('s');
+    const ranked = sql<{
+      num: number;
+      rowid: number;
+      rank: number;
+    }>`(SELECT abs(rowid) AS num, rowid, ${score} AS rank FROM task_search WHERE task_search MATCH ${match} ${visible} ${unseen(sql.raw('abs(rowid)'), after)} ${top})`.as('s');
     // CROSS JOIN fixes SQLite's join order: ranked matches drive, tasks are looked up by rowid. A
     // plain join lets the planner scan every task of a filtered project and probe the matches.
     return db.selectFrom(ranked).crossJoin('tasks').whereRef('tasks.num', '=', 's.num');
@@ -172,7 +186,9 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
   let total = page.length;
   if (page.length === limit || after) {
     total = await remembered(db, counts, `search:${match}:${JSON.stringify(filter)}`, async () => {
-      const c = await filtered(null, false).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const c = await filtered(null, false)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(c.n);
     });
   }
@@ -184,7 +200,14 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
  * the query matched, in number order after the cursor: the hits ranked below every word match.
  */
 async function substringHits(
-  db: Q, sq: string, match: string | null, filter: TaskFilter, need: number, after: SearchAfter | undefined, counts: CountCache | undefined, wantTotal: boolean,
+  db: Q,
+  sq: string,
+  match: string | null,
+  filter: TaskFilter,
+  need: number,
+  after: SearchAfter | undefined,
+  counts: CountCache | undefined,
+  wantTotal: boolean,
 ): Promise<{ page: Ranked[]; total: number }> {
   const rowid = sql<number>`CASE WHEN tasks.archived_at IS NULL AND tasks.deleted_at IS NULL THEN tasks.num ELSE -tasks.num END`;
   const base = () => {
@@ -202,7 +225,9 @@ async function substringHits(
   let total = page.length;
   if (wantTotal || page.length === need || after) {
     total = await remembered(db, counts, `substring:${sq}:${match}:${JSON.stringify(filter)}`, async () => {
-      const c = await base().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const c = await base()
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(c.n);
     });
   }
@@ -210,7 +235,12 @@ async function substringHits(
 }
 
 export async function search(
-  db: Q, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: CountCache,
+  db: Q,
+  query: string,
+  filter: TaskFilter,
+  limit: number,
+  after: SearchAfter | undefined,
+  counts?: CountCache,
 ): Promise<{ hits: SearchHit[]; total: number; consumed: Array<{ num: number; rank: number }>; more: boolean }> {
   const match = toFtsQuery(query);
   const sq = substringQuery(query);
@@ -218,8 +248,11 @@ export async function search(
   // One match past the page says whether another follows. Once the word matches run out within a
   // page, it fills with substring matches (substringHits): a page the word matches fill costs no
   // substring work, so `total` counts the word matches until then (docs/decisions.md).
-  let found: { page: Ranked[]; total: number } = !match ? { page: [], total: 0 }
-    : needsRows(filter) ? await searchFiltered(db, match, filter, limit + 1, after, counts) : await searchIndexOnly(db, match, limit + 1, after, counts);
+  let found: { page: Ranked[]; total: number } = !match
+    ? { page: [], total: 0 }
+    : needsRows(filter)
+      ? await searchFiltered(db, match, filter, limit + 1, after, counts)
+      : await searchIndexOnly(db, match, limit + 1, after, counts);
   if (sq && found.page.length <= limit) {
     const words = after ? found.total : found.page.length;
     const more = await substringHits(db, sq, match, filter, limit + 1 - found.page.length, after, counts, false);
@@ -235,13 +268,18 @@ export async function search(
   // otherwise. Both stay off the main index, where highlight() walks every match between the
   // page's rowids.
   // The page's summary rows by number, in one query (a search page is rarely a page seen before).
-  const rows = await summariesByNums(db, page.map((r) => r.num));
+  const rows = await summariesByNums(
+    db,
+    page.map((r) => r.num),
+  );
   const texts = await sql<PageText>`SELECT rowid, title, labels, description, comments, checklist FROM task_search WHERE rowid IN (${sql.join(page.map((r) => r.rowid))})`.execute(db);
   const byWords = texts.rows.filter((t) => page.some((r) => r.rowid === Number(t.rowid) && r.rank < SUBSTRING_RANK));
-  const marks = !match || byWords.length === 0 ? new Map() as Marks
-    : byWords.every((t) => SEARCH_FIELDS.every((f) => isPlainLatin(t[f] ?? ''))) && isPlainLatin(query)
-      ? marksInJs(byWords, query)
-      : await marksByFts5(db, byWords, match);
+  const marks =
+    !match || byWords.length === 0
+      ? (new Map() as Marks)
+      : byWords.every((t) => SEARCH_FIELDS.every((f) => isPlainLatin(t[f] ?? ''))) && isPlainLatin(query)
+        ? marksInJs(byWords, query)
+        : await marksByFts5(db, byWords, match);
   for (const t of texts.rows) if (sq && !marks.has(Number(t.rowid))) marks.set(Number(t.rowid), substringMarks(sq, t.title, t.labels));
   const hits = page.flatMap((r) => {
     const task = rows.get(r.num);

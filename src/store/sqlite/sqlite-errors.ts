@@ -25,18 +25,14 @@ export function writable(path: string): boolean {
 
 /** CORRUPT: the file is damaged. Points at the migration backups, an export and `cairn doctor`. */
 export function corruptError(file: string, why: string, cause?: unknown): CairnError {
-  return new CairnError(
-    'CORRUPT',
-    `The workspace ${file} is damaged (${why}). Cairn cannot trust what it reads there; nothing was changed.`,
-    {
-      cause,
-      suggestions: [
-        `Run "cairn doctor --db ${file}" to see what SQLite's integrity checks report`,
-        `Restore a backup: Cairn copies the file to ${file}.bak-v<version>-<time> before each migration; move the damaged file aside and copy the newest backup (or your own copy of the file) to ${file}`,
-        `If you keep an export (cairn export --out cairn-export.jsonl), move the damaged file aside, then "cairn init" and "cairn import cairn-export.jsonl"; "sqlite3 ${file} .recover" can salvage rows`,
-      ],
-    },
-  );
+  return new CairnError('CORRUPT', `The workspace ${file} is damaged (${why}). Cairn cannot trust what it reads there; nothing was changed.`, {
+    cause,
+    suggestions: [
+      `Run "cairn doctor --db ${file}" to see what SQLite's integrity checks report`,
+      `Restore a backup: Cairn copies the file to ${file}.bak-v<version>-<time> before each migration; move the damaged file aside and copy the newest backup (or your own copy of the file) to ${file}`,
+      `If you keep an export (cairn export --out cairn-export.jsonl), move the damaged file aside, then "cairn init" and "cairn import cairn-export.jsonl"; "sqlite3 ${file} .recover" can salvage rows`,
+    ],
+  });
 }
 
 /** DISK_FULL: SQLite could not grow the file or its log. */
@@ -69,7 +65,7 @@ export function translateSqliteError(err: unknown, file: string): CairnError | u
   const code = codeOf(err);
   const message = err instanceof Error ? err.message : String(err);
   if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return corruptError(file, message, err);
-  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'SQLITE_IOERR_WRITE' && /full/.test(message)) return diskFullError(file, err);
+  if (code === 'SQLITE_FULL' || code === 'ENOSPC' || (code === 'SQLITE_IOERR_WRITE' && /full/.test(message))) return diskFullError(file, err);
   if (code.startsWith('SQLITE_READONLY') || code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return readOnlyError(file, readOnlyReason(file), err);
   if (code.startsWith('SQLITE_CANTOPEN')) {
     const dir = dirname(file);

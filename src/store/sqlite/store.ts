@@ -109,7 +109,12 @@ export class SqliteStore implements Store {
     const h = this.#current() ?? (this.#empty ??= handle(openSqliteFile(':memory:')));
     // WAL readers do not wait for writers; BUSY reaches a reader only in rare moments (another
     // connection recovering the log), and is waited out like a writer's.
-    return this.#waitForLock(() => h.db.transaction().setAccessMode('read only').execute((trx) => this.#run(trx, h, true, fn)));
+    return this.#waitForLock(() =>
+      h.db
+        .transaction()
+        .setAccessMode('read only')
+        .execute((trx) => this.#run(trx, h, true, fn)),
+    );
   }
 
   get #lockWaitMs(): number {
@@ -130,10 +135,14 @@ export class SqliteStore implements Store {
         if (!isBusy(err)) throw this.#translate(err);
         if (n === 0) this.#lockWaits++;
         if (Date.now() >= deadline) {
-          throw new CairnError('BUSY', `The workspace ${this.location} stayed locked by another writer for ${this.#lockWaitMs >= 1000 ? `${Math.round(this.#lockWaitMs / 1000)} s` : `${this.#lockWaitMs} ms`}; nothing was changed. Retry the command.`, {
-            cause: err,
-            suggestions: ['Retry in a moment; if it persists, look for a stuck process holding the database open'],
-          });
+          throw new CairnError(
+            'BUSY',
+            `The workspace ${this.location} stayed locked by another writer for ${this.#lockWaitMs >= 1000 ? `${Math.round(this.#lockWaitMs / 1000)} s` : `${this.#lockWaitMs} ms`}; nothing was changed. Retry the command.`,
+            {
+              cause: err,
+              suggestions: ['Retry in a moment; if it persists, look for a stuck process holding the database open'],
+            },
+          );
         }
         await backoff(n);
       }
@@ -152,12 +161,15 @@ export class SqliteStore implements Store {
       // (unknown project, bad id…) leaves no file or directory behind.
       const rehearsal = Symbol('rehearsal');
       const empty = (this.#empty ??= handle(openSqliteFile(':memory:')));
-      await empty.db.transaction().execute(async (trx) => {
-        await this.#run(trx, empty, false, fn);
-        throw rehearsal;
-      }).catch((err: unknown) => {
-        if (err !== rehearsal) throw err;
-      });
+      await empty.db
+        .transaction()
+        .execute(async (trx) => {
+          await this.#run(trx, empty, false, fn);
+          throw rehearsal;
+        })
+        .catch((err: unknown) => {
+          if (err !== rehearsal) throw err;
+        });
       h = this.#current() ?? (this.#file = handle(openSqliteFile(this.location, this.#options)));
     }
     if (h.raw.readonly) throw readOnlyError(this.location, readOnlyReason(this.location));

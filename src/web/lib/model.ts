@@ -178,7 +178,14 @@ export class BoardModel extends Observable {
   /** Re-reads a task and the lanes it left or entered (their counts). */
   async refresh(ids: Iterable<string>, lanes: Set<string> = new Set()): Promise<void> {
     const all = [...new Set(ids)];
-    const tasks = await Promise.all(all.map((id) => this.api.get<{ task: Task }>(`/tasks/${encodeURIComponent(id)}`).then((r) => r.task, (err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)))));
+    const tasks = await Promise.all(
+      all.map((id) =>
+        this.api.get<{ task: Task }>(`/tasks/${encodeURIComponent(id)}`).then(
+          (r) => r.task,
+          (err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)),
+        ),
+      ),
+    );
     all.forEach((id, i) => {
       const before = this.findCard(id);
       if (before) lanes.add(before.lane.status.name);
@@ -312,7 +319,11 @@ export class BoardModel extends Observable {
       }
       const by = this.activity.find((e) => e.taskId === taskId)?.actor;
       await this.refresh([taskId]);
-      this.say('conflict', `Not saved: ${taskId} was changed${by ? ` by ${by}` : ''} while you were editing (now version ${fresh?.version ?? '?'}). Your ${what} was not applied; the card below is the current one. Make the change again if it still applies.`, { taskId, ...(fresh ? { fresh } : {}) });
+      this.say(
+        'conflict',
+        `Not saved: ${taskId} was changed${by ? ` by ${by}` : ''} while you were editing (now version ${fresh?.version ?? '?'}). Your ${what} was not applied; the card below is the current one. Make the change again if it still applies.`,
+        { taskId, ...(fresh ? { fresh } : {}) },
+      );
       return;
     }
     await this.refresh([taskId]).catch(() => undefined);

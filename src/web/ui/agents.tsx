@@ -76,9 +76,15 @@ export function Agents({ model, onOpen }: { model: BoardModel; onOpen(id: string
   useEffect(() => {
     if (!key) return;
     // Claiming or renewing updates the task, so live claims are among the most recently updated open tasks.
-    void model.api.get<TaskList>('/tasks', { project: key, sort: 'updated', limit: 200 }).then((r) => setClaimed(r.tasks.filter((t) => t.claim)), () => undefined);
+    void model.api.get<TaskList>('/tasks', { project: key, sort: 'updated', limit: 200 }).then(
+      (r) => setClaimed(r.tasks.filter((t) => t.claim)),
+      () => undefined,
+    );
     // '**' overlaps every pattern: the answer names every live reservation but those of the board's own actor.
-    void model.api.send<PathsCheck>('POST', '/paths/check', { paths: ['**'] }).then((r) => setReserves(reservedByTask(r)), () => undefined);
+    void model.api.send<PathsCheck>('POST', '/paths/check', { paths: ['**'] }).then(
+      (r) => setReserves(reservedByTask(r)),
+      () => undefined,
+    );
   }, [key, model.liveTick]);
   const live = claimed.filter((t) => Date.parse(t.claim!.expiresAt) > Date.now()).sort((a, b) => Date.parse(a.claim!.expiresAt) - Date.parse(b.claim!.expiresAt));
   return (

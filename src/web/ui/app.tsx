@@ -61,7 +61,8 @@ export function App() {
     setRoute(next);
   };
   useEffect(() => {
-    if (route.project && model.project && route.project !== model.project.key) model.openProject(route.project).catch((err) => model.say('error', `Could not open ${route.project}: ${(err as Error).message}`));
+    if (route.project && model.project && route.project !== model.project.key)
+      model.openProject(route.project).catch((err) => model.say('error', `Could not open ${route.project}: ${(err as Error).message}`));
   }, [route.project]);
   useEffect(() => {
     if (model.project && route.project !== model.project.key) history.replaceState(null, '', toHash({ ...route, project: model.project.key }));
@@ -100,7 +101,11 @@ export function App() {
       {/* A notice about the card in the panel is shown there, once. */}
       {!(route.task && model.notice?.taskId === route.task) && <NoticeBar model={model} onOpen={open} />}
       <main id="main" class={`main${route.task ? ' with-panel' : ''}`} {...blocked}>
-        {model.loadError && <p class="error" role="alert">{model.loadError}</p>}
+        {model.loadError && (
+          <p class="error" role="alert">
+            {model.loadError}
+          </p>
+        )}
         {route.view === 'board' && <Board model={model} onOpen={open} />}
         {route.view === 'ready' && <ReadyView model={model} onOpen={open} />}
         {route.view === 'graph' && <Graph model={model} onOpen={open} />}

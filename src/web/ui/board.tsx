@@ -52,11 +52,26 @@ export function Board({ model, onOpen }: { model: BoardModel; onOpen(id: string)
     return <p class="empty">{text}</p>;
   }
   return (
-    <div ref={boardRef} class={`board${drag.dragging ? ' dragging' : ''}`} role="region" aria-label={`Board of ${model.project?.name ?? ''}. Arrow keys go from card to card; Alt and an arrow key moves the focused card.`}>
+    <div
+      ref={boardRef}
+      class={`board${drag.dragging ? ' dragging' : ''}`}
+      role="region"
+      aria-label={`Board of ${model.project?.name ?? ''}. Arrow keys go from card to card; Alt and an arrow key moves the focused card.`}
+    >
       {model.lanes.map((lane) => (
-        <Lane key={lane.status.name} model={model} lane={lane} focusId={focusId} onOpen={onOpen} onKeyMove={keyMove} onKeyFocus={keyFocus}
-          onGrip={drag.start} pointerDropAt={drag.hint?.lane === lane.status.name ? drag.hint.index : null}
-          folded={isFolded(lane.status.name, lane.status.category)} onFold={(folded) => setChosen({ ...chosen, [lane.status.name]: folded })} />
+        <Lane
+          key={lane.status.name}
+          model={model}
+          lane={lane}
+          focusId={focusId}
+          onOpen={onOpen}
+          onKeyMove={keyMove}
+          onKeyFocus={keyFocus}
+          onGrip={drag.start}
+          pointerDropAt={drag.hint?.lane === lane.status.name ? drag.hint.index : null}
+          folded={isFolded(lane.status.name, lane.status.category)}
+          onFold={(folded) => setChosen({ ...chosen, [lane.status.name]: folded })}
+        />
       ))}
       {drag.ghostView}
     </div>

@@ -59,8 +59,16 @@ export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMov
         <span class="card-id">{t.id}</span>
         <span class={`kind kind-${t.kind}`}>{t.kind}</span>
         {t.priority !== 'none' && <span class={`prio prio-${t.priority}`}>{t.priority}</span>}
-        {t.isReady && <span class="ready" title="Ready: every blocker is done and nobody holds it">ready</span>}
-        {by && <span class="touched-by" title="Changed in the last seconds">{by}</span>}
+        {t.isReady && (
+          <span class="ready" title="Ready: every blocker is done and nobody holds it">
+            ready
+          </span>
+        )}
+        {by && (
+          <span class="touched-by" title="Changed in the last seconds">
+            {by}
+          </span>
+        )}
         {/* A grip for fingers and pens; keyboards use Alt + arrows, mice drag the whole card. */}
         <span class="grip" aria-hidden="true" title="Drag to move" onPointerDown={(e) => onGrip(e, t.id, t.title)}>
           ⠿
@@ -105,7 +113,11 @@ export function Card({ model, card: t, index, setSize, focusId, onOpen, onKeyMov
               ☑ {progress.done}/{progress.total}
             </span>
           )}
-          {blockers.length > 0 && <span class="waits" title="Unfinished blockers: the card is not ready until they are done. The Blocked lane is for work held up by something else.">Waits on {blockers.join(', ')}</span>}
+          {blockers.length > 0 && (
+            <span class="waits" title="Unfinished blockers: the card is not ready until they are done. The Blocked lane is for work held up by something else.">
+              Waits on {blockers.join(', ')}
+            </span>
+          )}
         </span>
       </div>
     </li>

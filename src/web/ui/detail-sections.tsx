@@ -46,7 +46,8 @@ function CheckpointNote({ checkpoint: c }: { checkpoint: Checkpoint }) {
       {c.next && <p>Next: {c.next}</p>}
       {!!c.changedFiles?.length && (
         <p>
-          Changed: {c.changedFiles.map((f) => (
+          Changed:{' '}
+          {c.changedFiles.map((f) => (
             <code key={f}>{f}</code>
           ))}
         </p>
@@ -182,9 +183,14 @@ function useSummaries(p: SectionProps, ids: string[]): Map<string, TaskSummary> 
   const key = ids.join(',');
   useEffect(() => {
     if (!ids.length) return;
-    void Promise.all(ids.map((id) => p.model.api.get<{ task: TaskSummary }>(`/tasks/${encodeURIComponent(id)}`).then((r) => r.task, () => null))).then((ts) =>
-      setMap(new Map(ts.filter((t): t is TaskSummary => !!t).map((t) => [t.id, t]))),
-    );
+    void Promise.all(
+      ids.map((id) =>
+        p.model.api.get<{ task: TaskSummary }>(`/tasks/${encodeURIComponent(id)}`).then(
+          (r) => r.task,
+          () => null,
+        ),
+      ),
+    ).then((ts) => setMap(new Map(ts.filter((t): t is TaskSummary => !!t).map((t) => [t.id, t]))));
   }, [key, p.task.version]);
   return map;
 }
@@ -202,7 +208,10 @@ export function Dependencies(p: SectionProps) {
       const find = byId
         ? model.api.get<{ task: TaskSummary }>(`/tasks/${encodeURIComponent(q.toUpperCase())}`).then((r) => [{ task: r.task, matchedFields: ['id'], excerpt: r.task.title }])
         : model.api.get<{ results: SearchResult[] }>('/search', { query: q, project: task.project, limit: 8 }).then((r) => r.results);
-      void find.then((rs) => setResults(rs.filter((r) => r.task.id !== task.id && !task.blockedBy.includes(r.task.id))), () => setResults([]));
+      void find.then(
+        (rs) => setResults(rs.filter((r) => r.task.id !== task.id && !task.blockedBy.includes(r.task.id))),
+        () => setResults([]),
+      );
     }, 200);
     return () => clearTimeout(timer);
   }, [query]);
@@ -266,10 +275,14 @@ export function Relations(p: SectionProps & { patch(what: string, body: Record<s
   return (
     <section class="section" aria-labelledby="rel-h">
       <h3 id="rel-h">Parent and children</h3>
-      <p>
-        Parent: {task.parentId ? <TaskLink id={task.parentId} onOpen={p.onOpen} tasks={names} /> : <span class="muted">none</span>}
-      </p>
-      <EditText id="f-parent" label="Set parent (id, empty to detach)" value={task.parentId ?? ''} version={task.version} onSave={(v, base) => p.patch('parent change', { parentId: v.trim().toUpperCase() || null }, base)} />
+      <p>Parent: {task.parentId ? <TaskLink id={task.parentId} onOpen={p.onOpen} tasks={names} /> : <span class="muted">none</span>}</p>
+      <EditText
+        id="f-parent"
+        label="Set parent (id, empty to detach)"
+        value={task.parentId ?? ''}
+        version={task.version}
+        onSave={(v, base) => p.patch('parent change', { parentId: v.trim().toUpperCase() || null }, base)}
+      />
       <h4>Children {task.childProgress ? <span class="muted">{`${task.childProgress.done}/${task.childProgress.total} done`}</span> : null}</h4>
       {task.children.length === 0 && <p class="muted">None.</p>}
       <ul class="plain-list">
@@ -285,11 +298,18 @@ export function Relations(p: SectionProps & { patch(what: string, body: Record<s
 
 export function LinksSection({ task, patch }: { task: Task; patch(what: string, body: Record<string, unknown>, base?: number): Promise<boolean> }) {
   const l = task.links;
-  const save = (field: string, parse: (v: string) => unknown = (v) => v.trim()): Save => (v, base) => patch('link change', { links: { [field]: parse(v) } }, base);
+  const save =
+    (field: string, parse: (v: string) => unknown = (v) => v.trim()): Save =>
+    (v, base) =>
+      patch('link change', { links: { [field]: parse(v) } }, base);
   return (
     <section class="section" aria-labelledby="links-h">
       <h3 id="links-h">Links</h3>
-      {task.origin && <p class="origin">Origin: <code>{task.origin}</code></p>}
+      {task.origin && (
+        <p class="origin">
+          Origin: <code>{task.origin}</code>
+        </p>
+      )}
       {l.prUrl && (
         <p>
           <a href={isSafeUrl(l.prUrl, { schemes: ['http:', 'https:'] }) ? l.prUrl : undefined} target="_blank" rel="noopener noreferrer">

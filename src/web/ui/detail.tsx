@@ -17,7 +17,10 @@ export interface PanelApi {
 /** Complete, claim, archive, delete, and the way back (restore). */
 function Actions({ task, model, change }: { task: Task; model: BoardModel; change: PanelApi['change'] }) {
   const enc = encodeURIComponent(task.id);
-  const post = (what: string, path: string, body: Record<string, unknown> = {}) => () => void change(what, () => model.api.send<{ task: Task }>('POST', `/tasks/${enc}${path}`, body));
+  const post =
+    (what: string, path: string, body: Record<string, unknown> = {}) =>
+    () =>
+      void change(what, () => model.api.send<{ task: Task }>('POST', `/tasks/${enc}${path}`, body));
   if (task.deletedAt || task.archivedAt) {
     return (
       <p class="status-line" role="status">
@@ -89,7 +92,10 @@ export function Detail({ model, id, onOpen, onClose }: { model: BoardModel; id: 
       setTask(t);
       model.place(t.id, t);
       model.changed();
-      void model.api.get<{ events: ActivityEvent[] }>(`/tasks/${enc}/history`, { limit: 100 }).then((h) => setHistory(h.events), () => undefined);
+      void model.api.get<{ events: ActivityEvent[] }>(`/tasks/${enc}/history`, { limit: 100 }).then(
+        (h) => setHistory(h.events),
+        () => undefined,
+      );
       return true;
     } catch (err) {
       await model.failed(err, id, what);
@@ -97,8 +103,7 @@ export function Detail({ model, id, onOpen, onClose }: { model: BoardModel; id: 
       return false;
     }
   };
-  const patch = (what: string, body: Record<string, unknown>, base = task!.version) =>
-    change(what, () => model.api.send<{ task: Task }>('PATCH', `/tasks/${enc}`, { ...body, expectedVersion: base }));
+  const patch = (what: string, body: Record<string, unknown>, base = task!.version) => change(what, () => model.api.send<{ task: Task }>('PATCH', `/tasks/${enc}`, { ...body, expectedVersion: base }));
 
   const statuses = model.projects.find((p) => p.key === task?.project)?.statuses ?? model.project?.statuses ?? [];
   const live = task?.claim && Date.parse(task.claim.expiresAt) > Date.now() ? task.claim : null;
@@ -132,14 +137,32 @@ export function Detail({ model, id, onOpen, onClose }: { model: BoardModel; id: 
             <EditSelect id="f-status" label="Status" value={task.status} options={statuses.map((s) => [s.name, s.displayName] as const)} onChange={(v) => void patch('status change', { status: v })} />
             <EditSelect id="f-priority" label="Priority" value={task.priority} options={PRIORITIES.map((p) => [p, p] as const)} onChange={(v) => void patch('priority change', { priority: v })} />
             <EditSelect id="f-kind" label="Kind" value={task.kind} options={KINDS.map((k) => [k, k] as const)} onChange={(v) => void patch('kind change', { kind: v })} />
-            <EditText id="f-assignee" label="Assignee" value={task.assignee ?? ''} version={task.version} placeholder="e.g. agent:claude-1" onSave={(v, base) => patch('assignee change', { assignee: v.trim() || null }, base)} />
+            <EditText
+              id="f-assignee"
+              label="Assignee"
+              value={task.assignee ?? ''}
+              version={task.version}
+              placeholder="e.g. agent:claude-1"
+              onSave={(v, base) => patch('assignee change', { assignee: v.trim() || null }, base)}
+            />
           </div>
           <EditText
             id="f-labels"
             label="Labels (comma-separated)"
             value={task.labels.join(', ')}
             version={task.version}
-            onSave={(v, base) => patch('label change', { labels: v.split(',').map((s) => s.trim()).filter(Boolean) }, base)}
+            onSave={(v, base) =>
+              patch(
+                'label change',
+                {
+                  labels: v
+                    .split(',')
+                    .map((s) => s.trim())
+                    .filter(Boolean),
+                },
+                base,
+              )
+            }
           />
           <p class="status-line">
             {task.isReady && <span class="ready">ready</span>}{' '}

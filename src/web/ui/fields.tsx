@@ -8,7 +8,23 @@ import { renderMarkdown } from '../lib/markdown.js';
 
 export type Save = (value: string, baseVersion: number) => Promise<boolean>;
 
-export function EditText({ id, label, value, version, onSave, maxLength, placeholder }: { id: string; label: string; value: string; version: number; onSave: Save; maxLength?: number; placeholder?: string }) {
+export function EditText({
+  id,
+  label,
+  value,
+  version,
+  onSave,
+  maxLength,
+  placeholder,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  version: number;
+  onSave: Save;
+  maxLength?: number;
+  placeholder?: string;
+}) {
   const [draft, setDraft] = useState<string | null>(null);
   const [base, setBase] = useState(version);
   const shown = draft ?? value;

@@ -13,8 +13,14 @@ export function FilterBar({ model }: { model: BoardModel }) {
   const refresh = Math.floor(model.liveTick / 20);
   useEffect(() => {
     if (!key || !ready) return;
-    void model.api.get<{ labels: Array<{ label: string }> }>('/labels', { project: key }).then((r) => setLabels(r.labels.map((l) => l.label)), () => undefined);
-    void model.api.get<{ byAssignee: Record<string, unknown> }>('/board', { project: key, cardsPerLane: 0 }).then((r) => setAssignees(Object.keys(r.byAssignee).filter((a) => a && a !== 'unassigned')), () => undefined);
+    void model.api.get<{ labels: Array<{ label: string }> }>('/labels', { project: key }).then(
+      (r) => setLabels(r.labels.map((l) => l.label)),
+      () => undefined,
+    );
+    void model.api.get<{ byAssignee: Record<string, unknown> }>('/board', { project: key, cardsPerLane: 0 }).then(
+      (r) => setAssignees(Object.keys(r.byAssignee).filter((a) => a && a !== 'unassigned')),
+      () => undefined,
+    );
   }, [key, ready, refresh]);
   const f = model.filters;
   const select = (id: string, label: string, value: string, options: readonly string[], set: (v: string) => void, any = 'Any') => (

@@ -84,7 +84,11 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
   );
   if (folded) {
     return (
-      <section class="lane folded" aria-labelledby={headingId} data-lane={name} data-folded=""
+      <section
+        class="lane folded"
+        aria-labelledby={headingId}
+        data-lane={name}
+        data-folded=""
         onDragOver={(e) => {
           if (!e.dataTransfer?.types.includes('text/x-cairn-card')) return;
           e.preventDefault();
@@ -142,8 +146,14 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
             if (active === input || active === document.body || active === null) input.focus();
           }}
         >
-          <input ref={addInput} name="title" aria-label={`New card title in ${lane.status.displayName}`} placeholder="Title, then Enter" maxLength={200}
-            onKeyDown={(e) => e.key === 'Escape' && setAdding(false)} />
+          <input
+            ref={addInput}
+            name="title"
+            aria-label={`New card title in ${lane.status.displayName}`}
+            placeholder="Title, then Enter"
+            maxLength={200}
+            onKeyDown={(e) => e.key === 'Escape' && setAdding(false)}
+          />
         </form>
       )}
       <div
@@ -176,7 +186,18 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
       >
         <ol class="cards" aria-labelledby={headingId} data-count={n} style={{ height: `${(n + (lane.cursor ? 1 : 0)) * ROW}px` }}>
           {rows.map((i) => (
-            <Card key={lane.cards[i]!.id} model={model} card={lane.cards[i]!} index={i} setSize={lane.total} focusId={focusId} onOpen={onOpen} onKeyMove={onKeyMove} onKeyFocus={onKeyFocus} onGrip={onGrip} />
+            <Card
+              key={lane.cards[i]!.id}
+              model={model}
+              card={lane.cards[i]!}
+              index={i}
+              setSize={lane.total}
+              focusId={focusId}
+              onOpen={onOpen}
+              onKeyMove={onKeyMove}
+              onKeyFocus={onKeyFocus}
+              onGrip={onGrip}
+            />
           ))}
         </ol>
         {dropAt !== null && <div class="drop-line" style={{ transform: `translateY(${dropAt * ROW - 4}px)` }} aria-hidden="true" />}

@@ -63,7 +63,7 @@ export function usePointerDrag(model: BoardModel) {
       el.removeEventListener('pointermove', move);
       el.removeEventListener('pointerup', end);
       el.removeEventListener('pointercancel', end);
-      const at = ev.type === 'pointerup' ? dropPoint(ev.clientX, ev.clientY) ?? last.current : null;
+      const at = ev.type === 'pointerup' ? (dropPoint(ev.clientX, ev.clientY) ?? last.current) : null;
       setGhost(null);
       setHint(null);
       last.current = null;

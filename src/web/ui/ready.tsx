@@ -9,10 +9,13 @@ export function ReadyView({ model, onOpen }: { model: BoardModel; onOpen(id: str
   const key = model.project?.key;
   useEffect(() => {
     if (!key) return;
-    void model.api.get<{ tasks: TaskSummary[]; blocked?: { count: number; topBlockers: string[] } }>('/ready', { project: key, limit: 100 }).then((r) => {
-      setTasks(r.tasks);
-      setBlocked(r.blocked ?? null);
-    }, (err) => model.say('error', `Could not read the ready queue: ${(err as Error).message}`));
+    void model.api.get<{ tasks: TaskSummary[]; blocked?: { count: number; topBlockers: string[] } }>('/ready', { project: key, limit: 100 }).then(
+      (r) => {
+        setTasks(r.tasks);
+        setBlocked(r.blocked ?? null);
+      },
+      (err) => model.say('error', `Could not read the ready queue: ${(err as Error).message}`),
+    );
   }, [key, model.liveTick]);
   if (!tasks) return <p class="empty">Loading…</p>;
   return (

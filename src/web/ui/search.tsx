@@ -56,7 +56,10 @@ export function SearchBox({ model, onOpen }: { model: BoardModel; onOpen(id: str
                     onOpen(r.task.id);
                   }}
                 >
-                  <span class="card-id">{r.task.id}</span> <strong>{r.task.title}</strong> <span class="muted">· {r.task.status} · in {r.matchedFields.join(', ')}</span>
+                  <span class="card-id">{r.task.id}</span> <strong>{r.task.title}</strong>{' '}
+                  <span class="muted">
+                    · {r.task.status} · in {r.matchedFields.join(', ')}
+                  </span>
                   <span class="excerpt" dangerouslySetInnerHTML={{ __html: renderExcerpt(r.excerpt) }} />
                 </button>
               </li>

@@ -11,8 +11,7 @@ export function TokenPrompt({ model }: { model: BoardModel }) {
       <div class="modal" role="dialog" aria-modal="true" aria-labelledby="token-title" aria-describedby="token-why">
         <h2 id="token-title">API token needed</h2>
         <p id="token-why">
-          {model.needToken.message} Create one with <code>cairn token create --name board --scope write</code> (or <code>--scope read</code> to only watch). It is kept in this
-          browser's storage.
+          {model.needToken.message} Create one with <code>cairn token create --name board --scope write</code> (or <code>--scope read</code> to only watch). It is kept in this browser's storage.
         </p>
         <form
           onSubmit={(e) => {

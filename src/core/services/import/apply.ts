@@ -114,7 +114,15 @@ export class Importer {
   readonly #held = (field: string): boolean => !this.opts.link || this.opts.link.fields.has(field);
 
   /** Holds an appended event for finish() (see #later), stamped now as record() would stamp it. */
-  #append(e: { projectUid: string | null; taskUid: string | null; type: string; changes: Record<string, { before: unknown; after: unknown }> | string; at?: string; actor?: string; via?: string | null }): void {
+  #append(e: {
+    projectUid: string | null;
+    taskUid: string | null;
+    type: string;
+    changes: Record<string, { before: unknown; after: unknown }> | string;
+    at?: string;
+    actor?: string;
+    via?: string | null;
+  }): void {
     this.#later.push({
       at: e.at ?? nowIso(this.ctx),
       actor: e.actor ?? this.ctx.actor,
@@ -150,7 +158,11 @@ export class Importer {
       this.#projects.set(p.ref, { row, statuses, isNew: false, maxSeq: 0, seqs: new Set(), lanes: new Map() });
       if (p.events?.length) {
         const have = new Set((await tx.transfer.projectEvents(row.uid)).map(eventKey));
-        await this.#events(p.events.filter((e) => !have.has(eventKey(e))), row.uid, null);
+        await this.#events(
+          p.events.filter((e) => !have.has(eventKey(e))),
+          row.uid,
+          null,
+        );
       }
       return;
     }
@@ -158,7 +170,8 @@ export class Importer {
     // As create would refuse them, aliases another project holds are left out, and the report says so.
     if (this.#write) await tx.exclusive('projects');
     const { free, taken } = await freeAliases(tx, p.aliases, null);
-    for (const t of taken) this.report.warnings.push(`${p.at.file}${p.at.line !== undefined ? `:${p.at.line}` : ''}: alias "${t.alias}" of project ${key} left out: it already names project ${t.holder}`);
+    for (const t of taken)
+      this.report.warnings.push(`${p.at.file}${p.at.line !== undefined ? `:${p.at.line}` : ''}: alias "${t.alias}" of project ${key} left out: it already names project ${t.holder}`);
     p.aliases = free;
     p.root = this.#rootOf(p, key);
     row = {
@@ -175,10 +188,19 @@ export class Importer {
     this.report.projects.created.push(key);
     this.#projects.set(p.ref, { row, statuses, isNew: true, maxSeq: 0, seqs: new Set(), lanes: new Map() });
     if (!this.#write) return;
-    await tx.insertProject(row, statuses.map((s, position) => ({ ...s, position })));
+    await tx.insertProject(
+      row,
+      statuses.map((s, position) => ({ ...s, position })),
+    );
     if (p.nextSeq) await tx.transfer.raiseNextSeq(row.uid, p.nextSeq);
     if (p.events) await this.#events(p.events, row.uid, null);
-    else this.#append({ projectUid: row.uid, taskUid: null, type: 'project.created', changes: { key: { before: null, after: key }, name: { before: null, after: p.name }, importedFrom: { before: null, after: this.opts.source } } });
+    else
+      this.#append({
+        projectUid: row.uid,
+        taskUid: null,
+        type: 'project.created',
+        changes: { key: { before: null, after: key }, name: { before: null, after: p.name }, importedFrom: { before: null, after: this.opts.source } },
+      });
   }
 
   /**
@@ -294,19 +316,49 @@ export class Importer {
     if (pend.parent === null && pend.blockedBy.length === 0) this.#pending.pop();
     const updatedAt = t.updatedAt ?? t.createdAt ?? now;
     const row = {
-      uid, projectUid: p.row.uid, projectKey: p.row.key, seq,
-      title: t.title, description: t.description, status: status.name, category: status.category,
-      kind: t.kind, priority: t.priority, score: t.score,
+      uid,
+      projectUid: p.row.uid,
+      projectKey: p.row.key,
+      seq,
+      title: t.title,
+      description: t.description,
+      status: status.name,
+      category: status.category,
+      kind: t.kind,
+      priority: t.priority,
+      score: t.score,
       position: t.position ?? (await this.#lastInLane(p, status.name)) + 1,
-      assignee: t.assignee, substatus: t.substatus, slug: t.slug,
-      claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null, claimGeneration: t.claim ? 1 : 0, claimWhere: null,
-      touches: t.touches ?? [], evidence: null, checkpoint: null,
-      parentUid: parentAtInsert ?? null, parentId: null,
-      links: t.links, anchors: t.anchors, closeReason: t.closeReason, origin: t.origin, documentPath: t.documentPath,
-      version: t.version ?? 1, createdAt: t.createdAt ?? now, updatedAt,
+      assignee: t.assignee,
+      substatus: t.substatus,
+      slug: t.slug,
+      claimedBy: t.claim?.actor ?? null,
+      claimExpiresAt: t.claim?.expiresAt ?? null,
+      claimGeneration: t.claim ? 1 : 0,
+      claimWhere: null,
+      touches: t.touches ?? [],
+      evidence: null,
+      checkpoint: null,
+      parentUid: parentAtInsert ?? null,
+      parentId: null,
+      links: t.links,
+      anchors: t.anchors,
+      closeReason: t.closeReason,
+      origin: t.origin,
+      documentPath: t.documentPath,
+      version: t.version ?? 1,
+      createdAt: t.createdAt ?? now,
+      updatedAt,
       completedAt: t.completedAt !== undefined ? t.completedAt : status.category === 'done' ? updatedAt : null,
-      archivedAt: t.archivedAt ?? null, deletedAt: t.deletedAt ?? null,
-      openBlockers: 0, openBlockerIds: [], checklistDone: 0, checklistTotal: checklist.length, labels, blockedBy: [], blocks: [], children: [],
+      archivedAt: t.archivedAt ?? null,
+      deletedAt: t.deletedAt ?? null,
+      openBlockers: 0,
+      openBlockerIds: [],
+      checklistDone: 0,
+      checklistTotal: checklist.length,
+      labels,
+      blockedBy: [],
+      blocks: [],
+      children: [],
     } as TaskRow;
     // A lane whose end is known moves with each task added to it.
     const last = p.lanes.get(row.status);
@@ -321,7 +373,17 @@ export class Importer {
     }
     if (t.events) await this.#events(t.events, p.row.uid, uid);
     if (this.opts.source !== 'cairn') {
-      this.#append({ projectUid: p.row.uid, taskUid: uid, type: IMPORTED_EVENT, changes: { source: { before: null, after: this.opts.source }, sourceId: { before: null, after: t.sourceId }, title: { before: null, after: t.title }, status: { before: null, after: status.name } } });
+      this.#append({
+        projectUid: p.row.uid,
+        taskUid: uid,
+        type: IMPORTED_EVENT,
+        changes: {
+          source: { before: null, after: this.opts.source },
+          sourceId: { before: null, after: t.sourceId },
+          title: { before: null, after: t.title },
+          status: { before: null, after: status.name },
+        },
+      });
     } else if (wanted && wanted !== `${p.row.key}-${seq}`) {
       // Numbered after every restored event (restored ones keep their numbers, and are written in batches).
       this.#append({ projectUid: p.row.uid, taskUid: uid, type: 'task.renumbered', changes: { id: { before: wanted, after: `${p.row.key}-${seq}` }, source: { before: null, after: 'cairn' } } });
@@ -341,7 +403,8 @@ export class Importer {
   /** A task the target has: Cairn exports replace it when newer; other sources patch what changed. */
   async #update(p: TargetProject, t: IncomingTask, row: TaskRow): Promise<void> {
     if (this.opts.source === 'cairn' && (t.version ?? 0) <= row.version) {
-      if ((t.version ?? 0) === row.version && t.updatedAt !== row.updatedAt) this.report.warnings.push(`${row.projectKey}-${row.seq}: both sides changed it to version ${row.version}; kept this workspace's`);
+      if ((t.version ?? 0) === row.version && t.updatedAt !== row.updatedAt)
+        this.report.warnings.push(`${row.projectKey}-${row.seq}: both sides changed it to version ${row.version}; kept this workspace's`);
       this.report.tasks.unchanged++;
       return;
     }
@@ -356,8 +419,14 @@ export class Importer {
     const cairn = this.opts.source === 'cairn';
     if (cairn) {
       Object.assign(patch, {
-        position: t.position ?? row.position, claimedBy: t.claim?.actor ?? null, claimExpiresAt: t.claim?.expiresAt ?? null,
-        version: t.version, updatedAt: t.updatedAt ?? row.updatedAt, completedAt: t.completedAt ?? null, archivedAt: t.archivedAt ?? null, deletedAt: t.deletedAt ?? null,
+        position: t.position ?? row.position,
+        claimedBy: t.claim?.actor ?? null,
+        claimExpiresAt: t.claim?.expiresAt ?? null,
+        version: t.version,
+        updatedAt: t.updatedAt ?? row.updatedAt,
+        completedAt: t.completedAt ?? null,
+        archivedAt: t.archivedAt ?? null,
+        deletedAt: t.deletedAt ?? null,
       });
     } else if (patch.status) {
       patch.completedAt = status.category === 'done' ? (row.completedAt ?? t.updatedAt ?? this.#now) : null;
@@ -365,12 +434,21 @@ export class Importer {
     const labels = [...new Set(t.labels)].sort(byBytes);
     const checklist = t.checklist.map((i, index) => ({ index, text: i.text, checked: i.checked }));
     const oldChecklist = held('checklist') ? await this.tx.getChecklist(row.uid) : [];
-    const checklistChanged = held('checklist') && !same(oldChecklist.map((i) => [i.text, i.checked]), checklist.map((i) => [i.text, i.checked]));
+    const checklistChanged =
+      held('checklist') &&
+      !same(
+        oldChecklist.map((i) => [i.text, i.checked]),
+        checklist.map((i) => [i.text, i.checked]),
+      );
     const labelsChanged = held('labels') && !same(row.labels, labels);
     const known = new Set((await this.tx.getComments(row.uid)).map((c) => c.id));
     const newComments = t.comments.filter((c) => !known.has(c.id));
     if (held('parent') || held('blockedBy')) this.#pending.push({ uid: row.uid, projectRef: t.projectRef, parent: t.parent, blockedBy: t.blockedBy, replace: true, at: t.at });
-    const changed = Object.keys(patch).some((k) => !['version', 'updatedAt', 'position', 'claimedBy', 'claimExpiresAt', 'completedAt', 'archivedAt', 'deletedAt'].includes(k) || !same((row as unknown as Record<string, unknown>)[k], (patch as Record<string, unknown>)[k]));
+    const changed = Object.keys(patch).some(
+      (k) =>
+        !['version', 'updatedAt', 'position', 'claimedBy', 'claimExpiresAt', 'completedAt', 'archivedAt', 'deletedAt'].includes(k) ||
+        !same((row as unknown as Record<string, unknown>)[k], (patch as Record<string, unknown>)[k]),
+    );
     if (!changed && !checklistChanged && !labelsChanged && newComments.length === 0 && !cairn) {
       this.report.tasks.unchanged++;
       return;
@@ -387,7 +465,11 @@ export class Importer {
     if (cairn) {
       await tx.updateTask(row.uid, patch);
       const have = new Set((await tx.transfer.taskEvents(row.uid)).map(eventKey));
-      await this.#events((t.events ?? []).filter((e) => !have.has(eventKey(e))), p.row.uid, row.uid);
+      await this.#events(
+        (t.events ?? []).filter((e) => !have.has(eventKey(e))),
+        p.row.uid,
+        row.uid,
+      );
     } else {
       const changes: Record<string, { before: unknown; after: unknown }> = {};
       // History names what changed: a field the patch restates (completedAt staying empty on a move between open lanes) is left out.
@@ -470,7 +552,12 @@ export class Importer {
       if (edges.length) {
         // As add_dependency does: the graph's writers go one at a time, so no cycle closes through another's edges meanwhile.
         await tx.exclusive('graph');
-        const safe = await withoutCycles(edges, fresh, (uid) => tx.blockerUids(uid), (cycle, e) => this.#cycleWarnings.push({ cycle, at: where.get(e.taskUid) ?? '' }));
+        const safe = await withoutCycles(
+          edges,
+          fresh,
+          (uid) => tx.blockerUids(uid),
+          (cycle, e) => this.#cycleWarnings.push({ cycle, at: where.get(e.taskUid) ?? '' }),
+        );
         for (const e of safe) if (e.existing) await tx.addDependency(e.taskUid, e.blockerUid, e.at);
         await tx.transfer.addDependencies(safe.filter((e) => !e.existing));
         await this.#warnCycles();

@@ -14,7 +14,12 @@ import { parseFrontMatter } from './front-matter.js';
 import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 import { readBounded } from './read-bounded.js';
 
-export const statusName = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'status';
+export const statusName = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 40) || 'status';
 
 function workflow(names: string[]): Status[] {
   const statuses = names.map((n, i): Status => {
@@ -43,7 +48,11 @@ const items = (text: string) =>
     .map((m) => ({ checked: m[1] !== ' ', text: fitItem(m[2]!) }));
 
 function mdFiles(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.md')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true })) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith('.md'))
+        .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    : [];
 }
 
 /** The backlog/ folder of a path (the folder itself, or the repository holding it). */
@@ -52,7 +61,12 @@ export function backlogRoot(path: string): string {
 }
 
 /** Where a task file lives, as the importer names it: tasks/, completed/, archive/tasks/, drafts/. */
-export const TASK_DIRS = [['tasks', 'task'], ['completed', 'completed'], ['archive/tasks', 'archived'], ['drafts', 'draft']] as const;
+export const TASK_DIRS = [
+  ['tasks', 'task'],
+  ['completed', 'completed'],
+  ['archive/tasks', 'archived'],
+  ['drafts', 'draft'],
+] as const;
 
 /** config.yml's project and workflow, and the milestones' titles by id. */
 export function backlogConfig(root: string, project: string | undefined): { project: IncomingProject; ctx: BacklogCtx } {
@@ -69,7 +83,19 @@ export function backlogConfig(root: string, project: string | undefined): { proj
     if (typeof data.id === 'string') milestones.set(data.id.toLowerCase(), typeof data.title === 'string' ? data.title : data.id);
   }
   return {
-    project: { type: 'project', at: { file: configFile }, ref: 'backlog', key: project ?? keyFrom(projectName, 'BACKLOG'), name: projectName.slice(0, 100), description: `Imported from Backlog.md (${root})`, root: basename(root) === 'backlog' ? resolve(root, '..') : null, aliases: [], statuses, template: 'default', archivedAt: null },
+    project: {
+      type: 'project',
+      at: { file: configFile },
+      ref: 'backlog',
+      key: project ?? keyFrom(projectName, 'BACKLOG'),
+      name: projectName.slice(0, 100),
+      description: `Imported from Backlog.md (${root})`,
+      root: basename(root) === 'backlog' ? resolve(root, '..') : null,
+      aliases: [],
+      statuses,
+      template: 'default',
+      archivedAt: null,
+    },
     ctx: { statuses, milestones },
   };
 }
@@ -107,7 +133,11 @@ export function readBacklogTask(at: SourceAt, where: 'task' | 'completed' | 'arc
   const milestone = fm.strOr('milestone', null);
   const labels = [...fm.strs('labels'), ...(milestone ? [`milestone:${ctx.milestones.get(milestone.toLowerCase()) ?? milestone}`] : [])];
   const parts = [section(body, 'SECTION:DESCRIPTION', 'Description')];
-  for (const [marker, heading] of [['SECTION:PLAN', 'Implementation Plan'], ['SECTION:NOTES', 'Implementation Notes'], ['SECTION:FINAL_SUMMARY', 'Final Summary']] as const) {
+  for (const [marker, heading] of [
+    ['SECTION:PLAN', 'Implementation Plan'],
+    ['SECTION:NOTES', 'Implementation Notes'],
+    ['SECTION:FINAL_SUMMARY', 'Final Summary'],
+  ] as const) {
     const text = section(body, marker, heading);
     if (text) parts.push(`## ${heading}\n\n${text}`);
   }
@@ -116,15 +146,33 @@ export function readBacklogTask(at: SourceAt, where: 'task' | 'completed' | 'arc
   const updatedAt = isoTime(at, 'updated_date', fm.obj.updated_date) ?? createdAt;
   const ordinal = fm.numOr('ordinal', undefined);
   return {
-    type: 'task', at, projectRef: 'backlog', sourceId: id,
-    title: fitTitle(fm.strOr('title', '') ?? '', id), description: parts.filter(Boolean).join('\n\n'),
-    status, kind: 'task', priority: (priority ?? 'none') as Priority, score: 0, ...(ordinal !== undefined ? { position: ordinal } : {}),
-    labels: fitLabels(labels), assignee: assignees.length ? assignees.join(', ').slice(0, 100) : null, substatus: null, slug: null, claim: null,
+    type: 'task',
+    at,
+    projectRef: 'backlog',
+    sourceId: id,
+    title: fitTitle(fm.strOr('title', '') ?? '', id),
+    description: parts.filter(Boolean).join('\n\n'),
+    status,
+    kind: 'task',
+    priority: (priority ?? 'none') as Priority,
+    score: 0,
+    ...(ordinal !== undefined ? { position: ordinal } : {}),
+    labels: fitLabels(labels),
+    assignee: assignees.length ? assignees.join(', ').slice(0, 100) : null,
+    substatus: null,
+    slug: null,
+    claim: null,
     parent: fm.strOr('parent_task_id', null)?.toLowerCase() ?? null,
     blockedBy: fm.strs('dependencies').map((d) => ({ ref: d.toLowerCase() })),
-    checklist: [...items(section(body, 'AC', 'Acceptance Criteria')), ...dod], comments: [], links: {}, anchors: [],
-    closeReason: null, origin: null, documentPath: null,
-    ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}),
+    checklist: [...items(section(body, 'AC', 'Acceptance Criteria')), ...dod],
+    comments: [],
+    links: {},
+    anchors: [],
+    closeReason: null,
+    origin: null,
+    documentPath: null,
+    ...(createdAt ? { createdAt } : {}),
+    ...(updatedAt ? { updatedAt } : {}),
     ...(where === 'archived' ? { archivedAt: updatedAt ?? null } : {}),
   };
 }
@@ -139,10 +187,30 @@ function record(at: SourceAt, what: 'decision' | 'doc', ctx: Ctx): IncomingTask 
   const status = ctx.statuses.find((s) => s.category === category)!.name;
   const createdAt = isoTime(at, what === 'doc' ? 'created_date' : 'date', what === 'doc' ? fm.obj.created_date : fm.obj.date);
   return {
-    type: 'task', at, projectRef: 'backlog', sourceId: id, title: fitTitle(fm.strOr('title', '') ?? '', id),
-    description: body.trim(), status, kind: what === 'doc' ? 'chore' : 'spike', priority: 'none', score: 0,
-    labels: [what], assignee: null, substatus: null, slug: null, claim: null, parent: null, blockedBy: [], checklist: [], comments: [],
-    links: {}, anchors: [], closeReason: null, origin: null, documentPath: what === 'doc' ? at.file.slice(-2000) : null,
+    type: 'task',
+    at,
+    projectRef: 'backlog',
+    sourceId: id,
+    title: fitTitle(fm.strOr('title', '') ?? '', id),
+    description: body.trim(),
+    status,
+    kind: what === 'doc' ? 'chore' : 'spike',
+    priority: 'none',
+    score: 0,
+    labels: [what],
+    assignee: null,
+    substatus: null,
+    slug: null,
+    claim: null,
+    parent: null,
+    blockedBy: [],
+    checklist: [],
+    comments: [],
+    links: {},
+    anchors: [],
+    closeReason: null,
+    origin: null,
+    documentPath: what === 'doc' ? at.file.slice(-2000) : null,
     ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
   };
 }

@@ -35,7 +35,18 @@ export async function* readBeads(path: string, project: string | undefined, prog
     if (!started) {
       started = true;
       const prefix = id.includes('-') ? id.slice(0, id.lastIndexOf('-')) : repo;
-      yield { type: 'project', at, ref: 'beads', key: project ?? keyFrom(prefix, keyFrom(repo, 'BEADS')), name: repo || 'Beads', description: `Imported from Beads (${file})`, root: basename(dirname(resolve(file))) === '.beads' ? dirname(dirname(resolve(file))) : null, aliases: [prefix], template: 'default', archivedAt: null };
+      yield {
+        type: 'project',
+        at,
+        ref: 'beads',
+        key: project ?? keyFrom(prefix, keyFrom(repo, 'BEADS')),
+        name: repo || 'Beads',
+        description: `Imported from Beads (${file})`,
+        root: basename(dirname(resolve(file))) === '.beads' ? dirname(dirname(resolve(file))) : null,
+        aliases: [prefix],
+        template: 'default',
+        archivedAt: null,
+      };
     }
     yield beadsIssue(at, r, id);
   }
@@ -63,7 +74,11 @@ function beadsIssue(at: { file: string; line: number }, r: ReturnType<typeof rea
     else other.push(`- ${depType}: ${target}`);
   });
   const sections = [r.strOr('description', '')];
-  for (const [field, title] of [['design', 'Design'], ['acceptance_criteria', 'Acceptance criteria'], ['notes', 'Notes']] as const) {
+  for (const [field, title] of [
+    ['design', 'Design'],
+    ['acceptance_criteria', 'Acceptance criteria'],
+    ['notes', 'Notes'],
+  ] as const) {
     const v = r.strOr(field, '');
     if (v) sections.push(`## ${title}\n\n${v}`);
   }
@@ -74,19 +89,49 @@ function beadsIssue(at: { file: string; line: number }, r: ReturnType<typeof rea
   const deletedAt = status === 'tombstone' ? (isoTime(at, 'deleted_at', r.obj.deleted_at) ?? updatedAt ?? null) : null;
   const comments = r.arr('comments').map((c, i) => {
     const f = reader(at, c, `comments[${i}]`);
-    return { id: `beads-${id}-${String(f.obj.id ?? i)}`, author: f.strOr('author', 'beads'), kind: 'comment' as const, body: f.str('text'), createdAt: isoTime(at, `comments[${i}].created_at`, f.obj.created_at) ?? createdAt ?? new Date(0).toISOString() };
+    return {
+      id: `beads-${id}-${String(f.obj.id ?? i)}`,
+      author: f.strOr('author', 'beads'),
+      kind: 'comment' as const,
+      body: f.str('text'),
+      createdAt: isoTime(at, `comments[${i}].created_at`, f.obj.created_at) ?? createdAt ?? new Date(0).toISOString(),
+    };
   });
   const ref = r.strOr('external_ref', null);
   return {
-    type: 'task', at, projectRef: 'beads', sourceId: id,
-    title: fitTitle(r.str('title'), id), description: sections.filter(Boolean).join('\n\n'),
-    status: mapped ?? 'todo', kind, priority: PRIORITY[priority]!, score: 0, labels: fitLabels(r.strs('labels')),
+    type: 'task',
+    at,
+    projectRef: 'beads',
+    sourceId: id,
+    title: fitTitle(r.str('title'), id),
+    description: sections.filter(Boolean).join('\n\n'),
+    status: mapped ?? 'todo',
+    kind,
+    priority: PRIORITY[priority]!,
+    score: 0,
+    labels: fitLabels(r.strs('labels')),
     assignee: r.strOr('assignee', null) || null,
     // A custom Beads status survives as the sub-state (lower-case letters, digits, "-" and "_").
-    substatus: mapped ? null : status.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').slice(0, 40) || null,
-    slug: null, claim: null, parent, blockedBy, checklist: [], comments,
-    links: ref ? { issue: ref } : {}, anchors: [], closeReason: r.strOr('close_reason', null) || null, origin: null, documentPath: null,
-    ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}),
-    completedAt: status === 'closed' ? (closedAt ?? updatedAt ?? null) : null, deletedAt,
+    substatus: mapped
+      ? null
+      : status
+          .toLowerCase()
+          .replace(/[^a-z0-9_-]+/g, '-')
+          .slice(0, 40) || null,
+    slug: null,
+    claim: null,
+    parent,
+    blockedBy,
+    checklist: [],
+    comments,
+    links: ref ? { issue: ref } : {},
+    anchors: [],
+    closeReason: r.strOr('close_reason', null) || null,
+    origin: null,
+    documentPath: null,
+    ...(createdAt ? { createdAt } : {}),
+    ...(updatedAt ? { updatedAt } : {}),
+    completedAt: status === 'closed' ? (closedAt ?? updatedAt ?? null) : null,
+    deletedAt,
   };
 }

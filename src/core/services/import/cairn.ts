@@ -19,9 +19,22 @@ function project(at: SourceAt, o: unknown): IncomingProject {
   if (statuses.length === 0) throw importError(at, 'statuses', 'a project needs at least one status');
   const key = r.str('key');
   return {
-    type: 'project', at, ref: key, uid: r.str('uid'), key, name: r.str('name'), description: r.strOr('description', ''),
-    root: r.strOr('root', null), aliases: r.strs('aliases'), statuses, template: 'default', nextSeq: r.numOr('nextSeq', undefined),
-    archivedAt: r.strOr('archivedAt', null), createdAt: r.str('createdAt'), updatedAt: r.str('updatedAt'), events: [],
+    type: 'project',
+    at,
+    ref: key,
+    uid: r.str('uid'),
+    key,
+    name: r.str('name'),
+    description: r.strOr('description', ''),
+    root: r.strOr('root', null),
+    aliases: r.strs('aliases'),
+    statuses,
+    template: 'default',
+    nextSeq: r.numOr('nextSeq', undefined),
+    archivedAt: r.strOr('archivedAt', null),
+    createdAt: r.str('createdAt'),
+    updatedAt: r.str('updatedAt'),
+    events: [],
   };
 }
 
@@ -35,10 +48,24 @@ function task(at: SourceAt, o: unknown, projectRef: string): IncomingTask {
   const links = r.has('links') ? r.field('links').obj : {};
   if (links.prState !== undefined && !PrState.safeParse(links.prState).success) throw importError(at, 'links.prState', `expected one of ${PrState.options.join(', ')}`);
   return {
-    type: 'task', at, projectRef, sourceId: uid, uid, seq, version: r.num('version'),
-    title: r.str('title'), description: r.strOr('description', ''), status: r.str('status'),
-    kind: r.oneOf('kind', KINDS, 'task'), priority: r.oneOf('priority', PRIORITIES, 'none'), score: r.numOr('score', 0), position: r.numOr('position', undefined),
-    labels: r.strs('labels'), assignee: r.strOr('assignee', null), substatus: r.strOr('substatus', null), slug: r.strOr('slug', null),
+    type: 'task',
+    at,
+    projectRef,
+    sourceId: uid,
+    uid,
+    seq,
+    version: r.num('version'),
+    title: r.str('title'),
+    description: r.strOr('description', ''),
+    status: r.str('status'),
+    kind: r.oneOf('kind', KINDS, 'task'),
+    priority: r.oneOf('priority', PRIORITIES, 'none'),
+    score: r.numOr('score', 0),
+    position: r.numOr('position', undefined),
+    labels: r.strs('labels'),
+    assignee: r.strOr('assignee', null),
+    substatus: r.strOr('substatus', null),
+    slug: r.strOr('slug', null),
     claim: claim ? { actor: claim.str('actor'), expiresAt: claim.strOr('expiresAt', null) } : null,
     parent: r.has('parent') ? r.field('parent').str('uid') : null,
     blockedBy: r.arr('blockedBy').map((b, i) => {
@@ -50,12 +77,18 @@ function task(at: SourceAt, o: unknown, projectRef: string): IncomingTask {
       return { text: f.str('text'), checked: f.bool('checked', false) };
     }),
     comments: [],
-    links: links as IncomingTask['links'], anchors: r.strs('anchors'),
+    links: links as IncomingTask['links'],
+    anchors: r.strs('anchors'),
     // Exports made before tasks could reserve paths carry no touches: the task gets none.
     ...(r.has('touches') ? { touches: r.strs('touches') } : {}),
-    closeReason: r.strOr('closeReason', null), origin: r.strOr('origin', null), documentPath: r.strOr('documentPath', null),
-    createdAt: r.str('createdAt'), updatedAt: r.str('updatedAt'),
-    completedAt: r.strOr('completedAt', null), archivedAt: r.strOr('archivedAt', null), deletedAt: r.strOr('deletedAt', null),
+    closeReason: r.strOr('closeReason', null),
+    origin: r.strOr('origin', null),
+    documentPath: r.strOr('documentPath', null),
+    createdAt: r.str('createdAt'),
+    updatedAt: r.str('updatedAt'),
+    completedAt: r.strOr('completedAt', null),
+    archivedAt: r.strOr('archivedAt', null),
+    deletedAt: r.strOr('deletedAt', null),
     events: [],
   };
 }
@@ -64,8 +97,14 @@ function event(at: SourceAt, o: unknown): StoredEvent {
   const r = reader(at, o);
   const changes = r.field('changes').obj;
   return {
-    seq: r.num('seq'), at: r.str('at'), actor: r.str('actor'), via: r.strOr('via', null),
-    projectUid: null, taskUid: r.strOr('taskUid', null), type: r.str('type'), changes: JSON.stringify(changes),
+    seq: r.num('seq'),
+    at: r.str('at'),
+    actor: r.str('actor'),
+    via: r.strOr('via', null),
+    projectUid: null,
+    taskUid: r.strOr('taskUid', null),
+    type: r.str('type'),
+    changes: JSON.stringify(changes),
   };
 }
 

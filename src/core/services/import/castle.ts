@@ -13,13 +13,29 @@ import { keyFrom } from '../../rules/project-key.js';
 
 export const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'];
 
-
 type Row = Record<string, unknown>;
 const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));
 
 const TASK_COLUMNS = [
-  'id', 'title', 'description', 'state', 'kind', 'project_path', 'research_content', 'research_agent_id', 'implement_agent_id',
-  'github_issue_number', 'github_repo', 'close_reason', 'worktree_path', 'branch_name', 'pr_url', 'pr_number', 'pr_state', 'created_at', 'updated_at',
+  'id',
+  'title',
+  'description',
+  'state',
+  'kind',
+  'project_path',
+  'research_content',
+  'research_agent_id',
+  'implement_agent_id',
+  'github_issue_number',
+  'github_repo',
+  'close_reason',
+  'worktree_path',
+  'branch_name',
+  'pr_url',
+  'pr_number',
+  'pr_state',
+  'created_at',
+  'updated_at',
 ];
 
 /** What a linked database's sync passes to keep its work small when few rows changed (links/sources/castle.ts). */
@@ -93,7 +109,18 @@ export async function* readCastle(path: string, open: ((file: string) => Foreign
         for (let n = 2; !project && keys.has(key); n++) key = `${key.slice(0, 9)}${String.fromCharCode(64 + Math.min(n, 26))}`;
         keys.add(key);
         projects.set(path, key);
-        yield { type: 'project', at, ref: path, key, name: path ? basename(path) : 'Castle', description: path ? `Imported from Castle (${path})` : 'Imported from Castle', root: path || null, aliases: [], template: 'castle', archivedAt: null };
+        yield {
+          type: 'project',
+          at,
+          ref: path,
+          key,
+          name: path ? basename(path) : 'Castle',
+          description: path ? `Imported from Castle (${path})` : 'Imported from Castle',
+          root: path || null,
+          aliases: [],
+          template: 'castle',
+          archivedAt: null,
+        };
       }
       let task: IncomingTask;
       try {
@@ -134,7 +161,13 @@ function castleTask(at: SourceAt, r: Row, projectRef: string, labels: string[], 
   const updatedAt = isoTime(at, 'updated_at', r.updated_at) ?? createdAt;
   const comments: IncomingTask['comments'] = [];
   if (text(r.research_content)) {
-    comments.push({ id: `castle-research-${id}`, author: text(r.research_agent_id) ?? 'castle', kind: 'research', body: text(r.research_content)!, createdAt: updatedAt ?? createdAt ?? new Date(0).toISOString() });
+    comments.push({
+      id: `castle-research-${id}`,
+      author: text(r.research_agent_id) ?? 'castle',
+      kind: 'research',
+      body: text(r.research_content)!,
+      createdAt: updatedAt ?? createdAt ?? new Date(0).toISOString(),
+    });
   }
   for (const rv of reviews) {
     const body = text(rv.content) ?? text(rv.comment) ?? text(rv.feedback) ?? text(rv.body) ?? text(rv.review);
@@ -149,12 +182,31 @@ function castleTask(at: SourceAt, r: Row, projectRef: string, labels: string[], 
     });
   }
   return {
-    type: 'task', at, projectRef, sourceId: id,
-    title: fitTitle(String(r.title ?? ''), `Castle task ${id}`), description: text(r.description) ?? '',
-    status: state, kind, priority: 'none', score: 0, labels: fitLabels(labels),
+    type: 'task',
+    at,
+    projectRef,
+    sourceId: id,
+    title: fitTitle(String(r.title ?? ''), `Castle task ${id}`),
+    description: text(r.description) ?? '',
+    status: state,
+    kind,
+    priority: 'none',
+    score: 0,
+    labels: fitLabels(labels),
     assignee: text(r.implement_agent_id) ? `agent:${text(r.implement_agent_id)}` : null,
-    substatus: null, slug: null, claim: null, parent: null, blockedBy: [], checklist: [], comments,
-    links, anchors: [], closeReason: text(r.close_reason), origin: null, documentPath: null,
-    ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}),
+    substatus: null,
+    slug: null,
+    claim: null,
+    parent: null,
+    blockedBy: [],
+    checklist: [],
+    comments,
+    links,
+    anchors: [],
+    closeReason: text(r.close_reason),
+    origin: null,
+    documentPath: null,
+    ...(createdAt ? { createdAt } : {}),
+    ...(updatedAt ? { updatedAt } : {}),
   };
 }

@@ -16,7 +16,12 @@ import { readBounded } from './read-bounded.js';
 export const CATEGORY: Record<string, Category> = { '01-upcoming': 'todo', '02-in-progress': 'in_progress', '03-complete': 'done', '04-archive': 'canceled' };
 export const TASK_LINE = /^\s*-\s+\[([ xX])\]\s+(.+)$/;
 
-export const slugOf = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'card';
+export const slugOf = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100) || 'card';
 
 function readJson(file: string): unknown {
   try {
@@ -35,7 +40,11 @@ export function splitCard(content: string): { description: string; checklist: Ar
     if (m) checklist.push({ checked: m[1]!.toLowerCase() === 'x', text: fitItem(m[2]!) });
     else kept.push(line);
   }
-  const description = kept.join('\n').trimEnd().replace(/(?:^|\n+)## Tasks$/, '').trim();
+  const description = kept
+    .join('\n')
+    .trimEnd()
+    .replace(/(?:^|\n+)## Tasks$/, '')
+    .trim();
   return { description, checklist };
 }
 
@@ -71,9 +80,16 @@ export function readProjectConfig(dir: string, key: string | undefined): { proje
   const updated = isoTime({ file: cfgFile }, 'updated', cfg.obj.updated);
   const created = isoTime({ file: cfgFile }, 'created', cfg.obj.created);
   const project: IncomingProject = {
-    type: 'project', at: { file: cfgFile }, ref: slug, key: key ?? keyFrom(cfg.strOr('prefix', '') ?? '', keyFrom(cfg.strOr('name', slug) ?? slug, 'PLAN')),
-    name: (cfg.strOr('name', slug) ?? slug).slice(0, 100), description: cfg.strOr('description', '') ?? '',
-    root: null, aliases: [slug.toLowerCase()], statuses, template: 'devplanner',
+    type: 'project',
+    at: { file: cfgFile },
+    ref: slug,
+    key: key ?? keyFrom(cfg.strOr('prefix', '') ?? '', keyFrom(cfg.strOr('name', slug) ?? slug, 'PLAN')),
+    name: (cfg.strOr('name', slug) ?? slug).slice(0, 100),
+    description: cfg.strOr('description', '') ?? '',
+    root: null,
+    aliases: [slug.toLowerCase()],
+    statuses,
+    template: 'devplanner',
     archivedAt: cfg.bool('archived', false) ? (updated ?? new Date(0).toISOString()) : null,
     ...(created ? { createdAt: created } : {}),
     ...(updated ? { updatedAt: updated } : {}),
@@ -119,12 +135,37 @@ export function readCard(at: SourceAt, projectSlug: string, lane: string, filena
   const createdAt = isoTime(at, 'created', fm.obj.created);
   const updatedAt = isoTime(at, 'updated', fm.obj.updated) ?? createdAt;
   return {
-    type: 'task', at, projectRef: projectSlug, sourceId: `${projectSlug}/${slug}`,
-    title: fitTitle(fm.strOr('title', '') ?? '', slug), description, status: lane, kind: 'task',
-    priority: (priority ?? 'none') as IncomingTask['priority'], score: 0, position,
-    labels: fitLabels(tags), assignee: fm.strOr('assignee', null), substatus: status ? status.toLowerCase().replace(/[^a-z0-9_-]+/g, '-').slice(0, 40) : null,
-    slug, claim: null, parent: null, blockedBy: [], checklist, comments: [], links: {}, anchors: [],
-    closeReason: null, origin: null, documentPath: null,
-    ...(createdAt ? { createdAt } : {}), ...(updatedAt ? { updatedAt } : {}),
+    type: 'task',
+    at,
+    projectRef: projectSlug,
+    sourceId: `${projectSlug}/${slug}`,
+    title: fitTitle(fm.strOr('title', '') ?? '', slug),
+    description,
+    status: lane,
+    kind: 'task',
+    priority: (priority ?? 'none') as IncomingTask['priority'],
+    score: 0,
+    position,
+    labels: fitLabels(tags),
+    assignee: fm.strOr('assignee', null),
+    substatus: status
+      ? status
+          .toLowerCase()
+          .replace(/[^a-z0-9_-]+/g, '-')
+          .slice(0, 40)
+      : null,
+    slug,
+    claim: null,
+    parent: null,
+    blockedBy: [],
+    checklist,
+    comments: [],
+    links: {},
+    anchors: [],
+    closeReason: null,
+    origin: null,
+    documentPath: null,
+    ...(createdAt ? { createdAt } : {}),
+    ...(updatedAt ? { updatedAt } : {}),
   };
 }

@@ -50,7 +50,7 @@ function head(file: string, n = 4096): string {
 export function detectSource(path: string): SourceName | undefined {
   if (!existsSync(path)) return undefined;
   if (isDir(path)) {
-    if (existsSync(join(path, '.taskmaster', 'tasks', 'tasks.json')) || existsSync(join(path, 'tasks', 'tasks.json')) && basename(path) === '.taskmaster') return 'taskmaster';
+    if (existsSync(join(path, '.taskmaster', 'tasks', 'tasks.json')) || (existsSync(join(path, 'tasks', 'tasks.json')) && basename(path) === '.taskmaster')) return 'taskmaster';
     if (existsSync(join(path, '.beads', 'issues.jsonl')) || (basename(path) === '.beads' && existsSync(join(path, 'issues.jsonl')))) return 'beads';
     if (isDir(join(path, 'backlog', 'tasks')) || (basename(path) === 'backlog' && isDir(join(path, 'tasks')))) return 'backlog';
     if (existsSync(join(path, 'castle.db'))) return 'castle';
@@ -78,18 +78,26 @@ function isDevPlanner(path: string): boolean {
 
 export function items(source: SourceName, opts: ImportOptions): AsyncIterable<ImportItem> {
   if (source === 'cairn') return readCairnExport(opts.path, opts.onProgress);
-  return readSources(source, opts.path, { ...(opts.openSqlite ? { openSqlite: opts.openSqlite } : {}), ...(opts.project ? { project: opts.project.toUpperCase() } : {}), ...(opts.onProgress ? { progress: opts.onProgress } : {}) });
+  return readSources(source, opts.path, {
+    ...(opts.openSqlite ? { openSqlite: opts.openSqlite } : {}),
+    ...(opts.project ? { project: opts.project.toUpperCase() } : {}),
+    ...(opts.onProgress ? { progress: opts.onProgress } : {}),
+  });
 }
 
 export async function runImport(ctx: Context, opts: ImportOptions): Promise<ImportReport> {
   if (!existsSync(opts.path)) {
-    throw new CairnError('VALIDATION_ERROR', `${opts.path}: no such file or folder. Nothing was imported.`, { suggestions: ['Check the path; cairn import takes a Cairn export, a castle.db, a DevPlanner workspace, a repository with .taskmaster/, backlog/ or .beads/'] });
+    throw new CairnError('VALIDATION_ERROR', `${opts.path}: no such file or folder. Nothing was imported.`, {
+      suggestions: ['Check the path; cairn import takes a Cairn export, a castle.db, a DevPlanner workspace, a repository with .taskmaster/, backlog/ or .beads/'],
+    });
   }
   // The flag names the project as `project create` would: `--project ../x` is refused here, before anything is read.
   if (opts.project !== undefined) {
     const key = ProjectKey.safeParse(opts.project);
     if (!key.success) {
-      throw new CairnError('VALIDATION_ERROR', `--project ${JSON.stringify(opts.project)}: ${key.error.issues[0]!.message}. Nothing was imported.`, { suggestions: ['Name the target project by its key, e.g. --project API'] });
+      throw new CairnError('VALIDATION_ERROR', `--project ${JSON.stringify(opts.project)}: ${key.error.issues[0]!.message}. Nothing was imported.`, {
+        suggestions: ['Name the target project by its key, e.g. --project API'],
+      });
     }
     opts = { ...opts, project: key.data };
   }

@@ -203,7 +203,8 @@ export const fitItem = (text: string): string => {
 /** Timestamps normalised to ISO-8601 UTC, as Cairn stores them; unparseable ones are an error. */
 export function isoTime(at: SourceAt, field: string, value: unknown): string | undefined {
   if (value === undefined || value === null || value === '') return undefined;
-  const d = typeof value === 'number' ? new Date(value) : typeof value === 'string' ? new Date(value.includes('T') || !/^\d{4}-\d\d-\d\d \d/.test(value) ? value : `${value.replace(' ', 'T')}Z`) : undefined;
+  const d =
+    typeof value === 'number' ? new Date(value) : typeof value === 'string' ? new Date(value.includes('T') || !/^\d{4}-\d\d-\d\d \d/.test(value) ? value : `${value.replace(' ', 'T')}Z`) : undefined;
   if (!d || Number.isNaN(d.getTime())) throw importError(at, field, `expected a date and time, got ${JSON.stringify(value)}`);
   return d.toISOString();
 }

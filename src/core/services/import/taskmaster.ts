@@ -11,7 +11,16 @@ import { keyFrom } from '../../rules/project-key.js';
 import { readBounded } from './read-bounded.js';
 import { fitLabels, fitTitle, importError, reader, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 
-const STATUS: Record<string, string> = { pending: 'todo', 'in-progress': 'in_progress', review: 'review', done: 'done', deferred: 'backlog', cancelled: 'canceled', canceled: 'canceled', blocked: 'blocked' };
+const STATUS: Record<string, string> = {
+  pending: 'todo',
+  'in-progress': 'in_progress',
+  review: 'review',
+  done: 'done',
+  deferred: 'backlog',
+  cancelled: 'canceled',
+  canceled: 'canceled',
+  blocked: 'blocked',
+};
 const PRIORITY: Record<string, Priority> = { critical: 'urgent', high: 'high', medium: 'medium', low: 'low' };
 
 function tasksFile(path: string): string {
@@ -55,7 +64,18 @@ export async function* readTaskMaster(path: string, project: string | undefined)
   const root = reader({ file }, doc);
   const tagged = Array.isArray(root.obj.tasks) ? { master: root.obj } : root.obj;
   const repo = basename(repoOf(file));
-  yield { type: 'project', at: { file }, ref: 'taskmaster', key: project ?? keyFrom(repo, 'TM'), name: repo || 'Task Master', description: `Imported from Task Master (${file})`, root: repoOf(file), aliases: [], template: 'default', archivedAt: null };
+  yield {
+    type: 'project',
+    at: { file },
+    ref: 'taskmaster',
+    key: project ?? keyFrom(repo, 'TM'),
+    name: repo || 'Task Master',
+    description: `Imported from Task Master (${file})`,
+    root: repoOf(file),
+    aliases: [],
+    template: 'default',
+    archivedAt: null,
+  };
   for (const tag of Object.keys(tagged).sort((a, b) => (a === 'master' ? -1 : b === 'master' ? 1 : a.localeCompare(b)))) {
     const list = reader({ file }, tagged[tag], tag);
     const labels = tag === 'master' ? [] : fitLabels([tag]);
@@ -64,7 +84,14 @@ export async function* readTaskMaster(path: string, project: string | undefined)
       const id = String(r.obj.id);
       const at: SourceAt = { file, ...(lineOf(text, tag, id) ? { line: lineOf(text, tag, id)! } : {}) };
       const task = reader(at, t, `${tag}.tasks[${i}]`);
-      yield tmTask(at, task, `${tag}:${id}`, null, task.arr('dependencies').map((d) => `${tag}:${String(d)}`), labels);
+      yield tmTask(
+        at,
+        task,
+        `${tag}:${id}`,
+        null,
+        task.arr('dependencies').map((d) => `${tag}:${String(d)}`),
+        labels,
+      );
       for (const [j, s] of task.arr('subtasks').entries()) {
         const sr = reader(at, s, `${tag}.tasks[${i}].subtasks[${j}]`);
         const sid = `${id}.${String(sr.obj.id)}`;
@@ -83,11 +110,30 @@ function tmTask(at: SourceAt, r: ReturnType<typeof reader>, sourceId: string, pa
   const priority = r.strOr('priority', null);
   if (priority !== null && !PRIORITY[priority]) throw importError(at, 'priority', `"${priority}" is not a Task Master priority (critical, high, medium, low)`);
   return {
-    type: 'task', at, projectRef: 'taskmaster', sourceId, shownId: sourceId.replace(/^master:/, ''),
-    title: fitTitle(r.strOr('title', '') ?? '', sourceId), description: describe(r),
-    status: mapped, kind: 'task', priority: priority ? PRIORITY[priority]! : 'none', score: 0,
-    labels, assignee: null, substatus: null, slug: null, claim: null, parent,
-    blockedBy: deps.map((ref) => ({ ref })), checklist: [], comments: [], links: {}, anchors: [],
-    closeReason: null, origin: null, documentPath: null,
+    type: 'task',
+    at,
+    projectRef: 'taskmaster',
+    sourceId,
+    shownId: sourceId.replace(/^master:/, ''),
+    title: fitTitle(r.strOr('title', '') ?? '', sourceId),
+    description: describe(r),
+    status: mapped,
+    kind: 'task',
+    priority: priority ? PRIORITY[priority]! : 'none',
+    score: 0,
+    labels,
+    assignee: null,
+    substatus: null,
+    slug: null,
+    claim: null,
+    parent,
+    blockedBy: deps.map((ref) => ({ ref })),
+    checklist: [],
+    comments: [],
+    links: {},
+    anchors: [],
+    closeReason: null,
+    origin: null,
+    documentPath: null,
   };
 }

@@ -7,9 +7,7 @@
 import type * as z from 'zod';
 import { ProjectKey } from '../../model/ids.js';
 import { Aliases, ProjectDescription, ProjectName, ProjectRoot } from '../../model/project.js';
-import {
-  Anchors, Assignee, ChecklistText, CloseReason, CommentBody, Description, DocumentPath, Labels, Links, Origin, Score, Slug, Substatus, Title,
-} from '../../model/task.js';
+import { Anchors, Assignee, ChecklistText, CloseReason, CommentBody, Description, DocumentPath, Labels, Links, Origin, Score, Slug, Substatus, Title } from '../../model/task.js';
 import { Color, StatusName } from '../../model/workflow.js';
 import { Touches } from '../../model/coordination.js';
 import { taskAnchors, taskTouches } from '../repo-paths.js';
