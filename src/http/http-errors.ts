@@ -9,17 +9,9 @@ const KIND_STATUS: Record<ErrorKind, number> = { invalid: 400, not_found: 404, c
 /** A workspace locked by another writer, or a database server that is down, is temporary: 503 tells clients to retry. A full disk is 507 (Insufficient Storage). */
 const CODE_STATUS: Partial<Record<string, number>> = { BUSY: 503, DATABASE_UNAVAILABLE: 503, DISK_FULL: 507 };
 
-/** Codes that only the HTTP layer produces (authentication, limits, routing); never thrown by the core. */
-export const HTTP_ONLY_CODES = {
-  UNAUTHORIZED: 401,
-  ROUTE_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  PRECONDITION_FAILED: 412,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-} as const;
-export type HttpOnlyCode = keyof typeof HTTP_ONLY_CODES;
+import { HTTP_ONLY_CODES, type HttpOnlyCode } from './http-codes.js';
+
+export { HTTP_ONLY_CODES, type HttpOnlyCode };
 
 export interface ErrorBody {
   error: { code: string; message: string; suggestions: string[]; details?: Record<string, unknown> };

@@ -12,6 +12,7 @@ import { loadOp } from '../ops/op-modules.js';
 import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
 import { join } from 'node:path';
 import { type Outbox, OUTBOX_OPS, type OutboxEntry } from './outbox.js';
+import { coreCodeOf } from '../http/http-codes.js';
 import { newUlid } from '../core/model/ids.js';
 
 /** Writes that can wait in the outbox while the server is away. */
@@ -336,7 +337,7 @@ function fromServer(status: number, body: unknown, url: string): CairnError {
   if (!isCairnError(body)) return new CairnError('INTERNAL', `The server at ${url} answered HTTP ${status} without a Cairn error body.`);
   const { code, message, suggestions = [], details } = body.error;
   if (code in ERROR_KINDS) return new CairnError(code as ErrorCode, message, { suggestions, ...(details ? { details } : {}) });
-  const mapped: ErrorCode = status === 401 || status === 403 ? 'FORBIDDEN' : status === 404 ? 'VALIDATION_ERROR' : status === 429 ? 'BUSY' : status < 500 ? 'VALIDATION_ERROR' : 'INTERNAL';
+  const mapped = coreCodeOf(code, status);
   return new CairnError(mapped, `${code} from ${url}: ${message}`, {
     suggestions: status === 401 ? ['Set CAIRN_TOKEN to a token of that server (cairn token create there)', ...suggestions] : suggestions,
     details: { serverCode: code, status },
