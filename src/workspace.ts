@@ -143,6 +143,25 @@ export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
 }
 
 /**
+ * Subscribes on a store that is still loading: `subscribe` runs once it is ready, unless the
+ * returned unsubscribe came first. A store that fails to load has nothing to unsubscribe from.
+ */
+function once<S>(ready: Promise<S>, subscribe: (s: S) => (() => void) | undefined): () => void {
+  let off: (() => void) | undefined;
+  let stopped = false;
+  void ready.then(
+    (s) => {
+      if (!stopped) off = subscribe(s);
+    },
+    () => undefined,
+  );
+  return () => {
+    stopped = true;
+    off?.();
+  };
+}
+
+/**
  * The PostgreSQL store, loaded on first use: the driver stays out of the start-up of every
  * command that opens a SQLite workspace (most of them).
  */
@@ -156,34 +175,8 @@ function postgresStore(url: string): Store {
     changeToken: async () => (await get()).changeToken(),
     projectsToken: async () => (await get()).projectsToken(),
     status: async () => (await get()).status(),
-    observePoolWaits(listener) {
-      let off: (() => void) | undefined;
-      let stopped = false;
-      void ready.then(
-        (s) => {
-          if (!stopped) off = s.observePoolWaits(listener);
-        },
-        () => undefined,
-      );
-      return () => {
-        stopped = true;
-        off?.();
-      };
-    },
-    onCommit(listener) {
-      let off: (() => void) | undefined;
-      let stopped = false;
-      void ready.then(
-        (s) => {
-          if (!stopped) off = s.onCommit(listener);
-        },
-        () => undefined,
-      );
-      return () => {
-        stopped = true;
-        off?.();
-      };
-    },
+    observePoolWaits: (listener) => once(ready, (s) => s.observePoolWaits(listener)),
+    onCommit: (listener) => once(ready, (s) => s.onCommit(listener)),
     // A store that never opened (a bad URL) has nothing to close.
     close: () =>
       ready.then(

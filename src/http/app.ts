@@ -209,6 +209,7 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
       const watchStopped = leases.stop();
       closing.abort();
       revocations.close();
+      metrics?.close();
       await mcp.close();
       await Promise.all([feed.close(), watchStopped]);
     },

@@ -42,6 +42,8 @@ export class Metrics {
   readonly #events: Counter<'type'>;
   readonly #keys: Counter<'outcome'>;
   readonly #expiries: Counter;
+  /** Stops listening to the store (its pool waits); the store may outlive this server. */
+  readonly #unsubscribe: () => void;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -112,7 +114,7 @@ export class Metrics {
       buckets: POOL_WAIT_BUCKETS,
       registers,
     });
-    sources.store.observePoolWaits?.((seconds) => waits.observe(seconds));
+    this.#unsubscribe = sources.store.observePoolWaits?.((seconds) => waits.observe(seconds)) ?? (() => undefined);
     const lockWaits = new Gauge({ name: 'cairn_db_lock_waits', help: "Transactions that found SQLite's write lock held by another process and waited, since the server started", registers });
     const schema = new Gauge({ name: 'cairn_schema_version', help: 'Schema version of the database', registers });
     // Read at scrape time, once for all four: a scrape that cannot reach the database still answers, without them.
@@ -165,6 +167,10 @@ export class Metrics {
   toolCall(surface: string, tool: string, outcome: string, ms: number): void {
     this.#toolCalls.inc({ surface, tool, outcome });
     this.#toolLatency.observe({ surface, tool }, ms / 1000);
+  }
+
+  close(): void {
+    this.#unsubscribe();
   }
 
   async render(): Promise<{ body: string; contentType: string }> {
