@@ -47,7 +47,10 @@ const LIST = [
 // Bare Node on the same terms: a process that reads the initialize line and writes an answer.
 const BARE = `process.stdin.once('data', (d) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: JSON.parse(String(d).split('\\n')[0]).id, result: {} }) + '\\n'))`;
 
-/** Milliseconds from spawn to the initialize answer, and (after initialized) to the tools/list answer. */
+// The first tool call a host's agent makes, sent once tools/list is answered.
+const FIRST = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'next_tasks', arguments: { limit: 5 } } };
+
+/** Milliseconds from spawn to the initialize answer, to the tools/list answer (sent after initialized), and to the first tool result (sent after that). */
 function startOnce(args) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
@@ -55,11 +58,11 @@ function startOnce(args) {
     p.once('error', reject);
     let init;
     let list;
+    let first;
     let buf = '';
     // A process that exits without answering (a broken build) reports what it reached.
-    p.once('exit', () => resolve({ init, list }));
-    const finish = (at) => {
-      list = at;
+    p.once('exit', () => resolve({ init, list, first }));
+    const finish = () => {
       p.stdin.end();
       p.kill();
     };
@@ -70,9 +73,15 @@ function startOnce(args) {
         buf = buf.slice(i + 1);
         if (m.id === 1) {
           init = performance.now() - t0;
-          if (args[0] === '-e') return finish(undefined);
+          if (args[0] === '-e') return finish();
           p.stdin.write(LIST.map((x) => `${JSON.stringify(x)}\n`).join(''));
-        } else if (m.id === 2) finish(performance.now() - t0);
+        } else if (m.id === 2) {
+          list = performance.now() - t0;
+          p.stdin.write(`${JSON.stringify(FIRST)}\n`);
+        } else if (m.id === 3) {
+          first = performance.now() - t0;
+          finish();
+        }
       }
     });
     p.stdin.write(`${JSON.stringify(INIT)}\n`);
@@ -93,7 +102,14 @@ async function startup(variants, n) {
   return Object.fromEntries(
     Object.entries(out).map(([k, rounds]) => [
       k,
-      { init: stats(rounds.map((r) => r.init)), list: stats(rounds.map((r) => r.list)), ratio: stats(rounds.map((r, i) => r.init / out.bare[i].init))?.p50 },
+      {
+        init: stats(rounds.map((r) => r.init)),
+        list: stats(rounds.map((r) => r.list)),
+        first: stats(rounds.map((r) => r.first)),
+        ratio: stats(rounds.map((r, i) => r.init / out.bare[i].init))?.p50,
+        // Issue 38: the first tool result against bare Node answering its first line, in the same round.
+        firstRatio: stats(rounds.map((r, i) => r.first / out.bare[i].init))?.p50,
+      },
     ]),
   );
 }
@@ -211,7 +227,7 @@ export const section = {
     return {
       title: 'MCP over stdio',
       method:
-        'Start-up: the built stdio entry (dist/mcp/stdio-entry.js) and `cairn mcp`; round trips: `cairn mcp` (bin/cairn.js mcp, what hosts start), spawned over stdio, on a copy of the workspace whose search index was merged first, as a server that has written leaves it when quiet. Start-up: spawn until the initialize answer arrives, and until tools/list (sent after it) is answered; ' +
+        'Start-up: the built stdio entry (dist/mcp/stdio-entry.js) and `cairn mcp`; round trips: `cairn mcp` (bin/cairn.js mcp, what hosts start), spawned over stdio, on a copy of the workspace whose search index was merged first, as a server that has written leaves it when quiet. Start-up: spawn until the initialize answer arrives, until tools/list (sent after it) is answered, and until the first tool result (next_tasks, sent after that) arrives; ' +
         '12 alternating rounds of bare Node (a script that reads the line and answers), the stdio entry and `cairn mcp` (p50 = median, p99 column = slowest); the ratio is the median over rounds of entry ÷ bare Node in the same round. Round trips: the v1 SDK client (protocol 2025-11-25), after tools/list as hosts do (so callTool checks every result against its output schema), calling tools ' +
         `sequentially, including JSON-RPC framing, argument parsing, the markdown text and structuredContent; each tool is timed twice (up to 5 s): ` +
         `${ITER} calls after ${WARMUP} warm-up calls, while V8 is still compiling the server's code on background threads ("while V8 compiles" rows), and ${STEADY_ITER} calls after ${STEADY} more (the target rows). ` +
@@ -225,6 +241,7 @@ export const section = {
         { key: 'startupList', label: 'spawn → tools/list answered (stdio-entry)', ...start.entry.list },
         ...(start.cli.init ? [{ key: 'startupCli', label: 'spawn → initialize answered (`cairn mcp`)', ...start.cli.init }] : []),
         ...(start.cli.list ? [{ key: 'startupCliList', label: 'spawn → tools/list answered (`cairn mcp`)', ...start.cli.list }] : []),
+        ...(start.cli.first ? [{ key: 'startupCliFirst', label: 'spawn → first tool result, next_tasks after tools/list (`cairn mcp`)', ...start.cli.first }] : []),
         ...Object.entries(results).map(([key, m]) => ({ key, label: label[key], ...m, target: target(key), ...(TARGET[key] ? { targetSize: 1000 } : {}) })),
         ...Object.entries(sdk).flatMap(([kind, ops]) =>
           Object.entries(ops).flatMap(([key, m]) => [
@@ -246,6 +263,9 @@ export const section = {
       values: [
         { key: 'startupRatio', label: 'spawn → initialize answered, stdio-entry ÷ bare Node (median of paired rounds)', value: start.entry.ratio, unit: '×', target: { max: 1.3 } },
         ...(start.cli.ratio ? [{ key: 'startupCliRatio', label: 'spawn → initialize answered, `cairn mcp` ÷ bare Node', value: start.cli.ratio, unit: '×' }] : []),
+        ...(start.cli.firstRatio
+          ? [{ key: 'startupCliFirstRatio', label: 'spawn → first tool result, `cairn mcp` ÷ bare Node answering its first line', value: start.cli.firstRatio, unit: '×', target: { max: 1.5 } }]
+          : []),
         { key: 'toolsDefault', label: 'tool list, default toolsets, model-visible (tokens ≈ bytes/4)', value: Math.round(defaultList.model / 4), unit: 'tokens', target: { max: 2500 } },
         { key: 'toolsAnswerDefault', label: 'tools/list answer, default toolsets', value: Math.round(defaultList.answer / 100) / 10, unit: 'KB', target: { max: 40 } },
         { key: 'toolsAll', label: 'tool list, all toolsets, model-visible (tokens ≈ bytes/4)', value: Math.round(allList.model / 4), unit: 'tokens' },
