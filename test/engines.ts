@@ -44,6 +44,7 @@ export const ENGINE_FREE = [
   'test/mcp/docs.test.ts',
   'test/http/conformance.test.ts',
   'test/remote/http-codes.test.ts',
+  'test/web/enums.test.ts',
 ];
 
 /** The seeds' profile suites, run again with the profile server in remote mode (test/mcp/helpers.ts). */

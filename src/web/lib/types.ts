@@ -1,7 +1,11 @@
 /** The JSON the board reads from the REST API (mirrors the ops' output schemas; the board never imports the server's code). */
-export type Category = 'backlog' | 'todo' | 'in_progress' | 'blocked' | 'done' | 'canceled';
+// The core's vocabularies, copied because the board imports no server code; test/web/enums.test.ts keeps them equal.
+export const CATEGORIES = ['backlog', 'todo', 'in_progress', 'blocked', 'done', 'canceled'] as const;
+export type Category = (typeof CATEGORIES)[number];
 export const KINDS = ['task', 'feature', 'bug', 'chore', 'spike', 'epic'] as const;
 export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
+export const PR_STATES = ['open', 'draft', 'merged', 'closed'] as const;
+export const EVIDENCE_STATUSES = ['verified', 'reported'] as const;
 export type Kind = (typeof KINDS)[number];
 export type Priority = (typeof PRIORITIES)[number];
 
@@ -47,7 +51,7 @@ export interface Evidence {
   commit?: string;
   prUrl?: string;
   test?: { command: string; exitCode: number };
-  status: 'verified' | 'reported';
+  status: (typeof EVIDENCE_STATUSES)[number];
   at: string;
   actor: string;
 }
@@ -94,7 +98,7 @@ export interface Links {
   worktree?: string;
   prUrl?: string;
   prNumber?: number;
-  prState?: 'open' | 'draft' | 'merged' | 'closed';
+  prState?: (typeof PR_STATES)[number];
   issue?: string;
 }
 
