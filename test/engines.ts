@@ -45,6 +45,7 @@ export const ENGINE_FREE = [
   'test/http/conformance.test.ts',
   'test/remote/http-codes.test.ts',
   'test/web/enums.test.ts',
+  'test/rules/resolved-literals.test.ts',
 ];
 
 /** The seeds' profile suites, run again with the profile server in remote mode (test/mcp/helpers.ts). */

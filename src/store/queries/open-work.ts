@@ -5,7 +5,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { OpenWorkCounts, TaskFilter } from '../../core/ports.js';
-import type { Category } from '../../core/model/workflow.js';
+import { RESOLVED_CATEGORIES, type Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
 import { applyFilter } from './task-list.js';
 
@@ -26,7 +26,7 @@ export async function openWorkCounts(db: Q, filter: TaskFilter, opts: { topBlock
           .innerJoin('dependencies as d', 'd.task_uid', 'tasks.uid')
           .innerJoin('tasks as b', 'b.uid', 'd.blocker_uid')
           .innerJoin('projects as bp', 'bp.uid', 'b.project_uid')
-          .where('b.category', 'not in', ['done', 'canceled'])
+          .where('b.category', 'not in', [...RESOLVED_CATEGORIES])
           .where('b.deleted_at', 'is', null)
           .select((eb) => [sql<string>`bp.key || '-' || b.seq`.as('id'), eb.fn.countAll<number>().as('n')])
           .groupBy(['b.num', 'bp.key', 'b.seq'])
