@@ -62,3 +62,16 @@ describe('REST success status', () => {
     }
   });
 });
+
+describe("profiles' status names come from their templates", () => {
+  it('castle states, tx statuses and devplanner lanes are the template names, in order; the importer maps lanes by the template', async () => {
+    const { CASTLE_STATES, TX_STATUSES, DEVPLANNER_LANES, DEVPLANNER_CATEGORY } = await import('../../src/core/model/workflow.js');
+    const names = (t: 'castle' | 'tx' | 'devplanner') => templateStatuses(t).map((s) => s.name);
+    expect([...CASTLE_STATES]).toEqual(names('castle'));
+    expect([...TX_STATUSES]).toEqual(names('tx'));
+    expect([...DEVPLANNER_LANES]).toEqual(names('devplanner'));
+    expect(DEVPLANNER_CATEGORY).toEqual(Object.fromEntries(templateStatuses('devplanner').map((s) => [s.name, s.category])));
+    const { LaneArg } = await import('../../src/profiles/devplanner/schemas.js');
+    expect(LaneArg.options).toEqual(names('devplanner'));
+  });
+});

@@ -43,28 +43,28 @@ const DEFAULT_TEMPLATE: StatusSeed[] = [
 ];
 
 /** DevPlanner's four lanes; 04-archive is a resolved lane so archived cards never block. */
-const DEVPLANNER_TEMPLATE: StatusSeed[] = [
+const DEVPLANNER_TEMPLATE = [
   { name: '01-upcoming', displayName: 'Upcoming', color: '#3b82f6', category: 'todo' },
   { name: '02-in-progress', displayName: 'In Progress', color: '#f59e0b', category: 'in_progress' },
   { name: '03-complete', displayName: 'Complete', color: '#10b981', category: 'done' },
   { name: '04-archive', displayName: 'Archive', color: '#6b7280', category: 'canceled' },
-];
+] as const satisfies readonly StatusSeed[];
 
 /** Castle's task states (seeds 000/001). "active" and "review" are work under way, like in_progress. */
-const CASTLE_TEMPLATE: StatusSeed[] = [
+const CASTLE_TEMPLATE = [
   { name: 'new', displayName: 'New', color: '#3b82f6', category: 'todo' },
   { name: 'in_progress', displayName: 'In progress', color: '#f59e0b', category: 'in_progress' },
   { name: 'active', displayName: 'Active', color: '#f97316', category: 'in_progress' },
   { name: 'blocked', displayName: 'Blocked', color: '#ef4444', category: 'blocked' },
   { name: 'review', displayName: 'Review', color: '#8b5cf6', category: 'in_progress' },
   { name: 'done', displayName: 'Done', color: '#10b981', category: 'done' },
-];
+] as const satisfies readonly StatusSeed[];
 
 /**
  * tx's statuses (seed 002). tx counts backlog, ready and planning as workable, so all three are
  * todo: its ready queue (tx_ready) is Cairn's, unchanged.
  */
-const TX_TEMPLATE: StatusSeed[] = [
+const TX_TEMPLATE = [
   { name: 'backlog', displayName: 'Backlog', color: '#9ca3af', category: 'todo' },
   { name: 'ready', displayName: 'Ready', color: '#3b82f6', category: 'todo' },
   { name: 'planning', displayName: 'Planning', color: '#06b6d4', category: 'todo' },
@@ -73,9 +73,22 @@ const TX_TEMPLATE: StatusSeed[] = [
   { name: 'review', displayName: 'Review', color: '#8b5cf6', category: 'in_progress' },
   { name: 'human_needs_to_review', displayName: 'Human needs to review', color: '#ec4899', category: 'in_progress' },
   { name: 'done', displayName: 'Done', color: '#10b981', category: 'done' },
-];
+] as const satisfies readonly StatusSeed[];
 
-export const TEMPLATES = { default: DEFAULT_TEMPLATE, castle: CASTLE_TEMPLATE, tx: TX_TEMPLATE, devplanner: DEVPLANNER_TEMPLATE } as const;
+export const TEMPLATES: Readonly<Record<'default' | 'castle' | 'tx' | 'devplanner', readonly StatusSeed[]>> = {
+  default: DEFAULT_TEMPLATE,
+  castle: CASTLE_TEMPLATE,
+  tx: TX_TEMPLATE,
+  devplanner: DEVPLANNER_TEMPLATE,
+};
+
+/** The status names of a profile's template, in workflow order, as literal types: the profiles' enums and the importers' checks use these. */
+const namesOf = <const T extends readonly { name: string }[]>(t: T) => t.map((s) => s.name) as { [K in keyof T]: T[K]['name'] };
+export const CASTLE_STATES = namesOf(CASTLE_TEMPLATE);
+export const TX_STATUSES = namesOf(TX_TEMPLATE);
+export const DEVPLANNER_LANES = namesOf(DEVPLANNER_TEMPLATE);
+/** DevPlanner lane → Cairn category, from the template. */
+export const DEVPLANNER_CATEGORY: Readonly<Record<string, Category>> = Object.fromEntries(DEVPLANNER_TEMPLATE.map((s) => [s.name, s.category]));
 export const TemplateName = z.enum(['default', 'castle', 'tx', 'devplanner']).describe('default|castle|tx|devplanner');
 export type TemplateName = z.infer<typeof TemplateName>;
 

@@ -8,7 +8,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { STATES, readCastle } from '../../core/services/import/castle.js';
+import { readCastle } from '../../core/services/import/castle.js';
+import { CASTLE_STATES } from '../../core/model/workflow.js';
+import { PrState } from '../../core/model/task.js';
 import { fitLabels, fitTitle, type IncomingTask } from '../../core/services/import/model.js';
 import type { ForeignSqlite } from '../../core/services/import/sources.js';
 import type { Links } from '../../core/model/task.js';
@@ -16,6 +18,8 @@ import { SourceBusy, type Held, type HeldField, type LinkedTask, type LinkSource
 import { stampOf } from '../stamps.js';
 import { SingleFileSource } from './single-file.js';
 import { checkUnmoved } from './atomic.js';
+
+const STATES: readonly string[] = CASTLE_STATES;
 
 /** A SQLite database another program owns, as the link reads and (when allowed) writes it. */
 export interface ForeignDb extends ForeignSqlite {
@@ -34,7 +38,7 @@ export interface SqliteAccess {
 
 const FIELDS: readonly HeldField[] = ['title', 'description', 'status', 'kind', 'labels', 'assignee', 'links', 'closeReason'];
 const CASTLE_KINDS = ['feature', 'bug', 'chore', 'spike'];
-const PR_STATES = ['open', 'draft', 'merged', 'closed'];
+const PR_STATES: readonly string[] = PrState.options;
 
 /** A held value as a castle.db row stores it and reads back. */
 export function castleView(h: Held): Held {

@@ -2,11 +2,11 @@
 import * as z from 'zod';
 import { CairnError } from '../../core/errors.js';
 import { KINDS } from '../../core/model/task.js';
+import { CASTLE_STATES } from '../../core/model/workflow.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { castleIdOf, formatTaskDetail, formatTaskList, researchOf, truncate } from './format.js';
 
-const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'] as const;
-const State = z.enum(STATES).describe('Filter by task state');
+const State = z.enum(CASTLE_STATES).describe('Filter by task state');
 const CastleKind = z.enum(['feature', 'bug', 'chore', 'spike']).describe('Filter by task kind');
 
 /** Castle shows a project's tasks; allProjects (or no project at all) shows every project's. */

@@ -1,12 +1,13 @@
 /** Castle's later write tools (seeds 000/001, phase 4), served with `--toolsets write`. */
 import * as z from 'zod';
 import { PrState } from '../../core/model/task.js';
+import { CASTLE_STATES } from '../../core/model/workflow.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { formatTaskDetail } from './format.js';
 
 const fields = {
   description: z.string().max(100_000).optional(),
-  state: z.enum(['new', 'in_progress', 'active', 'blocked', 'review', 'done']).optional(),
+  state: z.enum(CASTLE_STATES).optional(),
   kind: z.enum(['feature', 'bug', 'chore', 'spike']).optional(),
   labels: z.array(z.string().min(1).max(50)).max(50).optional().describe('Replaces the labels'),
   branchName: z.string().max(300).optional(),

@@ -3,8 +3,9 @@
  * substatus, tags = labels, content = description, tasks = checklist. Only shapes; no rules.
  */
 import type { ChecklistItem, Priority, Task, TaskSummary } from '../../core/model/task.js';
+import { DEVPLANNER_LANES } from '../../core/model/workflow.js';
 
-export const LANES = ['01-upcoming', '02-in-progress', '03-complete', '04-archive'] as const;
+export const LANES = DEVPLANNER_LANES;
 export type Lane = (typeof LANES)[number];
 export const DP_PRIORITIES = ['low', 'medium', 'high'] as const;
 export type DpPriority = (typeof DP_PRIORITIES)[number];

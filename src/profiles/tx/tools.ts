@@ -1,10 +1,11 @@
 /** tx's tools (seed 002, "MCP Tool Definitions"), each a reshaping of one or two native ops. */
 import * as z from 'zod';
 import { CairnError } from '../../core/errors.js';
+import { TX_STATUSES } from '../../core/model/workflow.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { answer, none, TaskWithDeps, WITH_DEPS, withDeps } from './task-with-deps.js';
 
-export const TX_STATUSES = ['backlog', 'ready', 'planning', 'active', 'blocked', 'review', 'human_needs_to_review', 'done'] as const;
+export { TX_STATUSES };
 const Status = z.enum(TX_STATUSES);
 const Id = z.string().min(1).max(200);
 const TaskOut = z.object({ task: TaskWithDeps });

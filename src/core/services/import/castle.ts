@@ -7,11 +7,12 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { KINDS, PrState, type Kind, type Links } from '../../model/task.js';
+import { CASTLE_STATES } from '../../model/workflow.js';
 import { fitLabels, fitTitle, importError, isoTime, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 import type { ForeignSqlite } from './sources.js';
 import { keyFrom } from '../../rules/project-key.js';
 
-export const STATES = ['new', 'in_progress', 'active', 'blocked', 'review', 'done'];
+const STATES: readonly string[] = CASTLE_STATES;
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));

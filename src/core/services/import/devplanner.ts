@@ -7,13 +7,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { templateStatuses, type Category, type Status } from '../../model/workflow.js';
+import { DEVPLANNER_CATEGORY, templateStatuses, type Category, type Status } from '../../model/workflow.js';
 import { parseFrontMatter } from './front-matter.js';
 import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 import { keyFrom } from '../../rules/project-key.js';
 import { readBounded } from './read-bounded.js';
 
-export const CATEGORY: Record<string, Category> = { '01-upcoming': 'todo', '02-in-progress': 'in_progress', '03-complete': 'done', '04-archive': 'canceled' };
+export const CATEGORY: Readonly<Record<string, Category>> = DEVPLANNER_CATEGORY;
 export const TASK_LINE = /^\s*-\s+\[([ xX])\]\s+(.+)$/;
 
 export const slugOf = (s: string) =>
