@@ -17,8 +17,8 @@ export interface ScopeSources {
   cwd?: string | undefined;
 }
 
-/** The key of the project whose root contains one of the paths (deepest root wins): core/services/default-project.ts decides. */
-export async function projectForPaths(store: Store, paths: readonly string[]): Promise<string | undefined> {
+/** The key of the project whose root contains one of the paths, read from the store (core/services/default-project.ts decides). */
+async function storedProjectAt(store: Store, paths: readonly string[]): Promise<string | undefined> {
   if (paths.length === 0) return undefined;
   return projectAt(await store.read((tx) => tx.listProjects(false)), paths, workspaceRepository(store));
 }
@@ -58,7 +58,7 @@ export class ProjectScope {
   async #rooted(paths: readonly string[]): Promise<string | undefined> {
     if (paths.length === 0) return undefined;
     // A remote workspace's relative roots (an older server) cannot be read from here: they match nothing.
-    return 'list' in this.store ? projectAt(await this.store.list(), paths, undefined) : projectForPaths(this.store, paths);
+    return 'list' in this.store ? projectAt(await this.store.list(), paths, undefined) : storedProjectAt(this.store, paths);
   }
 
   /** Client roots arrived (2025 clients that declare the roots capability). */
