@@ -1,6 +1,6 @@
 /** The Tx port over any Kysely database: shared queries plus the engine's own search index functions. */
 import type { Kysely } from 'kysely';
-import type { ProjectRow, Tx, TaskFilter, SearchAfter } from '../../core/ports.js';
+import type { ProjectRow, Tx } from '../../core/ports.js';
 import type { DB } from '../schema.js';
 import * as events from './events.js';
 import * as graph from './graph.js';
@@ -13,22 +13,12 @@ import { openWorkCounts } from './open-work.js';
 import { KyselyIdempotency } from './idempotency.js';
 import { KyselyLinks } from './links.js';
 import { KyselyTransfer } from './transfer.js';
+import type { SearchEngine } from './search-engine.js';
 import type { SummaryCache } from './summary-cache.js';
 import type { ProjectCache } from './project-cache.js';
 import type { Status } from '../../core/model/workflow.js';
 
-/** What differs per engine: the full-text index. */
-export interface SearchEngine {
-  reindexTask(db: Kysely<DB>, uid: string, isNew?: boolean): Promise<void>;
-  /**
-   * Writes the search rows of tasks that have none yet (an import's new tasks, their labels,
-   * comments and checklists stored), as reindexTask(uid, true) would for each, in as few
-   * statements as the engine likes. `uids` may be many (a 100k-task import passes them all).
-   */
-  indexNewTasks(db: Kysely<DB>, uids: string[]): Promise<void>;
-  removeFromIndex(db: Kysely<DB>, num: number): Promise<void>;
-  search(db: Kysely<DB>, query: string, filter: TaskFilter, limit: number, after: SearchAfter | undefined, counts?: taskList.CountCache): ReturnType<Tx['search']>;
-}
+export type { SearchEngine };
 
 export class KyselyTx implements Tx {
   /** Projects and workflows remembered, unless this transaction has changed one (see ProjectCache). */

@@ -7,7 +7,7 @@ import { priorityRank, type CommentKind } from '../../core/model/task.js';
 import type { TaskRow } from '../../core/ports.js';
 import type { DumpQuery, NewTask, StoredEvent, TaskDump, TransferTx } from '../../core/transfer-port.js';
 import type { DB } from '../schema.js';
-import type { SearchEngine } from './kysely-tx.js';
+import type { SearchEngine } from './search-engine.js';
 import { packedSummary, unpackSummary } from './rows.js';
 import { manyRows } from './many-rows.js';
 
