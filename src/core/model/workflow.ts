@@ -95,3 +95,23 @@ export type TemplateName = z.infer<typeof TemplateName>;
 export function templateStatuses(name: TemplateName): Status[] {
   return TEMPLATES[name].map((s, position) => ({ ...s, position }));
 }
+
+/** One edit of a project's workflow (update_project's `statuses`), applied in order by services/workflow-edits.ts. */
+export const StatusOp = lazy(() =>
+  z.discriminatedUnion('op', [
+    z.object({
+      op: z.literal('add'),
+      name: StatusName,
+      category: Category,
+      displayName: z.string().trim().min(1).max(60).optional(),
+      color: Color.optional(),
+      position: z.number().int().min(0).optional().describe('Lane index; default last'),
+    }),
+    z.object({ op: z.literal('rename'), name: StatusName, to: StatusName, displayName: z.string().trim().min(1).max(60).optional() }),
+    z.object({ op: z.literal('move'), name: StatusName, position: z.number().int().min(0) }),
+    z.object({ op: z.literal('recolor'), name: StatusName, color: Color }),
+    z.object({ op: z.literal('recategorize'), name: StatusName, category: Category }),
+    z.object({ op: z.literal('remove'), name: StatusName }),
+  ]),
+);
+export type StatusOp = z.infer<ReturnType<typeof StatusOp>>;

@@ -7,7 +7,7 @@ import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
 import { ProjectKey } from '../model/ids.js';
 import { Aliases, ProjectDescription, ProjectName, ProjectRoot, type Project } from '../model/project.js';
-import { Category, Color, StatusName, TemplateName, templateStatuses } from '../model/workflow.js';
+import { StatusOp, TemplateName, templateStatuses } from '../model/workflow.js';
 import type { ProjectRow, Tx } from '../ports.js';
 import { diff, record } from './activity.js';
 import { assertAliasesFree } from './alias-conflicts.js';
@@ -26,24 +26,7 @@ export const CreateProjectInput = lazy(() =>
   }),
 );
 
-export const StatusOp = lazy(() =>
-  z.discriminatedUnion('op', [
-    z.object({
-      op: z.literal('add'),
-      name: StatusName,
-      category: Category,
-      displayName: z.string().trim().min(1).max(60).optional(),
-      color: Color.optional(),
-      position: z.number().int().min(0).optional().describe('Lane index; default last'),
-    }),
-    z.object({ op: z.literal('rename'), name: StatusName, to: StatusName, displayName: z.string().trim().min(1).max(60).optional() }),
-    z.object({ op: z.literal('move'), name: StatusName, position: z.number().int().min(0) }),
-    z.object({ op: z.literal('recolor'), name: StatusName, color: Color }),
-    z.object({ op: z.literal('recategorize'), name: StatusName, category: Category }),
-    z.object({ op: z.literal('remove'), name: StatusName }),
-  ]),
-);
-export type StatusOp = z.infer<ReturnType<typeof StatusOp>>;
+export { StatusOp };
 
 export const UpdateProjectInput = lazy(() =>
   z.object({

@@ -14,10 +14,9 @@
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
-import { CATEGORIES, type Status } from '../model/workflow.js';
+import { CATEGORIES, type Status, type StatusOp } from '../model/workflow.js';
 import type { ProjectRow, TaskFilter, Tx } from '../ports.js';
 import { findStatus } from '../rules/find-status.js';
-import type { StatusOp } from './projects.js';
 import { commitTaskChange, statusPatch } from './task-write.js';
 
 /** Tasks moved per write transaction: bounds how long one workflow edit holds the write lock. */
