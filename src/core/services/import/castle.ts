@@ -8,8 +8,7 @@ import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { KINDS, PrState, type Kind, type Links } from '../../model/task.js';
 import { CASTLE_STATES } from '../../model/workflow.js';
-import { fitLabels, fitTitle, importError, isoTime, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
-import type { ForeignSqlite } from './sources.js';
+import { fitLabels, fitTitle, importError, isoTime, type ForeignSqlite, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 import { keyFrom } from '../../rules/project-key.js';
 
 const STATES: readonly string[] = CASTLE_STATES;

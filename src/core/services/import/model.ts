@@ -208,3 +208,12 @@ export function isoTime(at: SourceAt, field: string, value: unknown): string | u
   if (!d || Number.isNaN(d.getTime())) throw importError(at, field, `expected a date and time, got ${JSON.stringify(value)}`);
   return d.toISOString();
 }
+
+/** Read-only access to another application's SQLite file (Castle's castle.db), provided by the entry point. */
+export interface ForeignSqlite {
+  /** Rows of a query. */
+  all(sql: string): Array<Record<string, unknown>>;
+  /** Column names of a table (empty when the table does not exist). */
+  columns(table: string): string[];
+  close(): void;
+}

@@ -1,19 +1,12 @@
 /** Dispatches a source name to its reader (each in its own file), all producing ImportItems. */
-import type { ImportItem, ProgressFn, SourceName } from './model.js';
+import type { ForeignSqlite, ImportItem, ProgressFn, SourceName } from './model.js';
+
+export type { ForeignSqlite };
 import { readBacklog } from './backlog.js';
 import { readBeads } from './beads.js';
 import { readCastle } from './castle.js';
 import { readDevPlanner } from './devplanner.js';
 import { readTaskMaster } from './taskmaster.js';
-
-/** Read-only access to another application's SQLite file (Castle's castle.db), provided by the entry point. */
-export interface ForeignSqlite {
-  /** Rows of a query. */
-  all(sql: string): Array<Record<string, unknown>>;
-  /** Column names of a table (empty when the table does not exist). */
-  columns(table: string): string[];
-  close(): void;
-}
 
 export interface ReaderOptions {
   openSqlite?: (file: string) => ForeignSqlite;
