@@ -9,7 +9,7 @@ const KIND_STATUS: Record<ErrorKind, number> = { invalid: 400, not_found: 404, c
 /** A workspace locked by another writer, or a database server that is down, is temporary: 503 tells clients to retry. A full disk is 507 (Insufficient Storage). */
 const CODE_STATUS: Partial<Record<string, number>> = { BUSY: 503, DATABASE_UNAVAILABLE: 503, DISK_FULL: 507 };
 
-import { HTTP_ONLY_CODES, type HttpOnlyCode } from './http-codes.js';
+import { HTTP_ONLY_CODES, type HttpOnlyCode } from '../ops/http-codes.js';
 
 export { HTTP_ONLY_CODES, type HttpOnlyCode };
 

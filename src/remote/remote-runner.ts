@@ -12,7 +12,7 @@ import { loadOp } from '../ops/op-modules.js';
 import type { Op, OpContext, RemoteRunner } from '../ops/op.js';
 import { join } from 'node:path';
 import { type Outbox, OUTBOX_OPS, type OutboxEntry } from './outbox.js';
-import { coreCodeOf } from '../http/http-codes.js';
+import { coreCodeOf } from '../ops/http-codes.js';
 import { newUlid } from '../core/model/ids.js';
 
 /** Writes that can wait in the outbox while the server is away. */

@@ -1,5 +1,5 @@
 /**
- * One table says what each HTTP-only error code is (src/http/http-codes.ts): the server answers it
+ * One table says what each HTTP-only error code is (src/ops/http-codes.ts): the server answers it
  * with that status, and a remote client reports it as the core code the table names. A real CLI is
  * pointed (CAIRN_URL) at a server that answers every request with one such error.
  */
@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_ONLY_AS, HTTP_ONLY_CODES, type HttpOnlyCode } from '../../src/http/http-codes.js';
+import { HTTP_ONLY_AS, HTTP_ONLY_CODES, type HttpOnlyCode } from '../../src/ops/http-codes.js';
 import { cli } from '../handoff/remote-harness.js';
 
 let server: Server;
