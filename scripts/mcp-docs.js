@@ -121,6 +121,9 @@ const clipLines = (text, n = 14) => {
   return lines.length > n ? [...lines.slice(0, n), `… (${lines.length - n} more lines)`].join('\n') : lines.join('\n');
 };
 
+/** A parameter's notes: its description, and the toolset that brings it into the advertised schema (Op.paramToolsets). */
+const noteOf = (op, key, schema) => [schema.description, op.paramToolsets?.[key] ? `advertised with the ${op.paramToolsets[key]} toolset` : ''].filter(Boolean).join('; ');
+
 const out = [];
 for (const set of TOOLSETS) {
   const ops = OPS.filter((o) => o.toolset === set);
@@ -136,7 +139,7 @@ for (const set of TOOLSETS) {
     if (props.length) {
       out.push('| argument | type | default | notes |', '|---|---|---|---|');
       for (const [k, s] of props)
-        out.push(`| \`${k}\`${required.has(k) ? ' (required)' : ''} | ${cell(typeOf(s))} | ${s.default === undefined ? '' : cell(JSON.stringify(s.default))} | ${cell(s.description)} |`);
+        out.push(`| \`${k}\`${required.has(k) ? ' (required)' : ''} | ${cell(typeOf(s))} | ${s.default === undefined ? '' : cell(JSON.stringify(s.default))} | ${cell(noteOf(op, k, s))} |`);
       out.push('');
     } else out.push('No arguments.', '');
     out.push(`Result (\`structuredContent\`): \`{${Object.keys(t.outputSchema?.properties ?? {}).join(', ')}}\``, '');
