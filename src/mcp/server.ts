@@ -23,6 +23,7 @@ import { INSTRUCTIONS, NATIVE_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from '
 import { noJsonSchemaValidator } from './json-schema-validator.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
+import { registerViews, rendersApps, VIEW_ONLY_OPS, viewOnlyEntry } from './apps.js';
 import { ProjectScope, rootPaths, type ProjectSource } from './scope.js';
 import type { ChangeSink } from './subscriptions.js';
 import { registerOpTools } from './tools.js';
@@ -104,18 +105,21 @@ export function stdioSink(server: McpServer, era: 'legacy' | 'modern'): ChangeSi
 // The only reach into the SDK's internals: its tools/list handler, behind the protected
 // Protocol._getRequestHandler, so tools outside the served set can stay registered (a call answers
 // why it is refused) yet unlisted. test/mcp/sdk-internals.test.ts fails if the SDK changes this.
-type ListHandler = (req: unknown, ctx: unknown) => Promise<{ tools: Array<{ name: string }> }>;
+type ListHandler = (req: unknown, ctx: unknown) => Promise<{ tools: Array<{ name: string; title?: string }> }>;
 const listHandlerOf = (server: McpServer): ListHandler | undefined =>
   (server.server as unknown as { _getRequestHandler?: (m: string) => ListHandler | undefined })._getRequestHandler?.call(server.server, 'tools/list');
 /** The SDK keeps its tools/list handler behind a protected accessor; without it, write tools are simply not registered. */
 const canFilterToolList = (server: McpServer): boolean => typeof (server.server as unknown as { _getRequestHandler?: unknown })._getRequestHandler === 'function';
 
-function filterToolList(server: McpServer, hidden: Set<string>): void {
+/** Lists the served tools; a client that renders apps also gets `forViews`, marked for the views only (apps.ts). */
+function filterToolList(server: McpServer, hidden: Set<string>, forViews: Set<string>): void {
   const original = listHandlerOf(server);
   if (!original) return;
   server.server.setRequestHandler('tools/list', async (req, ctx) => {
     const r = await original(req, ctx);
-    return { ...r, tools: r.tools.filter((t) => !hidden.has(t.name)) } as never;
+    const views = rendersApps(server, ctx);
+    const tools = r.tools.flatMap((t) => (!hidden.has(t.name) ? [t] : views && forViews.has(t.name) ? [viewOnlyEntry(t)] : []));
+    return { ...r, tools } as never;
   });
 }
 
@@ -178,16 +182,23 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     const canHide = canFilterToolList(server);
     const served = new Set(selectOps(opts.toolsets, opts.readOnly).map((op) => op.name));
     const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
+    // What a view may call beyond the served toolsets (apps.ts); a read-only server still refuses its writes.
+    const forViews = new Set(
+      selectOps(TOOLSETS, opts.readOnly)
+        .map((op) => op.name)
+        .filter((name) => VIEW_ONLY_OPS.has(name) && !served.has(name)),
+    );
     registerOpTools(server, registered, {
-      refuse: (op) => gateRefusal(op, { readOnly: opts.readOnly, served: opts.toolsets }),
+      refuse: (op, reqCtx) => gateRefusal(op, { readOnly: opts.readOnly, served: forViews.has(op.name) && rendersApps(server, reqCtx) ? TOOLSETS : opts.toolsets }),
       toolsets: opts.toolsets,
       context,
       track,
       onInternal,
       remote: remote !== undefined,
     });
-    if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))));
+    if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))), forViews);
     registerResources(server, context);
+    registerViews(server);
     registerPrompts(server, async () => (remote ? await remoteProjects(opts).list() : await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));
   }
 

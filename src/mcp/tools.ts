@@ -14,6 +14,7 @@ import { compactJsonSchema, compactOutputSchema } from './compact-schema.js';
 import { shapeCheck } from './shape-check.js';
 import { errorResult, okResult } from './tool-result.js';
 import { OUTBOX_OPS } from '../remote/outbox.js';
+import { viewMetaOf } from './apps.js';
 
 /** How a schema is advertised: as a profile's seed wrote it, a native tool's lean input, or a native output (compact-schema.ts). */
 export type Advertised = 'seed' | 'input' | 'output' | 'output-task-core';
@@ -78,7 +79,7 @@ export interface ToolHooks {
   /** Bugs (INTERNAL) are reported here with their stack; callers see only the code and message. */
   onInternal(err: unknown): void;
   /** A refusal for tools registered but not served (a toolset left out), answered before anything runs. */
-  refuse?(op: Op): CairnError | undefined;
+  refuse?(op: Op, reqCtx: unknown): CairnError | undefined;
   /** The toolsets served: a parameter of another toolset is not advertised (Op.paramToolsets). */
   toolsets: readonly Toolset[];
   /** Ops run on a remote server (`--remote`): writes that wait in the outbox answer a receipt, which their output schema then allows. */
@@ -159,11 +160,12 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
         inputSchema: advertiseOnly(advertisedInput(op, input, hooks.toolsets), 'input'),
         outputSchema: advertiseOnly(output, op.readOnly ? 'output' : 'output-task-core'),
         annotations: annotationsOf(op),
+        ...(viewMetaOf(op.name) ? { _meta: viewMetaOf(op.name) } : {}),
       },
-      (async (raw: unknown) =>
+      (async (raw: unknown, reqCtx: unknown) =>
         hooks.track(op.name, async () => {
           try {
-            const refusal = hooks.refuse?.(op);
+            const refusal = hooks.refuse?.(op, reqCtx);
             if (refusal) return errorResult(refusal);
             const ctx = await hooks.context();
             const { args, fields } = shape ? takeFields(raw) : { args: raw, fields: undefined };

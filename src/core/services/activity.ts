@@ -48,7 +48,7 @@ export const ChangesSinceInput = lazy(() =>
   }),
 );
 
-export async function changesSince(ctx: Context, input: z.infer<ReturnType<typeof ChangesSinceInput>>): Promise<{ events: ActivityEvent[]; lastSeq: number; hasMore: boolean }> {
+export async function changesSince(ctx: Context, input: z.infer<ReturnType<typeof ChangesSinceInput>>): Promise<{ events: ActivityEvent[]; lastSeq: number; headSeq: number; hasMore: boolean }> {
   return ctx.store.read(async (tx) => {
     const projectUid = input.project ? (await resolveProject(tx, input.project)).uid : undefined;
     const end = await tx.lastSeq();
@@ -63,6 +63,6 @@ export async function changesSince(ctx: Context, input: z.infer<ReturnType<typeo
     const page = events.slice(0, input.limit);
     // With nothing new, a project-filtered feed stays where it was; the global one jumps to the end.
     const lastSeq = page.length ? page[page.length - 1]!.seq : projectUid ? input.since : end;
-    return { events: page, lastSeq, hasMore };
+    return { events: page, lastSeq, headSeq: end, hasMore };
   });
 }

@@ -14,7 +14,7 @@ export class ApiError extends Error {
   }
 }
 
-type Query = Record<string, string | number | boolean | undefined | null>;
+export type Query = Record<string, string | number | boolean | undefined | null>;
 
 export function readToken(): string | null {
   try {
@@ -33,7 +33,19 @@ export function saveToken(token: string | null): void {
   }
 }
 
-export class Api {
+/**
+ * What the board's components read and write through: REST paths, verbs and JSON. `Api` sends them
+ * over HTTP; inside an MCP host the views send them as tool calls (src/web/apps/bridge-api.ts).
+ */
+export interface BoardApi {
+  token: string | null;
+  /** Called when the server wants a token (a 401); the failed call still rejects. */
+  onUnauthorized: (err: ApiError) => void;
+  get<T>(path: string, query?: Query): Promise<T>;
+  send<T>(method: 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown): Promise<T>;
+}
+
+export class Api implements BoardApi {
   token: string | null = readToken();
   /** Called on 401 so the page can ask for a token; the failed call still rejects. */
   onUnauthorized: (err: ApiError) => void = () => undefined;

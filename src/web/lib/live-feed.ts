@@ -15,7 +15,17 @@ export interface FeedHandlers {
   onState(state: FeedState): void;
 }
 
-export class LiveFeed {
+/** Where live events come from: the server's event stream here, polling inside an MCP host (src/web/apps/poll-feed.ts). */
+export interface Feed {
+  /** The last event handled; undefined until the feed has started. */
+  readonly lastSeq: number | undefined;
+  start(): void;
+  stop(): void;
+  /** Drops the connection; the feed resumes from lastSeq. */
+  drop(): void;
+}
+
+export class LiveFeed implements Feed {
   lastSeq: number | undefined;
   private stopped = false;
   private abort: AbortController | undefined;

@@ -3,8 +3,8 @@
  * filters, the live feed (activity, recently touched cards) and notices (conflicts, errors).
  * Every change comes back from the server: a live event makes the board re-read that task.
  */
-import { type Api, ApiError, saveToken } from './api.js';
-import { LiveFeed, type FeedState } from './live-feed.js';
+import { type Api, ApiError, type BoardApi, saveToken } from './api.js';
+import { type Feed, type FeedHandlers, LiveFeed, type FeedState } from './live-feed.js';
 import { Observable } from './store.js';
 import { NO_FILTERS, type ActivityEvent, type Filters, type Project, type Status, type Task, type TaskList, type TaskSummary } from './types.js';
 
@@ -45,13 +45,17 @@ export class BoardModel extends Observable {
   loadError: string | null = null;
   /** Read out by the page's live region (moves made with the keyboard, live changes). */
   announcement = '';
-  private feed: LiveFeed;
+  private feed: Feed;
   private loadSeq = 0;
 
-  constructor(readonly api: Api) {
+  /** `feed` makes the live feed: the server's event stream by default. */
+  constructor(
+    readonly api: BoardApi,
+    feed: (handlers: FeedHandlers) => Feed = (handlers) => new LiveFeed(api as Api, handlers),
+  ) {
     super();
     api.onUnauthorized = (err) => this.askToken(err);
-    this.feed = new LiveFeed(api, {
+    this.feed = feed({
       onEvents: (events) => void this.onEvents(events),
       onReady: (lastSeq) => void this.backfill(lastSeq),
       onState: (s) => {
@@ -71,7 +75,7 @@ export class BoardModel extends Observable {
       if (key) await this.openProject(key);
       else this.changed();
     } catch (err) {
-      if (!(err instanceof ApiError && err.status === 401)) this.loadError = (err as Error).message;
+      if (!(err instanceof ApiError && err.code === 'UNAUTHORIZED')) this.loadError = (err as Error).message;
       this.changed();
     }
   }
@@ -182,7 +186,7 @@ export class BoardModel extends Observable {
       all.map((id) =>
         this.api.get<{ task: Task }>(`/tasks/${encodeURIComponent(id)}`).then(
           (r) => r.task,
-          (err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)),
+          (err) => (err instanceof ApiError && err.code === 'TASK_NOT_FOUND' ? null : Promise.reject(err)),
         ),
       ),
     );
