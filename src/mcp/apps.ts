@@ -7,7 +7,7 @@
  * Hosts that do not render apps ignore both: they get the same text and structured results.
  *
  * A view needs a few ops outside the default toolsets (the activity feed, a task's history, labels,
- * deletion, path claims). For a client that declares the extension, those are callable and listed
+ * path claims, archiving and deleting a card and bringing it back). For a client that declares the extension, those are callable and listed
  * with `visibility: ["app"]`, which tells the host to keep them from the model: the model's tool list
  * stays as small as the toolsets chosen.
  */
@@ -33,7 +33,7 @@ export const VIEWS: Record<ViewName, View> = {
 };
 
 /** Ops the views call that the default toolsets do not serve: callable by a view, kept from the model. */
-export const VIEW_ONLY_OPS: ReadonlySet<string> = new Set(['changes_since', 'task_history', 'list_labels', 'delete_task', 'check_paths']);
+export const VIEW_ONLY_OPS: ReadonlySet<string> = new Set(['changes_since', 'task_history', 'list_labels', 'check_paths', 'archive_task', 'delete_task', 'restore_task']);
 
 /** `_meta` for a tool that has a view; undefined for the rest. */
 export function viewMetaOf(tool: string): Record<string, unknown> | undefined {

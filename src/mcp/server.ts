@@ -182,14 +182,16 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     const canHide = canFilterToolList(server);
     const served = new Set(selectOps(opts.toolsets, opts.readOnly).map((op) => op.name));
     const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
-    // What a view may call beyond the served toolsets (apps.ts); a read-only server still refuses its writes.
+    // What a view may call beyond the served toolsets (apps.ts): a read-only server lists none of its
+    // writes, and refuses them as writes (READ_ONLY), not as another toolset's.
+    const viewOnly = (op: { name: string }) => VIEW_ONLY_OPS.has(op.name) && !served.has(op.name);
     const forViews = new Set(
       selectOps(TOOLSETS, opts.readOnly)
-        .map((op) => op.name)
-        .filter((name) => VIEW_ONLY_OPS.has(name) && !served.has(name)),
+        .filter(viewOnly)
+        .map((op) => op.name),
     );
     registerOpTools(server, registered, {
-      refuse: (op, reqCtx) => gateRefusal(op, { readOnly: opts.readOnly, served: forViews.has(op.name) && rendersApps(server, reqCtx) ? TOOLSETS : opts.toolsets }),
+      refuse: (op, reqCtx) => gateRefusal(op, { readOnly: opts.readOnly, served: viewOnly(op) && rendersApps(server, reqCtx) ? TOOLSETS : opts.toolsets }),
       toolsets: opts.toolsets,
       context,
       track,

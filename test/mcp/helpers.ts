@@ -88,9 +88,13 @@ function stopWithClient(client: { close(): Promise<void> }, stop?: () => Promise
   };
 }
 
-/** The v1 client (protocol 2025-11-25), optionally declaring roots. */
-export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, entry?: string[]): Promise<ClientV1> {
-  const client = new ClientV1({ name: 'test-v1', version: '1.0.0' }, { capabilities: opts.roots ? { roots: { listChanged: true } } : {} });
+/** What a host that renders MCP Apps declares. */
+export const UI_EXTENSION = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+
+/** The v1 client (protocol 2025-11-25), optionally declaring roots, or the MCP Apps extension (`ui`). */
+export async function connectV1(s: ServerArgs, opts: { roots?: string[]; ui?: boolean } = {}, entry?: string[]): Promise<ClientV1> {
+  const capabilities = { ...(opts.roots ? { roots: { listChanged: true } } : {}), ...(opts.ui ? UI_EXTENSION : {}) };
+  const client = new ClientV1({ name: 'test-v1', version: '1.0.0' }, { capabilities: capabilities as never });
   if (opts.roots) {
     const { ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
     client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: opts.roots!.map((p) => ({ uri: `file://${p}`, name: p })) }));
@@ -114,9 +118,9 @@ export async function connectV1(s: ServerArgs, opts: { roots?: string[] } = {}, 
   return client;
 }
 
-/** The v2 client pinned to protocol 2026-07-28. */
-export async function connectV2(s: ServerArgs): Promise<ClientV2> {
-  const client = new ClientV2({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+/** The v2 client pinned to protocol 2026-07-28, optionally declaring the MCP Apps extension. */
+export async function connectV2(s: ServerArgs, opts: { ui?: boolean } = {}): Promise<ClientV2> {
+  const client = new ClientV2({ name: 'test-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, ...(opts.ui ? { capabilities: UI_EXTENSION as never } : {}) });
   const http = await httpLeg(s);
   if (http) {
     await client.connect(new HttpV2(http.url)).catch(async (err: unknown) => {

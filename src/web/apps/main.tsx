@@ -2,7 +2,7 @@
  * An MCP Apps view's entry: connects to the host, follows its theme and size, and shows the view the
  * page was served as (`<meta name="cairn-view">`) for the project or task the tool was called with.
  */
-import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps';
+import { App, applyDocumentTheme, applyHostFonts, applyHostStyleVariables, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-with-deps';
 import { render } from 'preact';
 import { BoardModel } from '../lib/model.js';
 import { BridgeApi } from './bridge-api.js';

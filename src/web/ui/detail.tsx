@@ -17,6 +17,7 @@ export interface PanelApi {
 /** Complete, claim, archive, delete, and the way back (restore). */
 function Actions({ task, model, change }: { task: Task; model: BoardModel; change: PanelApi['change'] }) {
   const enc = encodeURIComponent(task.id);
+  const [armed, setArmed] = useState(false);
   const post =
     (what: string, path: string, body: Record<string, unknown> = {}) =>
     () =>
@@ -47,13 +48,16 @@ function Actions({ task, model, change }: { task: Task; model: BoardModel; chang
       <button class="secondary" onClick={post('archive', '/archive')}>
         Archive
       </button>
+      {/* Asked on the button itself, not with confirm(): an MCP host's sandbox blocks dialogs. */}
       <button
         class="secondary danger"
         onClick={() => {
-          if (confirm(`Delete ${task.id} “${task.title}”? It can be restored later.`)) void change('deletion', () => model.api.send<{ task: Task }>('DELETE', `/tasks/${enc}`));
+          setArmed(!armed);
+          if (armed) void change('deletion', () => model.api.send<{ task: Task }>('DELETE', `/tasks/${enc}`));
         }}
+        onBlur={() => setArmed(false)}
       >
-        Delete
+        {armed ? `Delete ${task.id}? Click again (it can be restored)` : 'Delete'}
       </button>
     </div>
   );
