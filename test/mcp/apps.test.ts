@@ -3,9 +3,13 @@
  * views' pages, and the view-only tools that a host rendering apps may call while a plain client
  * neither sees them nor may call them. test/web/mcp-apps.test.ts runs the views themselves.
  */
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startServe } from '../handoff/remote-harness.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
-import { call, connectV1, connectV2, ok } from './helpers.js';
+import { call, connectV1, connectV2, ok, UI_EXTENSION } from './helpers.js';
 
 let ws: TempWorkspace;
 beforeAll(async () => {
@@ -98,6 +102,33 @@ describe.each([
       expect((await ok(c, 'get_task', { id: 'APP-1' })).data.task).toMatchObject({ id: 'APP-1' });
     } finally {
       await c.close();
+    }
+  });
+});
+
+describe('MCP Apps over Streamable HTTP (cairn serve /mcp)', () => {
+  it.each([
+    ['v1 (2025-11-25, a session)', 'v1'],
+    ['v2 (2026-07-28, stateless)', 'v2'],
+  ] as const)('serves the views and their tools to a %s client that renders apps', async (_name, version) => {
+    const port = await freePort();
+    const served = await startServe(ws.db, port);
+    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const c =
+      version === 'v1'
+        ? new ClientV1({ name: 'host', version: '1.0.0' }, { capabilities: UI_EXTENSION as never })
+        : new ClientV2({ name: 'host', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: UI_EXTENSION as never });
+    try {
+      await c.connect(version === 'v1' ? new HttpV1(url) : (new HttpV2(url) as never));
+      const tools = (await c.listTools()).tools as Listed[];
+      expect(tools.find((t) => t.name === 'board_overview')?._meta?.ui?.resourceUri).toBe('ui://cairn/board.html');
+      expect(tools.find((t) => t.name === 'changes_since')?._meta?.ui?.visibility).toEqual(['app']);
+      expect((await ok(c, 'changes_since', { since: 0, limit: 1 })).data.headSeq).toEqual(expect.any(Number));
+      const page = (await c.readResource({ uri: 'ui://cairn/work.html' })).contents[0] as { text: string };
+      expect(page.text).toContain('<meta name="cairn-view" content="work">');
+    } finally {
+      await c.close();
+      await served.stop();
     }
   });
 });

@@ -69,6 +69,15 @@ describeBrowser('MCP Apps views in a host', () => {
     await frame.locator('[data-lane="review"] [data-card="APP-1"]').waitFor();
   });
 
+  it('adds a card with quick add, where the sandbox allows no form submission', async () => {
+    const frame = host.browser.page.frames().find((f) => f !== host.browser.page.mainFrame())!;
+    await frame.getByRole('button', { name: 'Add a card to Backlog' }).click();
+    await frame.getByLabel('New card title in Backlog').fill('Typed in the chat');
+    await frame.getByLabel('New card title in Backlog').press('Enter');
+    await frame.locator('[data-lane="backlog"] [data-card="APP-4"]').waitFor();
+    expect(task('APP-4')).toMatchObject({ title: 'Typed in the chat', status: 'backlog' });
+  });
+
   it('moves a card with the keyboard inside the view', async () => {
     const frame = host.browser.page.frames().find((f) => f !== host.browser.page.mainFrame())!;
     const title = frame.locator('[data-card="APP-1"] .card-title');
@@ -80,9 +89,9 @@ describeBrowser('MCP Apps views in a host', () => {
   it('shows a change made with the CLI in another process', async () => {
     const frame = host.browser.page.frames().find((f) => f !== host.browser.page.mainFrame())!;
     cli(['add', 'Added from a terminal', '--labels', 'cli']);
-    await frame.locator('[data-card="APP-4"]').getByText('Added from a terminal').waitFor();
-    cli(['update', 'APP-4', '--title', 'Renamed from a terminal']);
-    await frame.locator('[data-card="APP-4"]').getByText('Renamed from a terminal').waitFor();
+    await frame.locator('[data-card="APP-5"]').getByText('Added from a terminal').waitFor();
+    cli(['update', 'APP-5', '--title', 'Renamed from a terminal']);
+    await frame.locator('[data-card="APP-5"]').getByText('Renamed from a terminal').waitFor();
   });
 
   it('shows a card, ticks its checklist, follows the CLI, deletes and restores it', async () => {
@@ -96,6 +105,9 @@ describeBrowser('MCP Apps views in a host', () => {
     await until('the box shows it', () => panel.getByRole('checkbox', { name: 'sketch' }).isChecked());
     cli(['comment', 'APP-2', 'Lanes look right'], 'agent:claude');
     await panel.getByText('Lanes look right', { exact: true }).waitFor();
+    await panel.getByLabel('New checklist item').fill('release notes');
+    await panel.getByLabel('New checklist item').press('Enter');
+    await until('item added', () => task('APP-2').checklist.length === 3);
     await shot(frame, 'card');
     // Deleting asks on the button (a sandbox blocks confirm()), and goes through a view-only tool.
     await panel.getByRole('button', { name: 'Delete', exact: true }).click();
@@ -117,10 +129,29 @@ describeBrowser('MCP Apps views in a host', () => {
     expect(await claims.locator('.lease').innerText()).toMatch(/^\d+:\d\d$/);
     await frame.locator('.agents-claims code', { hasText: 'src/web/**' }).waitFor();
     // A claim made elsewhere appears, and so does its event.
-    cli(['start', 'APP-4'], 'agent:codex');
+    cli(['start', 'APP-5'], 'agent:codex');
     await claims.getByText('agent:codex').waitFor();
     await frame.locator('.agents-activity').getByText('agent:codex').first().waitFor();
+  });
+
+  it('approves a card put up for review, and sends another back with the reason', async () => {
+    cli(['add', 'Polish the copy']);
+    cli(['add', 'Tune the colours', '--checklist', 'contrast']);
+    cli(['move', 'APP-6', 'review']);
+    cli(['move', 'APP-7', 'review']);
+    const frame = await host.show('next_tasks', { project: 'APP' });
+    const approvals = frame.locator('.approvals');
+    await approvals.getByRole('heading', { name: 'Waiting for approval (2)' }).waitFor();
     await shot(frame, 'work');
+    await approvals.locator('[data-approval="APP-6"]').getByRole('button', { name: 'Approve' }).click();
+    await until('APP-6 done', () => task('APP-6').status === 'done');
+    const seven = approvals.locator('[data-approval="APP-7"]');
+    await seven.getByRole('button', { name: 'Send back' }).click();
+    await seven.getByLabel('Why APP-7 goes back').fill('The contrast is still too low');
+    await seven.getByRole('button', { name: 'Send back to In progress' }).click();
+    await until('APP-7 back in progress', () => task('APP-7').status === 'in_progress');
+    expect(task('APP-7').comments.map((c: { body: string }) => c.body)).toEqual(['Sent back from review: The contrast is still too low']);
+    await approvals.getByRole('heading', { name: 'Waiting for approval (0)' }).waitFor();
   });
 
   it("follows the host's theme and keeps to its height", async () => {

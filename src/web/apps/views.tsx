@@ -1,12 +1,13 @@
 /**
  * The MCP Apps views, made of the web board's own components: the board, one card, and the work in
- * progress (ready queue beside the agents at work). Only the frame differs: no project switcher or
+ * progress (cards waiting for approval and the ready queue, beside the agents at work). Only the frame differs: no project switcher or
  * address bar, since the host decides what the view shows.
  */
 import { useState } from 'preact/hooks';
 import type { BoardModel } from '../lib/model.js';
 import { useObservable } from '../lib/store.js';
 import { Agents } from '../ui/agents.js';
+import { Approvals } from '../ui/approvals.js';
 import { Board } from '../ui/board.js';
 import { Detail } from '../ui/detail.js';
 import { FilterBar } from '../ui/filters.js';
@@ -76,7 +77,10 @@ export function WorkView({ model }: { model: BoardModel }) {
       <WithPanel model={model}>
         {(open) => (
           <div class="work-columns">
-            <ReadyView model={model} onOpen={open} />
+            <div class="work-queue">
+              <Approvals model={model} />
+              <ReadyView model={model} onOpen={open} />
+            </div>
             <Agents model={model} onOpen={open} />
           </div>
         )}

@@ -5,6 +5,7 @@ import { renderExcerpt, renderMarkdown } from '../lib/markdown.js';
 import type { ActivityEvent, Checkpoint, Evidence, SearchResult, Task, TaskSummary } from '../lib/types.js';
 import type { PanelApi } from './detail.js';
 import { ago, EditText, type Save } from './fields.js';
+import { Form } from './form.js';
 
 type SectionProps = Omit<PanelApi, 'change'> & { change: PanelApi['change'] };
 
@@ -149,11 +150,10 @@ export function Checklist(p: SectionProps) {
           </li>
         ))}
       </ul>
-      <form
+      <Form
         class="row"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const input = (e.currentTarget as HTMLFormElement).elements.namedItem('item') as HTMLInputElement;
+        onSubmit={async (form) => {
+          const input = form.elements.namedItem('item') as HTMLInputElement;
           if (!input.value.trim()) return;
           if (await checklistOp(p, 'checklist addition', [{ op: 'add', text: input.value.trim() }])) input.value = '';
         }}
@@ -162,7 +162,7 @@ export function Checklist(p: SectionProps) {
         <button class="secondary" type="submit">
           Add
         </button>
-      </form>
+      </Form>
     </section>
   );
 }
@@ -344,10 +344,8 @@ export function Comments(p: SectionProps) {
           </li>
         ))}
       </ol>
-      <form
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const form = e.currentTarget as HTMLFormElement;
+      <Form
+        onSubmit={async (form) => {
           const body = (form.elements.namedItem('body') as HTMLTextAreaElement).value.trim();
           const kind = (form.elements.namedItem('kind') as HTMLSelectElement).value;
           if (!body) return;
@@ -366,7 +364,7 @@ export function Comments(p: SectionProps) {
             Comment
           </button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }

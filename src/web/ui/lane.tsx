@@ -4,6 +4,7 @@
  * dropped here by index, computed from the pointer and the row height.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { Form } from './form.js';
 import type { BoardModel, Lane as LaneState } from '../lib/model.js';
 import type { TaskSummary } from '../lib/types.js';
 import { Card, ROW } from './card.js';
@@ -128,11 +129,10 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
         </span>
       </header>
       {adding && (
-        <form
+        <Form
           class="quick-add"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const input = (e.currentTarget as HTMLFormElement).elements.namedItem('title') as HTMLInputElement;
+          onSubmit={async (form) => {
+            const input = form.elements.namedItem('title') as HTMLInputElement;
             const title = input.value.trim();
             if (!title) return;
             input.disabled = true;
@@ -154,7 +154,7 @@ export function Lane({ model, lane, focusId, onOpen, onKeyMove, onKeyFocus, onGr
             maxLength={200}
             onKeyDown={(e) => e.key === 'Escape' && setAdding(false)}
           />
-        </form>
+        </Form>
       )}
       <div
         class={`lane-body${dropAt !== null ? ' drop-target' : ''}`}
