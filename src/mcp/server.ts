@@ -24,6 +24,7 @@ import { noJsonSchemaValidator } from './json-schema-validator.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerViews, rendersApps, VIEW_ONLY_OPS, viewOnlyEntry } from './apps.js';
+import { approvalGate } from './approvals.js';
 import { ProjectScope, rootPaths, type ProjectSource } from './scope.js';
 import type { ChangeSink } from './subscriptions.js';
 import { registerOpTools } from './tools.js';
@@ -193,6 +194,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     registerOpTools(server, registered, {
       refuse: (op, reqCtx) => gateRefusal(op, { readOnly: opts.readOnly, served: viewOnly(op) && rendersApps(server, reqCtx) ? TOOLSETS : opts.toolsets }),
       toolsets: opts.toolsets,
+      approve: (tool, args, reqCtx, ctx) => approvalGate(server, tool, args, reqCtx, ctx),
       context,
       track,
       onInternal,

@@ -82,6 +82,8 @@ export interface ToolHooks {
   refuse?(op: Op, reqCtx: unknown): CairnError | undefined;
   /** The toolsets served: a parameter of another toolset is not advertised (Op.paramToolsets). */
   toolsets: readonly Toolset[];
+  /** Asks the person before a call that needs approval (approvals.ts): an input_required result to return, or undefined to go ahead. */
+  approve?(tool: string, args: Record<string, unknown>, reqCtx: unknown, ctx: OpContext): Promise<unknown>;
   /** Ops run on a remote server (`--remote`): writes that wait in the outbox answer a receipt, which their output schema then allows. */
   remote?: boolean;
 }
@@ -169,6 +171,8 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
             if (refusal) return errorResult(refusal);
             const ctx = await hooks.context();
             const { args, fields } = shape ? takeFields(raw) : { args: raw, fields: undefined };
+            const ask = await hooks.approve?.(op.name, (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>, reqCtx, ctx);
+            if (ask) return ask;
             const wanted = shape ? parseFields(op, fields) : [];
             const include = listedDetails(wanted);
             let out: unknown = await runOp(op, ctx, include.length && typeof args === 'object' && args !== null ? { ...args, include } : args);
