@@ -7,7 +7,8 @@ import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type CallToolResult
 import { toCairnError } from '../core/errors.js';
 import { errorText } from '../ops/error-text.js';
 import type { OpContext } from '../ops/index.js';
-import { makeCall, runProfileTool, servedTools, type Profile, type ToolOutput } from '../profiles/index.js';
+import { makeCall, runProfileTool, type Profile, type ToolOutput } from '../profiles/index.js';
+import type { ListedTool } from './tool-list.js';
 import { advertiseOnly } from './tools.js';
 
 export interface ProfileHooks {
@@ -26,27 +27,30 @@ const toResult = (out: ToolOutput): CallToolResult => ({
   ...(out.error ? { _meta: { 'cairn/error': { code: out.error.code, suggestions: out.error.suggestions } } } : {}),
 });
 
-export function registerProfileTools(server: McpServer, profile: Profile, toolsets: readonly string[], readOnly: boolean, hooks: ProfileHooks): void {
+/**
+ * Registers every tool of the profile; answers what each lists. A tool of a toolset not served
+ * stays callable and answers FORBIDDEN naming the toolset, in the profile's error format, as native
+ * tools do (tool-list.ts lists only the served ones).
+ */
+export function registerProfileTools(server: McpServer, profile: Profile, toolsets: readonly string[], hooks: ProfileHooks): ListedTool[] {
   const sources = { context: hooks.context, env: hooks.env, onInternal: hooks.onInternal };
-  for (const tool of servedTools(profile, toolsets, readOnly)) {
-    server.registerTool(
-      tool.name,
-      {
+  return profile.tools.map((tool) => {
+    const config = {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: advertiseOnly(tool.input),
+      ...(tool.output ? { outputSchema: advertiseOnly(tool.output) } : {}),
+      annotations: {
         title: tool.title,
-        description: tool.description,
-        inputSchema: advertiseOnly(tool.input),
-        ...(tool.output ? { outputSchema: advertiseOnly(tool.output) } : {}),
-        annotations: {
-          title: tool.title,
-          readOnlyHint: tool.readOnly,
-          ...(tool.readOnly ? {} : { destructiveHint: tool.destructive === true }),
-          idempotentHint: tool.idempotent === true,
-          openWorldHint: false,
-        },
+        readOnlyHint: tool.readOnly,
+        ...(tool.readOnly ? {} : { destructiveHint: tool.destructive === true }),
+        idempotentHint: tool.idempotent === true,
+        openWorldHint: false,
       },
-      (async (raw: unknown) => hooks.track(tool.name, async () => toResult(await runProfileTool(profile, tool, sources, raw)))) as never,
-    );
-  }
+    };
+    server.registerTool(tool.name, config, (async (raw: unknown) => hooks.track(tool.name, async () => toResult(await runProfileTool(profile, tool, sources, raw, toolsets)))) as never);
+    return { name: tool.name, ...config };
+  });
 }
 
 export function registerProfileResources(server: McpServer, profile: Profile, hooks: ProfileHooks): void {

@@ -17,7 +17,7 @@ import type { Store } from '../core/ports.js';
 import { systemClock } from '../core/ports.js';
 import { gateRefusal, runOp, TOOLSETS, type OpContext, type Toolset } from '../ops/index.js';
 import { listProjectsOp } from '../ops/project-ops.js';
-import type { Profile } from '../profiles/index.js';
+import { servedTools, type Profile } from '../profiles/index.js';
 import { registerProfileResources, registerProfileTools } from './profile-tools.js';
 import { INSTRUCTIONS, NATIVE_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from './early-initialize.js';
 import { noJsonSchemaValidator } from './json-schema-validator.js';
@@ -27,6 +27,7 @@ import { registerViews, rendersApps, VIEW_ONLY_OPS, viewOnlyEntry } from './apps
 import { approvalGate } from './approvals.js';
 import { ProjectScope, rootPaths, type ProjectSource } from './scope.js';
 import type { ChangeSink } from './subscriptions.js';
+import { serveToolList } from './tool-list.js';
 import { registerOpTools } from './tools.js';
 import { selectOps } from './toolsets.js';
 
@@ -103,27 +104,6 @@ export function stdioSink(server: McpServer, era: 'legacy' | 'modern'): ChangeSi
   };
 }
 
-// The only reach into the SDK's internals: its tools/list handler, behind the protected
-// Protocol._getRequestHandler, so tools outside the served set can stay registered (a call answers
-// why it is refused) yet unlisted. test/mcp/sdk-internals.test.ts fails if the SDK changes this.
-type ListHandler = (req: unknown, ctx: unknown) => Promise<{ tools: Array<{ name: string; title?: string }> }>;
-const listHandlerOf = (server: McpServer): ListHandler | undefined =>
-  (server.server as unknown as { _getRequestHandler?: (m: string) => ListHandler | undefined })._getRequestHandler?.call(server.server, 'tools/list');
-/** The SDK keeps its tools/list handler behind a protected accessor; without it, write tools are simply not registered. */
-const canFilterToolList = (server: McpServer): boolean => typeof (server.server as unknown as { _getRequestHandler?: unknown })._getRequestHandler === 'function';
-
-/** Lists the served tools; a client that renders apps also gets `forViews`, marked for the views only (apps.ts). */
-function filterToolList(server: McpServer, hidden: Set<string>, forViews: Set<string>): void {
-  const original = listHandlerOf(server);
-  if (!original) return;
-  server.server.setRequestHandler('tools/list', async (req, ctx) => {
-    const r = await original(req, ctx);
-    const views = rendersApps(server, ctx);
-    const tools = r.tools.flatMap((t) => (!hidden.has(t.name) ? [t] : views && forViews.has(t.name) ? [viewOnlyEntry(t)] : []));
-    return { ...r, tools } as never;
-  });
-}
-
 /** A remote workspace's projects for scoping: listed through the remote, looked at again every few seconds. */
 function remoteProjects(opts: BuildMcpServerOptions): ProjectSource {
   const ctx: OpContext = { store: opts.store, clock: systemClock, actor: opts.actor, ...opts.services };
@@ -175,14 +155,16 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
 
   if (opts.profile) {
     const hooks = { context, env: opts.profile.env, track, onInternal };
-    registerProfileTools(server, opts.profile.profile, opts.profile.toolsets, opts.readOnly, hooks);
-    registerProfileResources(server, opts.profile.profile, hooks);
+    const { profile: p, toolsets } = opts.profile;
+    const listed = registerProfileTools(server, p, toolsets, hooks);
+    const served = new Set(servedTools(p, toolsets, opts.readOnly).map((t) => t.name));
+    serveToolList(server, listed, (name) => (served.has(name) ? 'listed' : 'hidden'), viewOnlyEntry);
+    registerProfileResources(server, p, hooks);
   } else {
-    // Tools outside the served set are not listed, yet a call to one (an agent that remembers the name)
-    // answers why: READ_ONLY for writes on a read-only server, FORBIDDEN naming the toolset otherwise.
-    const canHide = canFilterToolList(server);
+    // Every tool is registered and only the served ones are listed (tool-list.ts): a call to another
+    // (an agent that remembers the name) answers why, READ_ONLY for writes on a read-only server,
+    // FORBIDDEN naming the toolset otherwise.
     const served = new Set(selectOps(opts.toolsets, opts.readOnly).map((op) => op.name));
-    const registered = canHide ? selectOps(TOOLSETS, false) : selectOps(opts.toolsets, opts.readOnly);
     // What a view may call beyond the served toolsets (apps.ts): a read-only server lists none of its
     // writes, and refuses them as writes (READ_ONLY), not as another toolset's.
     const viewOnly = (op: { name: string }) => VIEW_ONLY_OPS.has(op.name) && !served.has(op.name);
@@ -191,7 +173,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
         .filter(viewOnly)
         .map((op) => op.name),
     );
-    registerOpTools(server, registered, {
+    const listed = registerOpTools(server, selectOps(TOOLSETS, false), {
       refuse: (op, reqCtx) => gateRefusal(op, { readOnly: opts.readOnly, served: viewOnly(op) && rendersApps(server, reqCtx) ? TOOLSETS : opts.toolsets }),
       toolsets: opts.toolsets,
       approve: (tool, args, reqCtx, ctx) => approvalGate(server, tool, args, reqCtx, ctx),
@@ -200,7 +182,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
       onInternal,
       remote: remote !== undefined,
     });
-    if (canHide) filterToolList(server, new Set(registered.map((op) => op.name).filter((name) => !served.has(name))), forViews);
+    serveToolList(server, listed, (name, reqCtx) => (served.has(name) ? 'listed' : forViews.has(name) && rendersApps(server, reqCtx) ? 'view-only' : 'hidden'), viewOnlyEntry);
     registerResources(server, context);
     registerViews(server);
     registerPrompts(server, async () => (remote ? await remoteProjects(opts).list() : await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));

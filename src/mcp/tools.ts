@@ -15,6 +15,7 @@ import { shapeCheck } from './shape-check.js';
 import { errorResult, okResult } from './tool-result.js';
 import { OUTBOX_OPS } from '../remote/outbox.js';
 import { viewMetaOf } from './apps.js';
+import type { ListedTool } from './tool-list.js';
 
 /** How a schema is advertised: as a profile's seed wrote it, a native tool's lean input, or a native output (compact-schema.ts). */
 export type Advertised = 'seed' | 'input' | 'output' | 'output-task-core';
@@ -145,7 +146,9 @@ function advertisedInput(op: Op, input: z.ZodType, served: readonly Toolset[]): 
 }
 const narrowed = new Map<string, z.ZodType>();
 
-export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: ToolHooks): void {
+/** Registers each op as a tool; answers what each lists (tool-list.ts builds tools/list from it). */
+export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: ToolHooks): ListedTool[] {
+  const listed: ListedTool[] = [];
   for (const op of ops) {
     const own = schemasOf(op);
     const { shape, input } = own;
@@ -154,41 +157,40 @@ export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: To
       if (!receiptSchemas.has(own.output)) receiptSchemas.set(own.output, withReceipt(own.output));
       output = receiptSchemas.get(own.output)!;
     }
-    server.registerTool(
-      op.name,
-      {
-        title: op.title,
-        description: op.description,
-        inputSchema: advertiseOnly(advertisedInput(op, input, hooks.toolsets), 'input'),
-        outputSchema: advertiseOnly(output, op.readOnly ? 'output' : 'output-task-core'),
-        annotations: annotationsOf(op),
-        ...(viewMetaOf(op.name) ? { _meta: viewMetaOf(op.name) } : {}),
-      },
-      (async (raw: unknown, reqCtx: unknown) =>
-        hooks.track(op.name, async () => {
-          try {
-            const refusal = hooks.refuse?.(op, reqCtx);
-            if (refusal) return errorResult(refusal);
-            const ctx = await hooks.context();
-            const { args, fields } = shape ? takeFields(raw) : { args: raw, fields: undefined };
-            const ask = await hooks.approve?.(op.name, (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>, reqCtx, ctx);
-            if (ask) return ask;
-            const wanted = shape ? parseFields(op, fields) : [];
-            const include = listedDetails(wanted);
-            let out: unknown = await runOp(op, ctx, include.length && typeof args === 'object' && args !== null ? { ...args, include } : args);
-            if (shape) out = await toRows(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
-            const rawArgs = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-            // Rows come from toRow(), whose literal TypeScript checks against the schema's exact
-            // keys; re-parsing a page of them with zod would be most of a list call's allocations (and
-            // of its garbage collections). Rows with added fields and every other result are parsed.
-            const structured = shape && !wanted.length ? out : conform(output, out);
-            return okResult({ tool: op.name, args: rawArgs, defaultProject: ctx.defaultProject }, structured);
-          } catch (err) {
-            const e = toCairnError(err);
-            if (e.code === 'INTERNAL') hooks.onInternal(e.cause ?? err);
-            return errorResult(e);
-          }
-        })) as never,
-    );
+    const config = {
+      title: op.title,
+      description: op.description,
+      inputSchema: advertiseOnly(advertisedInput(op, input, hooks.toolsets), 'input'),
+      outputSchema: advertiseOnly(output, op.readOnly ? 'output' : 'output-task-core'),
+      annotations: annotationsOf(op),
+      ...(viewMetaOf(op.name) ? { _meta: viewMetaOf(op.name) } : {}),
+    };
+    listed.push({ name: op.name, ...config });
+    server.registerTool(op.name, config, (async (raw: unknown, reqCtx: unknown) =>
+      hooks.track(op.name, async () => {
+        try {
+          const refusal = hooks.refuse?.(op, reqCtx);
+          if (refusal) return errorResult(refusal);
+          const ctx = await hooks.context();
+          const { args, fields } = shape ? takeFields(raw) : { args: raw, fields: undefined };
+          const ask = await hooks.approve?.(op.name, (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>, reqCtx, ctx);
+          if (ask) return ask;
+          const wanted = shape ? parseFields(op, fields) : [];
+          const include = listedDetails(wanted);
+          let out: unknown = await runOp(op, ctx, include.length && typeof args === 'object' && args !== null ? { ...args, include } : args);
+          if (shape) out = await toRows(out, shape, wanted, async (id) => (await runOp(getTaskOp, ctx, { id })).task);
+          const rawArgs = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+          // Rows come from toRow(), whose literal TypeScript checks against the schema's exact
+          // keys; re-parsing a page of them with zod would be most of a list call's allocations (and
+          // of its garbage collections). Rows with added fields and every other result are parsed.
+          const structured = shape && !wanted.length ? out : conform(output, out);
+          return okResult({ tool: op.name, args: rawArgs, defaultProject: ctx.defaultProject }, structured);
+        } catch (err) {
+          const e = toCairnError(err);
+          if (e.code === 'INTERNAL') hooks.onInternal(e.cause ?? err);
+          return errorResult(e);
+        }
+      })) as never);
   }
+  return listed;
 }

@@ -70,11 +70,15 @@ export function keyCandidates(fallback: string, path: string | undefined): strin
 }
 
 /** Runs one tool call; never throws. */
-export async function runProfileTool(profile: Profile, tool: ProfileTool, sources: CallSources, raw: unknown): Promise<ToolOutput> {
+/** `served`: the profile's toolsets the server serves, when a tool outside them may be called (it is refused, FORBIDDEN). */
+export async function runProfileTool(profile: Profile, tool: ProfileTool, sources: CallSources, raw: unknown, served?: readonly string[]): Promise<ToolOutput> {
   try {
+    const gated = { name: tool.name, readOnly: tool.readOnly, ...(tool.toolset ? { toolset: tool.toolset } : {}) };
+    const toolsetRefusal = served ? gateRefusal(gated, { served }) : undefined;
+    if (toolsetRefusal) throw toolsetRefusal;
     const input = parseInput({ name: tool.name, input: tool.input } as never, raw);
     const call = await makeCall(profile, sources);
-    const refusal = gateRefusal({ name: tool.name, readOnly: tool.readOnly }, { readOnly: call.ctx.readOnly, readOnlyReason: call.ctx.readOnlyReason });
+    const refusal = gateRefusal(gated, { readOnly: call.ctx.readOnly, readOnlyReason: call.ctx.readOnlyReason });
     if (refusal) throw refusal;
     return await tool.run(call, input);
   } catch (err) {

@@ -1,8 +1,8 @@
 /**
- * What Cairn still takes from its dependencies beyond their public API, each pinned by a check that
- * fails when the dependency changes (docs/decisions.md, "Reaching into dependencies"):
- * - the SDK's tools/list handler (protected Protocol._getRequestHandler), so unserved tools stay
- *   callable with a refusal yet unlisted (src/mcp/server.ts filterToolList);
+ * What Cairn mirrors from or replaces in its dependencies, each pinned by a check that fails when the
+ * dependency changes (docs/decisions.md, "Reaching into dependencies"):
+ * - tools/list, answered by Cairn (src/mcp/tool-list.ts) so unserved tools stay callable with a
+ *   refusal yet unlisted: its entries must be the SDK's own for a server that hides nothing;
  * - the bundle's stand-in for `@modelcontextprotocol/server/_shims` (scripts/mcp-shims.js);
  * - the bundle's zod safeParse failure patch (test/mcp/zod-failure-patch.test.ts checks the pattern).
  */
@@ -14,19 +14,45 @@ import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import * as realShims from '@modelcontextprotocol/server/_shims';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { buildMcpServer } from '../../src/mcp/server.js';
+import { systemClock } from '../../src/core/ports.js';
+import { buildMcpServer, selectOps } from '../../src/mcp/server.js';
+import { registerOpTools } from '../../src/mcp/tools.js';
+import { TOOLSETS } from '../../src/ops/index.js';
 // @ts-expect-error plain JS build script, no types
 import * as ourShims from '../../scripts/mcp-shims.js';
 import { tempCairn } from '../helpers/workspace.js';
 
 describe('MCP SDK internals Cairn relies on', () => {
-  it('Protocol._getRequestHandler still returns the tools/list handler McpServer installs', async () => {
-    const s = new McpServer({ name: 't', version: '1' });
-    s.registerTool('one', { inputSchema: z.object({}) }, async () => ({ content: [] }));
-    const get = (s.server as unknown as { _getRequestHandler?: (m: string) => ((req: unknown, ctx: unknown) => Promise<{ tools: Array<{ name: string }> }>) | undefined })._getRequestHandler;
-    expect(typeof get).toBe('function');
-    const handler = get!.call(s.server, 'tools/list');
-    expect(handler).toBeTypeOf('function');
+  it("lists each tool exactly as the SDK's own tools/list would (a server that hides nothing)", async () => {
+    const c = tempCairn();
+    const listOf = async (server: McpServer) => {
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(a);
+      const client = new Client({ name: 't', version: '1' });
+      await client.connect(b);
+      try {
+        return (await client.listTools()).tools;
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    };
+    try {
+      const ours = await listOf(buildMcpServer({ store: c.store, actor: 'agent', toolsets: [...TOOLSETS], readOnly: false }));
+      // The SDK's handler, over the same registrations.
+      const plain = new McpServer({ name: 't', version: '1' });
+      registerOpTools(plain, selectOps(TOOLSETS, false), {
+        toolsets: [...TOOLSETS],
+        context: async () => ({ store: c.store, clock: systemClock, actor: 'agent' }),
+        track: (_t, w) => w(),
+        onInternal: () => undefined,
+      });
+      const sdk = await listOf(plain);
+      expect(ours.map((t) => t.name)).toEqual(sdk.map((t) => t.name));
+      expect(ours).toEqual(sdk);
+    } finally {
+      await c.done();
+    }
   });
 
   it('so a server lists only its toolsets, and a call to another tool answers FORBIDDEN naming the toolset', async () => {

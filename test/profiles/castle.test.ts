@@ -223,11 +223,17 @@ describe('castle profile: write tools (--toolsets write)', () => {
     }
   });
 
-  it('without --toolsets write, the write tools are neither listed nor callable; --read-only refuses them too', async () => {
-    await expect(c.callTool({ name: 'castle_create_task', arguments: { title: 'x' } })).rejects.toThrow(/castle_create_task not found/);
+  it('without --toolsets write, the write tools are not listed and a call says which toolset serves them; --read-only refuses them too', async () => {
+    const before = (await ok(c, 'castle_list_tasks', {})).text;
+    const refused = await call(c, 'castle_create_task', { title: 'x' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('castle_create_task is in the write toolset, which this server does not serve');
+    expect(refused.text).toContain('--toolsets write');
+    expect((await ok(c, 'castle_list_tasks', {})).text).toBe(before);
     const ro = await connectV1({ db: ws.db, args: ['--profile', 'castle', '--toolsets', 'write', '--read-only'] });
     try {
       expect((await ro.listTools()).tools.map((t) => t.name)).not.toContain('castle_create_task');
+      expect((await call(ro, 'castle_create_task', { title: 'x' })).text).toMatch(/read-only/);
     } finally {
       await ro.close();
     }
