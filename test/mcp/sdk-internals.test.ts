@@ -13,7 +13,6 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import * as realShims from '@modelcontextprotocol/server/_shims';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
 import { systemClock } from '../../src/core/ports.js';
 import { buildMcpServer, selectOps } from '../../src/mcp/server.js';
 import { registerOpTools } from '../../src/mcp/tools.js';
