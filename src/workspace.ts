@@ -126,6 +126,8 @@ export interface OpenStoreOptions {
   /** Watch linked folders for changes (long-lived servers); a command scans them instead. */
   watch?: boolean;
   onWarning?(message: string): void;
+  /** Told when a write starts waiting for another process's write lock (a long-lived server says so in its log). */
+  onLockWait?(): void;
 }
 
 /**
@@ -134,7 +136,7 @@ export interface OpenStoreOptions {
  */
 export function openStore(path: string, opts: OpenStoreOptions = {}): Store {
   if (isPostgresUrl(path)) return postgresStore(path);
-  return linkStore(new SqliteStore(path), {
+  return linkStore(new SqliteStore(path, opts.onLockWait ? { onLockWait: opts.onLockWait } : {}), {
     sqlite: sqliteAccess,
     ...(opts.link ? { auto: [{ ...opts.link, writable: opts.link.kind !== 'castle' }] } : {}),
     watch: opts.watch ?? false,

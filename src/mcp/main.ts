@@ -49,6 +49,15 @@ function log(level: string, message: string): void {
   process.stderr.write(`[cairn mcp] ${level}: ${message}\n`);
 }
 
+/** Why a call is slow when another process is writing: said in the log at most once a minute. */
+let lastLockNotice = 0;
+function lockWaitNotice(): void {
+  const now = Date.now();
+  if (now - lastLockNotice < 60_000) return;
+  lastLockNotice = now;
+  log('info', "a write is waiting for the workspace's write lock, which another process holds; it answers BUSY if the lock stays held");
+}
+
 /** The opened store, or one answering every call with why it could not be opened (NOT_A_WORKSPACE, CORRUPT…): never a server waiting forever. */
 function openOrFailed(openStore: (path: string) => Store, path: string): Store {
   try {
@@ -98,7 +107,8 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
           `${location.source === 'default' ? `no workspace in ${cwd} or above; waiting for the client's roots` : `serving ${redact(location.path)}${linked}`} · ${surface}${readOnly ? ' · read-only' : ''}`,
         );
         // A server lives long: linked folders are watched, not scanned on every call.
-        const open = (path: string) => openStore(path, { watch: true, onWarning: (m) => log('warning', m), ...(location.link && path === location.path ? { link: location.link } : {}) });
+        const open = (path: string) =>
+          openStore(path, { watch: true, onWarning: (m) => log('warning', m), onLockWait: lockWaitNotice, ...(location.link && path === location.path ? { link: location.link } : {}) });
         if (location.source !== 'default') return choice.use(openOrFailed(open, location.path));
         choice.fromRoots((root) => {
           const found = findWorkspace({ cwd: root, env: {} });

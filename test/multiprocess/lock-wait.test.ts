@@ -105,6 +105,8 @@ describe('waiting for the write lock never blocks the event loop', () => {
     const db = await seeded();
     const child = spawn(process.execPath, [ENTRY, '--db', db], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '', HOME: ws!.dir } });
     cleanups.push(() => void child.kill('SIGKILL'));
+    let log = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (log += d));
     const got: Array<{ id?: number; result?: { isError?: boolean; structuredContent?: any } }> = [];
     let buf = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -126,7 +128,8 @@ describe('waiting for the write lock never blocks the event loop', () => {
 
     const lock = await holdLock(db);
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'create_task', arguments: { project: 'API', title: 'waited' } } });
-    await new Promise((r) => setTimeout(r, 200));
+    // The server says in its log when a write starts waiting for another process's lock.
+    await waitFor(() => log.includes("a write is waiting for the workspace's write lock"), 'the write waits for the lock');
     send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'get_task', arguments: { id: 'API-1' } } });
     send({ jsonrpc: '2.0', id: 5, method: 'ping' });
     await waitFor(() => seen(4) && seen(5), 'read and ping answered');

@@ -25,6 +25,8 @@ export interface OpenOptions {
   targetVersion?: number;
   /** Milliseconds to wait for another process's write lock before giving up. */
   busyTimeoutMs?: number;
+  /** Told when a write finds the write lock held by another process and starts waiting for it. */
+  onLockWait?: () => void;
   /** Told when opening migrated the file: the version it had, and the copy made first (none for a new file). */
   onMigrated?: (from: number, backup: string | null) => void;
 }

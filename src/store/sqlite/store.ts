@@ -133,7 +133,10 @@ export class SqliteStore implements Store {
         return await attempt();
       } catch (err) {
         if (!isBusy(err)) throw this.#translate(err);
-        if (n === 0) this.#lockWaits++;
+        if (n === 0) {
+          this.#lockWaits++;
+          this.#options.onLockWait?.();
+        }
         if (Date.now() >= deadline) {
           throw new CairnError(
             'BUSY',
