@@ -8,6 +8,7 @@ import type { Project } from '../core/model/project.js';
 import type { Task } from '../core/model/task.js';
 import type { LinkView } from '../core/services/links.js';
 import type { TaskRow } from './detail-fields.js';
+import { MAX_EVENTS_PER_PAGE, MAX_TASKS_PER_PAGE } from '../core/rules/page.js';
 
 /** Long descriptions and comments are cut here (Castle seed: "truncate to ~2000 chars"). */
 export const TEXT_LIMIT = 2000;
@@ -159,7 +160,8 @@ function renderTasks(r: RenderContext, o: Rec): string {
   }
   const total = typeof o.total === 'number' ? o.total : tasks.length;
   const head = total > tasks.length ? `${tasks.length} of ${total} tasks:` : `${tasks.length} task${tasks.length === 1 ? '' : 's'}:`;
-  return [head, ...tasks.map(taskLine)].join('\n') + morePages(r, tasks.length, total, o.nextCursor);
+  const moreReady = o.hasMore === true ? `\nMore are ready: call ${r.tool} with a larger limit (at most ${MAX_TASKS_PER_PAGE}).` : '';
+  return [head, ...tasks.map(taskLine)].join('\n') + morePages(r, tasks.length, total, o.nextCursor) + moreReady;
 }
 
 function renderResults(r: RenderContext, o: Rec): string {
@@ -232,7 +234,13 @@ export function renderResult(r: RenderContext, output: unknown): string {
     if (ev.length === 0) return `${head}: no events${typeof o.lastSeq === 'number' ? ` after seq ${o.lastSeq}` : ''}.`;
     return (
       [`${head} (${ev.length} events):`, ...ev.map(eventLine)].join('\n') +
-      (o.hasMore === true ? `\nMore: call ${r.tool} with since: ${String(o.lastSeq)}.` : typeof o.lastSeq === 'number' ? `\nlastSeq ${o.lastSeq}` : '')
+      (o.hasMore === true
+        ? typeof o.lastSeq === 'number'
+          ? `\nMore: call ${r.tool} with since: ${String(o.lastSeq)}.`
+          : `\nOlder events exist: call ${r.tool} with a larger limit (at most ${MAX_EVENTS_PER_PAGE}).`
+        : typeof o.lastSeq === 'number'
+          ? `\nlastSeq ${o.lastSeq}`
+          : '')
     );
   }
   if (Array.isArray(o.labels)) {

@@ -76,6 +76,7 @@ export const nextTasksOp = defineOp({
   output: () =>
     z.object({
       tasks: z.array(ListedTask()),
+      hasMore: z.boolean().describe('More tasks are ready than limit'),
       blocked: z.object({ count: z.number().int(), topBlockers: z.array(z.string()) }).optional(),
     }),
   readOnly: true,

@@ -219,7 +219,7 @@ describe('activity', () => {
     const web = await c.call('changes_since', { since: 0, project: 'WEB' });
     expect(web.events.map((e) => e.type)).toEqual(['project.created', 'task.created']);
     const empty = await c.call('changes_since', { since: all.lastSeq });
-    expect(empty).toEqual({ events: [], lastSeq: all.lastSeq, hasMore: false });
+    expect(empty).toEqual({ events: [], lastSeq: all.lastSeq, headSeq: all.lastSeq, hasMore: false });
     await expectCode(c.call('changes_since', { since: all.lastSeq + 100 }), 'VALIDATION_ERROR');
   });
 });

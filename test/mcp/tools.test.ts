@@ -172,7 +172,7 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       // API-3 waits on API-1, which is claimed: the queue is empty and says why.
       const empty = await must('next_tasks', {});
       expect(empty.text).toBe('No ready tasks. 1 task is blocked by API-1; see get_task API-1 and finish or unblock it.');
-      expect(empty.data).toEqual({ tasks: [], blocked: { count: 1, topBlockers: ['API-1'] } });
+      expect(empty.data).toEqual({ tasks: [], hasMore: false, blocked: { count: 1, topBlockers: ['API-1'] } });
     });
 
     it('claim, release, checklist, comments, search, board', async () => {

@@ -19,9 +19,10 @@ function eventLines(events: ActivityEvent[], env: RenderEnv, withTask: boolean):
   });
 }
 
-export function historyView(out: { taskId: string; events: ActivityEvent[] }, env: RenderEnv): string {
+export function historyView(out: { taskId: string; events: ActivityEvent[]; hasMore?: boolean }, env: RenderEnv): string {
   if (!out.events.length) return env.paint('dim', `No history for ${out.taskId}.`);
-  return [env.paint('bold', `History of ${out.taskId}`), ...eventLines(out.events, env, false)].join('\n');
+  const older = out.hasMore ? [env.paint('dim', `Older events exist: --limit N (the ${out.events.length} newest are shown).`)] : [];
+  return [env.paint('bold', `History of ${out.taskId}`), ...older, ...eventLines(out.events, env, false)].join('\n');
 }
 
 export function changesView(out: { events: ActivityEvent[]; lastSeq: number; hasMore: boolean }, env: RenderEnv): string {

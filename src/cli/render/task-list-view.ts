@@ -15,8 +15,8 @@ export function taskListView(out: { tasks: TaskLike[]; total: number; nextCursor
   return `${taskTable(out.tasks, env)}\n${env.paint('dim', count + more)}`;
 }
 
-export function readyView(out: { tasks: TaskLike[]; blocked?: { count: number; topBlockers: string[] } | undefined }, env: RenderEnv): string {
-  if (out.tasks.length) return `${taskTable(out.tasks, env)}\n${env.paint('dim', 'Take one with: cairn start <id>')}`;
+export function readyView(out: { tasks: TaskLike[]; hasMore?: boolean; blocked?: { count: number; topBlockers: string[] } | undefined }, env: RenderEnv): string {
+  if (out.tasks.length) return `${taskTable(out.tasks, env)}\n${env.paint('dim', `${out.hasMore ? 'More are ready: --limit N. ' : ''}Take one with: cairn start <id>`)}`;
   const lines = ['No ready tasks.'];
   if (out.blocked?.count) {
     lines.push(`${out.blocked.count} task${out.blocked.count === 1 ? ' waits' : 's wait'} on blockers; finishing these would free the most: ${out.blocked.topBlockers.join(', ')}`);

@@ -8,6 +8,7 @@ import { TaskRef } from '../model/ids.js';
 import type { ActivityEvent } from '../model/activity.js';
 import type { Tx } from '../ports.js';
 import { resolveProject, resolveTask } from './resolve.js';
+import { pageLimit } from '../rules/page.js';
 
 export type Changes = Record<string, { before: unknown; after: unknown }>;
 
@@ -28,15 +29,17 @@ export async function record(tx: Tx, ctx: Context, e: { projectUid: string | nul
 export const HistoryInput = lazy(() =>
   z.object({
     id: TaskRef,
-    limit: z.number().int().min(1).max(500).default(50),
+    limit: pageLimit('task_history'),
   }),
 );
 
-export async function taskHistory(ctx: Context, input: z.infer<ReturnType<typeof HistoryInput>>): Promise<{ taskId: string; events: ActivityEvent[] }> {
+export async function taskHistory(ctx: Context, input: z.infer<ReturnType<typeof HistoryInput>>): Promise<{ taskId: string; events: ActivityEvent[]; hasMore: boolean }> {
   return ctx.store.read(async (tx) => {
     const t = await resolveTask(tx, input.id);
-    const events = await tx.events({ taskUid: t.uid, limit: input.limit, desc: true });
-    return { taskId: `${t.projectKey}-${t.seq}`, events: events.reverse() };
+    // The newest events; one more read says whether older ones were left out.
+    const events = await tx.events({ taskUid: t.uid, limit: input.limit + 1, desc: true });
+    const hasMore = events.length > input.limit;
+    return { taskId: `${t.projectKey}-${t.seq}`, events: events.slice(0, input.limit).reverse(), hasMore };
   });
 }
 
@@ -44,7 +47,7 @@ export const ChangesSinceInput = lazy(() =>
   z.object({
     since: z.number().int().min(0).default(0).describe('Return events with seq greater than this'),
     project: z.string().optional(),
-    limit: z.number().int().min(1).max(1000).default(100),
+    limit: pageLimit('changes_since'),
   }),
 );
 

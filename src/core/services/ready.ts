@@ -7,6 +7,7 @@ import { Kind, Labels, type TaskSummary } from '../model/task.js';
 import { IncludeDetails } from './details.js';
 import { summarize } from './hydrate.js';
 import { activeProjectUids, resolveProject } from './resolve.js';
+import { pageLimit } from '../rules/page.js';
 
 export const NextTasksInput = lazy(() =>
   z.object({
@@ -16,13 +17,15 @@ export const NextTasksInput = lazy(() =>
     kind: Kind.optional(),
     labels: Labels.optional().describe('Any of these labels'),
     includeBacklog: z.boolean().default(false),
-    limit: z.number().int().min(1).max(100).default(10),
+    limit: pageLimit('next_tasks'),
     include: IncludeDetails(),
   }),
 );
 
 export interface NextTasksResult {
   tasks: TaskSummary[];
+  /** More tasks are ready than the page holds. */
+  hasMore: boolean;
   /** When the queue is empty: how many tasks wait on blockers, and the blockers most worth finishing. */
   blocked?: { count: number; topBlockers: string[] };
 }
@@ -37,13 +40,13 @@ export async function nextTasks(ctx: Context, input: z.infer<ReturnType<typeof N
       ...(input.labels?.length ? { labelsAny: input.labels } : {}),
       ...(input.assignee !== undefined ? { assignee: input.assignee === 'none' ? null : input.assignee } : {}),
     };
-    const { rows } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, undefined, { count: false });
+    const { rows, more } = await tx.listTasks({ ...base, ready: { now, actor: ctx.actor, includeBacklog: input.includeBacklog } }, 'priority', input.limit, undefined, { count: false });
     const tasks = summarize(rows, now, ctx.actor);
-    if (tasks.length > 0) return { tasks };
+    if (tasks.length > 0) return { tasks, hasMore: more };
     // Empty queue: explain what blocks the todo work (counted over all of it by the engine).
     const work = await tx.openWorkCounts({ ...base, categories: ['todo'] }, { topBlockers: 3, blocked: 0 });
     const count = work.groups.reduce((n, g) => n + g.waiting, 0);
     const topBlockers = work.topBlockers.map((b) => b.id);
-    return { tasks, blocked: { count, topBlockers } };
+    return { tasks, hasMore: false, blocked: { count, topBlockers } };
   });
 }

@@ -10,6 +10,7 @@ import { decodeSearchCursor, encodeSearchCursor, SEARCH_SEEN_CAP } from './curso
 import type { SearchAfter } from '../ports.js';
 import { summarize } from './hydrate.js';
 import { buildFilter } from './tasks.js';
+import { pageLimit } from '../rules/page.js';
 
 export const SearchTasksInput = lazy(() =>
   z.object({
@@ -23,7 +24,7 @@ export const SearchTasksInput = lazy(() =>
     assignee: z.string().optional(),
     includeDone: z.boolean().default(true),
     includeArchived: z.boolean().default(false),
-    limit: z.number().int().min(1).max(100).default(20),
+    limit: pageLimit('search_tasks'),
     cursor: z.string().max(4000).optional(),
     include: IncludeDetails(),
   }),

@@ -37,6 +37,7 @@ import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from 
 import { taskAnchors, taskTouches } from './repo-paths.js';
 import { evidenceRequired } from './lifecycle.js';
 import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
+import { pageLimit } from '../rules/page.js';
 
 // UTF-8 byte order, as the store sorts them (SQLite's BINARY collation), so the labels written
 // with a new row already match what the store derives.
@@ -181,7 +182,7 @@ export const ListTasksInput = lazy(() =>
     includeArchived: z.boolean().default(false),
     deleted: z.boolean().default(false).describe('List soft-deleted tasks instead'),
     sort: z.enum(TASK_SORTS).default('priority').describe('priority: ready order'),
-    limit: z.number().int().min(1).max(200).default(50),
+    limit: pageLimit('list_tasks'),
     cursor: z.string().max(500).optional(),
     include: IncludeDetails(),
   }),
