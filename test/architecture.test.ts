@@ -9,9 +9,15 @@ function files(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 }
 
-/** Every literal import specifier (static, re-export or dynamic) of a file, relative ones resolved to src-relative paths. */
+/**
+ * Every literal import specifier (static, re-export or dynamic) of a file, relative ones resolved to
+ * src-relative paths. Type-only imports are left out: a type may cross layers (the CLI states the
+ * signature of the servers it loads lazily by the servers' own types), a running import may not.
+ */
 function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+  const text = readFileSync(file, 'utf8')
+    .replace(/import\s+type\s+[^;]*?from\s+'[^']+';?/g, '')
+    .replace(/typeof\s+import\s*\(\s*'[^']+'\s*\)/g, '');
   const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'([^']+)'/g)].map((m) => m[1]!);
   return specs.map((s) => (s.startsWith('.') ? relative(SRC, resolve(dirname(file), s)) : `pkg:${s}`));
 }

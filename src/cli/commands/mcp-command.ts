@@ -2,9 +2,8 @@
 import type { Command } from 'commander';
 import { loadModule } from '../load-module.js';
 
-interface McpMain {
-  runMcpStdio(opts: { db?: string; project?: string; toolsets?: string; readOnly?: boolean; actor?: string; profile?: string; remote?: string }): Promise<void>;
-}
+/** The server module's own signature: loaded at run time (start-up), checked at compile time. */
+type McpMain = typeof import('../../mcp/main.js');
 
 export function addMcpCommand(program: Command): void {
   program

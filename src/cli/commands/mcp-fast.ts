@@ -24,9 +24,8 @@ export interface McpStartOptions {
   profile?: string;
 }
 
-interface StdioStart {
-  startMcpStdio(opts: McpStartOptions): Promise<void>;
-}
+/** The server module's own signature: loaded at run time (start-up), checked at compile time. */
+type StdioStart = typeof import('../../mcp/stdio-start.js');
 
 /** The program's global options and `cairn mcp`'s own, as commander declares them. */
 const OPTIONS = {

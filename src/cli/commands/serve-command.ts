@@ -3,10 +3,8 @@ import type { Command } from 'commander';
 import { CairnError } from '../../core/errors.js';
 import { loadModule } from '../load-module.js';
 
-interface HttpMain {
-  runServe(opts: { host: string; port: number; db?: string; metrics?: boolean; logLevel?: string }): Promise<void>;
-  parseLogLevel(text: string, from: string): string;
-}
+/** The server module's own signature: loaded at run time (start-up), checked at compile time. */
+type HttpMain = typeof import('../../http/main.js');
 
 function parsePort(text: string): number {
   const port = Number(text);
