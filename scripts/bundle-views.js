@@ -12,7 +12,7 @@ if (!esbuild) {
 }
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { OPS } = await import(join(root, 'dist/ops/index.js'));
-const { listShapeOf } = await import(join(root, 'dist/mcp/detail-fields.js'));
+const { listShapeOf, SUMMARY_EXTRAS, ROW_OMITS } = await import(join(root, 'dist/mcp/detail-fields.js'));
 
 const routes = OPS.map((op) => ({ method: op.rest.method, path: op.rest.path, tool: op.name, ...(listShapeOf(op) ? { rows: listShapeOf(op) } : {}) }));
 
@@ -26,7 +26,7 @@ const out = await esbuild.build({
   legalComments: 'none',
   jsx: 'automatic',
   jsxImportSource: 'preact',
-  define: { __CAIRN_ROUTES__: JSON.stringify(routes) },
+  define: { __CAIRN_ROUTES__: JSON.stringify(routes), __CAIRN_ROWS__: JSON.stringify({ extras: SUMMARY_EXTRAS, omits: ROW_OMITS }) },
   logLevel: 'warning',
 });
 const script = out.outputFiles[0].text.replaceAll('</script', '<\\/script');

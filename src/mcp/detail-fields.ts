@@ -17,7 +17,7 @@ import { DETAIL_FIELDS as LISTED_DETAILS } from '../core/services/details.js';
 import type { Op } from '../ops/index.js';
 
 /** Summary fields a row leaves out unless asked for. */
-const SUMMARY_EXTRAS = ['uid', 'project', 'statusCategory', 'score', 'position', 'version', 'createdAt', 'updatedAt'] as const;
+export const SUMMARY_EXTRAS = ['uid', 'project', 'statusCategory', 'score', 'position', 'version', 'createdAt', 'updatedAt'] as const;
 /** Full-task fields, loaded per row when asked for. */
 export const DETAIL_FIELDS = ['description', 'checklist', 'comments', 'links', 'anchors'] as const;
 export const FIELD_NAMES = [...SUMMARY_EXTRAS, ...DETAIL_FIELDS] as const;
@@ -43,6 +43,12 @@ export const TaskRow = lazy(() =>
     .extend(Task().pick({ description: true, checklist: true, comments: true, links: true, anchors: true }).partial().shape),
 );
 export type TaskRow = z.infer<ReturnType<typeof TaskRow>>;
+
+/**
+ * What a row leaves out when it says nothing, and the summary's value then: a client that wants
+ * whole summaries back (the MCP Apps views) fills them in from this.
+ */
+export const ROW_OMITS = { assignee: null, claim: null, parentId: null, kind: 'task', checklistProgress: { done: 0, total: 0 }, substatus: null, slug: null } as const;
 
 /** A summary (with any detail fields added) as a list row with the extra fields asked for. */
 export function toRow(t: TaskSummary & Partial<Task>, fields: readonly FieldName[]): TaskRow {

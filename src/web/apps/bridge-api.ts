@@ -14,14 +14,16 @@ export interface Route {
   rows?: 'tasks' | 'results';
 }
 
+/** How the MCP tools' rows differ from REST's summaries, from src/mcp/detail-fields.ts at bundle time. */
+export interface RowShape {
+  /** The summary fields a row leaves out unless asked for: asked for, so a row is a whole summary again. */
+  extras: string[];
+  /** What a row leaves out when it says nothing, and the summary's value then. */
+  omits: Record<string, unknown>;
+}
+
 declare const __CAIRN_ROUTES__: Route[];
-
-/** The summary fields a row leaves out, asked for so a row is a whole summary again (src/mcp/detail-fields.ts). */
-const SUMMARY_FIELDS = ['uid', 'project', 'statusCategory', 'score', 'position', 'version', 'createdAt', 'updatedAt'];
-/** What a row omits when it says nothing. */
-const ROW_DEFAULTS = { assignee: null, claim: null, parentId: null, kind: 'task', checklistProgress: { done: 0, total: 0 }, substatus: null, slug: null };
-
-const summary = (row: Record<string, unknown>) => ({ ...ROW_DEFAULTS, ...row });
+declare const __CAIRN_ROWS__: RowShape;
 
 function match(route: Route, method: string, path: string): Record<string, string> | undefined {
   if (route.method !== method) return undefined;
@@ -51,6 +53,7 @@ export class BridgeApi implements BoardApi {
   constructor(
     private readonly app: App,
     private readonly routes: Route[] = __CAIRN_ROUTES__,
+    private readonly rows: RowShape = __CAIRN_ROWS__,
   ) {}
 
   get<T>(path: string, query: Query = {}): Promise<T> {
@@ -66,7 +69,7 @@ export class BridgeApi implements BoardApi {
     const route = this.routes.find((r) => (params = match(r, method, path)) !== undefined);
     if (!route) throw new ApiError(0, 'ROUTE_NOT_FOUND', `No tool answers ${method} ${path}.`);
     const given = Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined && v !== null && v !== ''));
-    const input = { ...given, ...params, ...(route.rows ? { fields: SUMMARY_FIELDS } : {}) };
+    const input = { ...given, ...params, ...(route.rows ? { fields: this.rows.extras } : {}) };
     let result: Awaited<ReturnType<App['callServerTool']>>;
     try {
       result = await this.app.callServerTool({ name: route.tool, arguments: input });
@@ -78,6 +81,7 @@ export class BridgeApi implements BoardApi {
       throw errorOf(first?.type === 'text' ? first.text : `${route.tool} failed`);
     }
     const out = (result.structuredContent ?? {}) as Record<string, unknown>;
+    const summary = (row: Record<string, unknown>) => ({ ...this.rows.omits, ...row });
     if (route.rows === 'tasks') return { ...out, tasks: (out.tasks as Array<Record<string, unknown>>).map(summary) } as T;
     if (route.rows === 'results') return { ...out, results: (out.results as Array<{ task: Record<string, unknown> }>).map((r) => ({ ...r, task: summary(r.task) })) } as T;
     return out as T;
