@@ -13,8 +13,17 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { getUiCapability, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type McpServer } from '@modelcontextprotocol/server';
+
+/*
+ * The extension's names, as @modelcontextprotocol/ext-apps/server exports them. That package is a
+ * build-time dependency (the views bundle its App class): at run time it would bring its required
+ * peer, the SDK's client, into every install, for four strings. test/mcp/apps.test.ts compares them.
+ */
+export const EXTENSION_ID = 'io.modelcontextprotocol/ui';
+export const RESOURCE_MIME_TYPE = 'text/html;profile=mcp-app';
+/** The extension's first form of `_meta.ui.resourceUri`, which hosts from before 2026 read. */
+export const RESOURCE_URI_META_KEY = 'ui/resourceUri';
 
 export type ViewName = 'board' | 'card' | 'work';
 
@@ -58,11 +67,11 @@ function viewHtml(name: ViewName): string {
 /** Registers the views' resources. The HTML is read on the first resources/read, not at start-up. */
 export function registerViews(server: McpServer): void {
   for (const [name, view] of Object.entries(VIEWS) as Array<[ViewName, View]>) {
-    registerAppResource(
-      server,
+    server.registerResource(
       view.title,
       view.uri,
       {
+        mimeType: RESOURCE_MIME_TYPE,
         description: view.description,
         // No network at all: the view talks only to the host, through postMessage.
         _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: false } },
@@ -76,7 +85,7 @@ export function registerViews(server: McpServer): void {
 export function rendersApps(server: McpServer, reqCtx: unknown): boolean {
   const envelope = (reqCtx as { mcpReq?: { envelope?: Record<string, unknown> } } | undefined)?.mcpReq?.envelope;
   const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
-  return getUiCapability(caps) !== undefined;
+  return (caps as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[EXTENSION_ID] !== undefined;
 }
 
 /** A view-only tool as listed to a client that renders apps: hidden from the model, with no schema to spend bytes on. */

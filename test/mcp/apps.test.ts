@@ -106,6 +106,13 @@ describe.each([
   });
 });
 
+it('names the extension as the official SDK does (src/mcp/apps.ts keeps its own copy of the names)', async () => {
+  const official = await import('@modelcontextprotocol/ext-apps/server');
+  const ours = await import('../../src/mcp/apps.js');
+  expect([ours.EXTENSION_ID, ours.RESOURCE_MIME_TYPE, ours.RESOURCE_URI_META_KEY]).toEqual([official.EXTENSION_ID, official.RESOURCE_MIME_TYPE, official.RESOURCE_URI_META_KEY]);
+  expect(official.getUiCapability({ extensions: { [ours.EXTENSION_ID]: {} } } as never)).toEqual({});
+});
+
 describe('MCP Apps over Streamable HTTP (cairn serve /mcp)', () => {
   it.each([
     ['v1 (2025-11-25, a session)', 'v1'],
