@@ -9,10 +9,11 @@
  * by retrying with the person's answer, and which the SDK turns into an `elicitation/create` request
  * for 2025 clients.
  */
-import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, type InputRequiredResult, inputRequired, inputResponse, type McpServer } from '@modelcontextprotocol/server';
+import { type InputRequiredResult, inputRequired, inputResponse, type McpServer } from '@modelcontextprotocol/server';
 import { CairnError } from '../core/errors.js';
 import { runOp, type OpContext } from '../ops/index.js';
 import { getTaskOp } from '../ops/task-ops.js';
+import { clientCapabilities } from './apps.js';
 
 const KEY = 'cairn_approval';
 
@@ -42,11 +43,7 @@ async function question(tool: string, args: Args, ctx: OpContext): Promise<strin
   return undefined;
 }
 
-function elicits(server: McpServer, reqCtx: unknown): boolean {
-  const envelope = (reqCtx as { mcpReq?: { envelope?: Record<string, unknown> } } | undefined)?.mcpReq?.envelope;
-  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
-  return caps?.elicitation !== undefined;
-}
+const elicits = (server: McpServer, reqCtx: unknown): boolean => clientCapabilities(server, reqCtx)?.elicitation !== undefined;
 
 /**
  * Before a call runs: undefined to go ahead, an `input_required` result to ask the person first,

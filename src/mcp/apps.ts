@@ -81,10 +81,15 @@ export function registerViews(server: McpServer): void {
   }
 }
 
-/** Whether the client renders apps: from the request's envelope (2026 clients) or the initialize handshake. */
-export function rendersApps(server: McpServer, reqCtx: unknown): boolean {
+/** The client's capabilities for this request: from its envelope (2026 clients) or the initialize handshake. */
+export function clientCapabilities(server: McpServer, reqCtx: unknown): ClientCapabilities | undefined {
   const envelope = (reqCtx as { mcpReq?: { envelope?: Record<string, unknown> } } | undefined)?.mcpReq?.envelope;
-  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
+}
+
+/** Whether the client renders apps. */
+export function rendersApps(server: McpServer, reqCtx: unknown): boolean {
+  const caps = clientCapabilities(server, reqCtx);
   return (caps as { extensions?: Record<string, unknown> } | undefined)?.extensions?.[EXTENSION_ID] !== undefined;
 }
 
