@@ -20,6 +20,7 @@ import type * as z from 'zod';
 import { CairnError, toCairnError } from '../core/errors.js';
 import { systemClock, type Store } from '../core/ports.js';
 import { errorText } from '../ops/error-text.js';
+import { explicitProject } from '../ops/default-project.js';
 import { OPS, runOp, type Op, type OpContext } from '../ops/index.js';
 import { findProfile, runProfileTool, servedTools, type CallSources, type Profile, type ProfileTool, type ToolOutput } from '../profiles/index.js';
 import { userRegistry } from '../registry/user-registry.js';
@@ -134,13 +135,14 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
   const held = opts.store
     ? { store: opts.store, release: async () => undefined }
     : acquire(findWorkspace({ db: opts.db, env, ...(profile?.workspaceEnv ? { profileEnv: profile.workspaceEnv } : {}), ...(profile?.linkKind ? { profileLink: profile.linkKind } : {}) }));
+  const project = explicitProject(opts.project);
   const ctx: OpContext = {
     store: held.store,
     clock: systemClock,
     actor: opts.actor ?? 'agent',
     openWorkspace: openStore,
     ...registryOf(env),
-    ...(opts.project ? { defaultProject: opts.project } : {}),
+    ...(project ? { defaultProject: project } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),
   };
   const context = async () => ctx;

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { CairnError } from '../core/errors.js';
-import { projectAt, workspaceRepository } from '../core/services/default-project.js';
+import { resolveDefaultProject } from '../ops/default-project.js';
 import { systemClock } from '../core/ports.js';
 import type { OpContext } from '../ops/op.js';
 import { loadOp } from '../ops/op-modules.js';
@@ -76,26 +76,9 @@ export function openSession(g: GlobalOptions, opts: { write: boolean }): Session
   return { ctx, workspace, close: () => store.close(), register: () => registerWorkspace(store, openStore, { onWarning: (m) => process.stderr.write(`cairn: ${m}\n`) }) };
 }
 
-/** CAIRN_PROJECT, else the project whose root holds the working directory (core/services/default-project.ts decides, as for MCP), else none. */
-export async function defaultProject(ctx: OpContext): Promise<string | undefined> {
-  const fromEnv = process.env.CAIRN_PROJECT?.trim();
-  if (fromEnv) return fromEnv;
-  if (ctx.remote) {
-    const remote = ctx.remote;
-    // While the server is away, the projects it listed last still say which one this folder is: an offline `cairn add` queues without --project.
-    const listed = await runOp((await loadOp('list_projects'))!, ctx, {}).then(
-      (r) => (r as { projects: Array<{ key: string; root: string | null }> }).projects,
-      (err: unknown) => {
-        const known = err instanceof CairnError && err.code === 'REMOTE_UNREACHABLE' ? remote.knownProjects() : undefined;
-        if (!known) throw err;
-        return known;
-      },
-    );
-    return projectAt(listed, [process.cwd()], undefined);
-  }
-  // The project rows alone, as MCP scoping reads them: list_projects also counts each project's
-  // tasks, a cost every command without --project would pay, and one that grows with the workspace.
-  return projectAt(await ctx.store.read((tx) => tx.listProjects(false)), [process.cwd()], workspaceRepository(ctx.store));
+/** CAIRN_PROJECT, else the project whose root holds the working directory (ops/default-project.ts decides, as for MCP), else none. */
+export function defaultProject(ctx: OpContext): Promise<string | undefined> {
+  return resolveDefaultProject(ctx, { env: process.env.CAIRN_PROJECT, cwd: process.cwd() });
 }
 
 export async function noProjectError(ctx: OpContext): Promise<CairnError> {

@@ -15,8 +15,8 @@ import { McpServer, type CallToolResult, type McpRequestContext } from '@modelco
 import { toCairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { systemClock } from '../core/ports.js';
-import { gateRefusal, runOp, TOOLSETS, type OpContext, type Toolset } from '../ops/index.js';
-import { listProjectsOp } from '../ops/project-ops.js';
+import { rootedProjects } from '../ops/default-project.js';
+import { gateRefusal, TOOLSETS, type OpContext, type Toolset } from '../ops/index.js';
 import { servedTools, type Profile } from '../profiles/index.js';
 import { registerProfileResources, registerProfileTools } from './profile-tools.js';
 import { INSTRUCTIONS, NATIVE_CAPABILITIES, SERVER_NAME, SERVER_VERSION } from './early-initialize.js';
@@ -25,7 +25,7 @@ import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { registerViews, rendersApps, VIEW_ONLY_OPS, viewOnlyEntry } from './apps.js';
 import { approvalGate } from './approvals.js';
-import { ProjectScope, rootPaths, type ProjectSource } from './scope.js';
+import { ProjectScope, rootPaths } from './scope.js';
 import type { ChangeSink } from './subscriptions.js';
 import { serveToolList } from './tool-list.js';
 import { registerOpTools } from './tools.js';
@@ -66,8 +66,8 @@ export interface BuildMcpServerOptions {
    * capability, a 2026 client, a failed roots/list): how `cairn mcp` started outside any workspace finds one.
    */
   onRoots?: (paths: string[] | undefined) => void;
-  /** Other workspaces (handoffs to other repositories) and a remote server to run every op on (`--remote`). */
-  services?: Pick<OpContext, 'openWorkspace' | 'remote' | 'repositories' | 'keyScope' | 'keyRetentionDays'>;
+  /** Other workspaces (handoffs to other repositories), a remote server to run every op on (`--remote`), and whether an HTTP caller may manage tokens. */
+  services?: Pick<OpContext, 'openWorkspace' | 'remote' | 'repositories' | 'keyScope' | 'keyRetentionDays' | 'mayAdminister'>;
   /**
    * Settles once the change feed follows the workspace: a subscription is acknowledged only then, so
    * a change made after it (a file a linked source's owner edits, a commit elsewhere) is heard.
@@ -104,16 +104,6 @@ export function stdioSink(server: McpServer, era: 'legacy' | 'modern'): ChangeSi
   };
 }
 
-/** A remote workspace's projects for scoping: listed through the remote, looked at again every few seconds. */
-function remoteProjects(opts: BuildMcpServerOptions): ProjectSource {
-  const ctx: OpContext = { store: opts.store, clock: systemClock, actor: opts.actor, ...opts.services };
-  return {
-    token: async () => String(Math.floor(Date.now() / 5000)),
-    // While the server is away, the projects it listed last give the working directory's default project.
-    list: async () => (await runOp(listProjectsOp, ctx, {}).catch(() => ({ projects: ctx.remote?.knownProjects() ?? [] }))).projects,
-  };
-}
-
 export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestContext): McpServer {
   const era = reqCtx?.era ?? 'legacy';
   const log = opts.log ?? stderrLog;
@@ -127,7 +117,9 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     },
   );
   const remote = opts.services?.remote;
-  const scope = new ProjectScope(remote ? remoteProjects(opts) : opts.store, { explicit: opts.defaultProject, env: opts.envProject, cwd: opts.cwd });
+  // Where projects are read for scoping and prompts: the local store, or the remote server (services.remote).
+  const baseCtx: OpContext = { store: opts.store, clock: systemClock, actor: opts.actor, ...opts.services };
+  const scope = new ProjectScope(baseCtx, { explicit: opts.defaultProject, env: opts.envProject, cwd: opts.cwd });
   let rootsPending: Promise<void> | undefined;
   // Where the agent works: its first root, else the server's working directory (a claim records the git checkout there).
   let workdir = opts.cwd;
@@ -185,7 +177,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
     serveToolList(server, listed, (name, reqCtx) => (served.has(name) ? 'listed' : forViews.has(name) && rendersApps(server, reqCtx) ? 'view-only' : 'hidden'), viewOnlyEntry);
     registerResources(server, context);
     registerViews(server);
-    registerPrompts(server, async () => (remote ? await remoteProjects(opts).list() : await opts.store.read((tx) => tx.listProjects(false))).map((p) => p.key));
+    registerPrompts(server, async () => (await rootedProjects(baseCtx)).projects.map((p) => p.key));
   }
 
   if (era === 'legacy' && !profile) {

@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/core/ports.js';
 import { openCairn, type Cairn } from '../../src/index.js';
 import { ProjectScope } from '../../src/mcp/scope.js';
 import { tempCairn } from '../helpers/workspace.js';
@@ -24,7 +25,7 @@ afterEach(async () => {
 describe('default project from the working directory', () => {
   it('follows projects created and re-rooted here and elsewhere', async () => {
     const repo = join(c.ws.dir, 'api');
-    const scope = new ProjectScope(c.store, { cwd: join(repo, 'src') });
+    const scope = new ProjectScope({ store: c.store, clock: systemClock, actor: 'alice' }, { cwd: join(repo, 'src') });
     expect(await scope.current()).toBeUndefined();
 
     await c.call('create_project', { key: 'API', name: 'API', root: repo });
@@ -43,7 +44,7 @@ describe('default project from the working directory', () => {
   it('task writes keep the remembered answer', async () => {
     const repo = join(c.ws.dir, 'api');
     await c.call('create_project', { key: 'API', name: 'API', root: repo });
-    const scope = new ProjectScope(c.store, { cwd: repo });
+    const scope = new ProjectScope({ store: c.store, clock: systemClock, actor: 'alice' }, { cwd: repo });
     expect(await scope.current()).toBe('API');
     const token = await c.store.projectsToken();
     const changes = await c.store.changeToken();
