@@ -62,13 +62,23 @@ const EXAMPLES = [
   ['link_source', { path: '@/planner' }],
   ['list_links', {}],
   ['unlink_source', { path: '@/planner' }],
+  ['export_tasks', { project: 'API', out: '@/api.jsonl' }],
+  ['import_tasks', { path: '@/api.jsonl', dryRun: true }],
+  ['create_token', { name: 'ci-bot', scope: 'read' }],
+  ['list_tokens', {}],
+  ['revoke_token', { token: 'ci-bot' }],
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-docs-'));
 // The link examples link a DevPlanner workspace (the import fixture); "@" is the scratch folder, shown as /home/me.
 cpSync(join(root, 'test/fixtures/import/devplanner'), join(dir, 'planner'), { recursive: true });
 const here = (v) => JSON.parse(JSON.stringify(v).replaceAll('@/', `${dir}/`));
-const shown = (text) => text.replaceAll(realpathSync(dir), '/home/me').replaceAll(dir, '/home/me');
+// Secrets are random: shown as a placeholder, so the page changes only when the product does.
+const shown = (text) =>
+  text
+    .replaceAll(realpathSync(dir), '/home/me')
+    .replaceAll(dir, '/home/me')
+    .replace(/cairn_[A-Za-z0-9_-]{4,}/g, 'cairn_<secret>');
 const client = new Client({ name: 'docs', version: '1' });
 await client.connect(
   new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/mcp/stdio-entry.js'), '--db', join(dir, 'cairn.db'), '--toolsets', 'all'], cwd: dir, stderr: 'ignore' }),

@@ -11,6 +11,7 @@
  * await cairn.close();
  */
 import { userRegistry } from './registry/user-registry.js';
+import { openForeignSqlite } from './foreign-sqlite.js';
 import type * as z from 'zod';
 import { systemClock, type Clock, type Store } from './core/ports.js';
 import { CairnError } from './core/errors.js';
@@ -50,6 +51,7 @@ export function openCairn(opts: OpenCairnOptions = {}): Cairn {
     clock: opts.clock ?? systemClock,
     actor: opts.actor ?? 'library',
     openWorkspace: openStore,
+    openForeignSqlite,
     ...withRegistry(),
     ...(opts.defaultProject ? { defaultProject: opts.defaultProject } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),

@@ -65,3 +65,39 @@ describe('dependency rule', () => {
     expect(violations).toEqual([]);
   });
 });
+
+/**
+ * Every surface goes through ops: that is what keeps remote mode, the write gate and the error
+ * mapping right. Outside ops/, only the persistence side (the store, linked sources wrapping it, the
+ * repository registry that describes workspaces) and the composition roots (which open the store and
+ * start its change feed and lease watch) may touch a service or the store.
+ */
+const THROUGH_OPS_EXEMPT = (path: string) =>
+  ['core', 'ops', 'store', 'links', 'registry'].includes(layer(path)) || ['workspace.ts', 'foreign-sqlite.ts', 'mcp/main.ts', 'http/app.ts', 'http/main.ts'].includes(path);
+
+describe('everything through ops', () => {
+  it('no surface imports a service or the store', () => {
+    const violations: string[] = [];
+    for (const file of files(SRC)) {
+      const from = relative(SRC, file);
+      if (THROUGH_OPS_EXEMPT(from)) continue;
+      for (const target of importsOf(file)) if (target.startsWith('core/services/') || layer(target) === 'store') violations.push(`${from} → ${target}`);
+    }
+    expect(violations).toEqual([]);
+  });
+
+  it('no surface reads or writes the store itself', () => {
+    const violations: string[] = [];
+    for (const file of [...files(SRC), ...tsx(SRC)]) {
+      const from = relative(SRC, file);
+      if (THROUGH_OPS_EXEMPT(from)) continue;
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/\.(read|write)\(\s*(async\s*)?\(?tx\b/g)) violations.push(`${from}: ${m[0]}`);
+    }
+    expect(violations).toEqual([]);
+  });
+});
+
+function tsx(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsx(join(dir, e.name)) : e.name.endsWith('.tsx') ? [join(dir, e.name)] : []));
+}

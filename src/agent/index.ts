@@ -17,6 +17,7 @@
  * const server = createSdkMcpServer({ name: 'tx', tools: cairn.tools.map((t) => tool(t.name, t.description, t.inputSchema.shape, t.call)) });
  */
 import type * as z from 'zod';
+import { openForeignSqlite } from '../foreign-sqlite.js';
 import { CairnError, toCairnError } from '../core/errors.js';
 import { systemClock, type Store } from '../core/ports.js';
 import { errorText } from '../ops/error-text.js';
@@ -141,6 +142,7 @@ export function createTools(opts: CreateToolsOptions = {}): AgentTools {
     clock: systemClock,
     actor: opts.actor ?? 'agent',
     openWorkspace: openStore,
+    openForeignSqlite,
     ...registryOf(env),
     ...(project ? { defaultProject: project } : {}),
     ...(opts.readOnly ? { readOnly: true } : {}),

@@ -34,6 +34,12 @@ export interface Binding {
   examples: string[];
 }
 
+/**
+ * Ops whose command is written by hand (src/cli/commands), for what a generated one cannot do: an
+ * export streamed to standard output, an import's progress bar and the workspace it makes.
+ */
+export const HANDWRITTEN: Readonly<Record<string, string>> = { import_tasks: 'import', export_tasks: 'export' };
+
 export const BINDINGS: readonly Binding[] = [
   {
     command: 'add',

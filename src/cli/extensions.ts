@@ -29,10 +29,18 @@ export interface CliExtension {
   module: string;
   /** Its export: `(command, runtime) => void`, adding subcommands and actions to `command`. */
   register: string;
+  /** The ops its commands run: they get no binding (bindings.ts), so each has one command, this extension's. */
+  ops?: readonly string[];
 }
 
 export const EXTENSIONS: readonly CliExtension[] = [
-  { name: 'token', summary: 'Bearer tokens for cairn serve: create | list | revoke', module: '../http/token-cli.js', register: 'registerTokenCommands' },
+  {
+    name: 'token',
+    summary: 'Bearer tokens for cairn serve: create | list | revoke',
+    module: '../http/token-cli.js',
+    register: 'registerTokenCommands',
+    ops: ['create_token', 'list_tokens', 'revoke_token'],
+  },
   { name: 'sync', summary: 'Deliver the outbox to the remote cairn serve now (CAIRN_URL / --remote)', module: '../remote/outbox-cli.js', register: 'registerSyncCommand' },
   { name: 'repos', summary: 'Repositories this machine knows, for targets named by package or repo slug: list | add | forget', module: '../registry/repos-cli.js', register: 'registerReposCommands' },
   { name: 'outbox', summary: 'Writes waiting for the remote server, and those it refused: list | retry', module: '../remote/outbox-cli.js', register: 'registerOutboxCommands' },

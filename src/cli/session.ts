@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { CairnError } from '../core/errors.js';
+import { openForeignSqlite } from '../foreign-sqlite.js';
 import { resolveDefaultProject } from '../ops/default-project.js';
 import { systemClock } from '../core/ports.js';
 import type { OpContext } from '../ops/op.js';
@@ -72,7 +73,7 @@ export function openSession(g: GlobalOptions, opts: { write: boolean }): Session
   if (!opts.write && !isPostgresUrl(workspace.path) && !existsSync(workspace.path)) hintMissing(workspace);
   const store = openStore(workspace.path);
   const repositories = userRegistry(openStore);
-  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore, cwd: process.cwd(), ...(repositories ? { repositories } : {}) };
+  const ctx: OpContext = { store, clock: systemClock, actor: resolveActor(g), openWorkspace: openStore, openForeignSqlite, cwd: process.cwd(), ...(repositories ? { repositories } : {}) };
   return { ctx, workspace, close: () => store.close(), register: () => registerWorkspace(store, openStore, { onWarning: (m) => process.stderr.write(`cairn: ${m}\n`) }) };
 }
 

@@ -1,6 +1,7 @@
 /** What every service call needs: the store, a clock, and who is acting (recorded in history). */
 import type { Clock, Store } from './ports.js';
 import type { RepositoryRegistry } from './registry-port.js';
+import type { ForeignSqlite } from './services/import/sources.js';
 
 export interface Context {
   store: Store;
@@ -32,6 +33,15 @@ export interface Context {
   keyScope?: string;
   /** How long an idempotency key is remembered (default 7 days; handoff keys are kept for good). */
   keyRetentionDays?: number;
+  /** Opens another application's SQLite file read-only (an import of Castle's castle.db). Entry points that can read SQLite set it. */
+  openForeignSqlite?: (file: string) => ForeignSqlite;
+  /** Told how far a long operation (an import) has got, from 0 to 1: the CLI draws a progress bar. */
+  onProgress?: (done: number) => void;
+  /**
+   * Where an export goes when the caller names no file: the CLI's standard output, written as it is
+   * read so memory stays flat. Unset: the export is the answer itself.
+   */
+  exportSink?: (chunk: string) => void | Promise<void>;
 }
 
 export const nowIso = (ctx: Pick<Context, 'clock'>): string => ctx.clock.now().toISOString();

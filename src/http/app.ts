@@ -3,6 +3,7 @@
  * log) in front of /api/v1 (REST generated from the ops, OpenAPI, SSE events), /mcp, /healthz and the web board at /.
  */
 import { createRequire } from 'node:module';
+import { openForeignSqlite } from '../foreign-sqlite.js';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { Hono, type Context as HonoContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -96,7 +97,13 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   const replica = opts.replicaId ?? `${hostname()}-${process.pid}`;
   const log = opts.logger ?? createLogger({ replica });
   setServerLog(log);
-  const core: CoreContext = { store: opts.store, clock: opts.clock ?? systemClock, actor: 'http', ...(opts.keyRetentionDays !== undefined ? { keyRetentionDays: opts.keyRetentionDays } : {}) };
+  const core: CoreContext = {
+    store: opts.store,
+    clock: opts.clock ?? systemClock,
+    actor: 'http',
+    openForeignSqlite,
+    ...(opts.keyRetentionDays !== undefined ? { keyRetentionDays: opts.keyRetentionDays } : {}),
+  };
   // A database that is down fails every poll until it is back: the same error at most every 10 s.
   let lastFeedError = { text: '', at: 0 };
   const feed = await followChanges(opts.store, {
@@ -156,7 +163,7 @@ export async function createApp(opts: AppOptions): Promise<CairnApp> {
   const tokens = new TokenCache(core);
   // Streams and sessions outlive the request that was authorised: they end when their token is revoked.
   const revocations = new RevocationWatch(tokens);
-  app.use('*', authMiddleware(core, tokens, !isLoopbackHost(bindHost)));
+  app.use('*', authMiddleware(tokens, !isLoopbackHost(bindHost)));
   mountMetrics(app, metrics);
   if (opts.rateLimit !== false) app.use('*', rateLimit(opts.rateLimit ?? DEFAULT_RATE_LIMIT, remoteOf));
   const maxSize = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;

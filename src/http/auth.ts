@@ -3,8 +3,9 @@
  * (loopback) caller may write; once one exists, every request needs a valid one.
  */
 import type { MiddlewareHandler } from 'hono';
-import type { Context as CoreContext } from '../core/context.js';
-import { hashSecret, liveTokensByHash, touchToken, type LiveToken } from '../core/services/tokens.js';
+import type { LiveToken, TokenCache } from '../ops/token-check.js';
+
+export { TokenCache } from '../ops/token-check.js';
 import { AuthFailureLimiter, clientAddress } from './auth-failures.js';
 import { CairnError } from '../core/errors.js';
 import { errorResponse, httpError } from './http-errors.js';
@@ -24,33 +25,6 @@ export interface Principal {
 
 export type AuthEnv = { Variables: { principal: Principal } };
 
-/** Live tokens by hash, reloaded only when the store reports a commit (by any process), so revocation applies at once. */
-export class TokenCache {
-  #token: string | undefined;
-  #tokens: Map<string, LiveToken> = new Map();
-  #loading: Promise<Map<string, LiveToken>> | undefined;
-
-  constructor(private readonly ctx: CoreContext) {}
-
-  async get(): Promise<Map<string, LiveToken>> {
-    const now = await this.ctx.store.changeToken();
-    if (now === this.#token) return this.#tokens;
-    this.#loading ??= liveTokensByHash(this.ctx).then(
-      (m) => {
-        this.#tokens = m;
-        this.#token = now;
-        this.#loading = undefined;
-        return m;
-      },
-      (err) => {
-        this.#loading = undefined;
-        throw err;
-      },
-    );
-    return this.#loading;
-  }
-}
-
 const TOUCH_EVERY_MS = 60_000;
 
 /** The secret from `Authorization: Bearer …`, or from `?access_token=` where headers cannot be set (EventSource). */
@@ -68,7 +42,7 @@ function presentedSecret(req: Request, allowQuery: boolean): string | undefined 
  * `alwaysRequire`: a server bound beyond loopback never serves anonymous callers, even if every token is
  * revoked after it started. For the same reason, such a server does not start without a token.
  */
-export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequire = false): MiddlewareHandler<AuthEnv> {
+export function authMiddleware(cache: TokenCache, alwaysRequire = false): MiddlewareHandler<AuthEnv> {
   const touched = new Map<string, number>();
   const failures = new AuthFailureLimiter();
   return async (c, next) => {
@@ -95,7 +69,7 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
       c.set('principal', { token: null, scope: 'write', actAs: true });
       return next();
     }
-    const found = secret ? tokens.get(hashSecret(secret)) : undefined;
+    const found = secret ? await cache.find(secret) : undefined;
     if (!found) {
       failures.fail(addr);
       return httpError('UNAUTHORIZED', 'The bearer token is not valid (unknown, revoked or malformed).', ['cairn token list shows live tokens; create a new one with cairn token create'], {
@@ -123,7 +97,7 @@ export function authMiddleware(ctx: CoreContext, cache: TokenCache, alwaysRequir
     if (now - (touched.get(found.id) ?? 0) > TOUCH_EVERY_MS) {
       touched.set(found.id, now);
       // last-used is advisory: throttled to one write a minute per token, never delays or fails the request.
-      void touchToken(ctx, found.id).catch(() => undefined);
+      void cache.touch(found.id).catch(() => undefined);
     }
     return next();
   };

@@ -10,7 +10,7 @@ import { stripEvent } from '../core/limited-store.js';
 import type { ActivityEvent } from '../core/model/activity.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
 import { changesSinceOp } from '../ops/history-ops.js';
-import { getProjectOp } from '../ops/project-ops.js';
+import { getProjectOp, listProjectsOp } from '../ops/project-ops.js';
 import { runOp } from '../ops/index.js';
 import type { AuthEnv } from './auth.js';
 import { clientAddress } from './auth-failures.js';
@@ -62,7 +62,7 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
     // A project-limited token hears only its projects' events (keys never change, so the set holds for the stream's life).
     let reach: ReadonlySet<string> | undefined;
     try {
-      if (principal.projects) reach = new Set((await ctx.store.read((tx) => tx.listProjects(true))).map((p) => p.key));
+      if (principal.projects) reach = new Set((await runOp(listProjectsOp, ctx, { includeArchived: true })).projects.map((p) => p.key));
       since = parseSince(c.req.header('last-event-id') ?? c.req.query('since'));
       const p = c.req.query('project');
       if (p) project = (await runOp(getProjectOp, ctx, { key: p })).project.key;
@@ -142,7 +142,7 @@ export function mountEvents(app: Hono<AuthEnv>, core: CoreContext, opts: EventsO
         else opts.closing.addEventListener('abort', (onClosing = () => resolve()), { once: true });
       });
       try {
-        sent = since ?? (await core.store.read((tx) => tx.lastSeq()));
+        sent = since ?? (await runOp(changesSinceOp, ctx, { since: 0, limit: 1 })).headSeq;
         for (let more = since !== undefined; more && !stream.aborted && !overflowed; ) {
           const page = await runOp(changesSinceOp, ctx, { since: sent, limit: Math.min(500, maxPending), ...(project ? { project } : {}) });
           await deliver(page.events);

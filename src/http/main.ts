@@ -6,7 +6,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { CairnError } from '../core/errors.js';
-import type { Store } from '../core/ports.js';
+import { systemClock, type Store } from '../core/ports.js';
+import { TokenCache } from '../ops/token-check.js';
 import { registerWorkspace } from '../registry/user-registry.js';
 import { findWorkspace, openStore } from '../workspace.js';
 import { createApp, VERSION, type AppOptions, type CairnApp } from './app.js';
@@ -39,7 +40,7 @@ export interface RunningServer {
 }
 
 async function liveTokenCount(store: Store): Promise<number> {
-  return (await store.read((tx) => tx.listTokens(false))).length;
+  return (await new TokenCache({ store, clock: systemClock, actor: 'http' }).get()).size;
 }
 
 /** Starts the server; the store stays owned by the caller. */

@@ -19,6 +19,7 @@ import type { Context as HonoContext, Hono } from 'hono';
 import type { Context as CoreContext } from '../core/context.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
 import { truthy } from '../core/rules/flag-value.js';
+import { explicitProject } from '../ops/default-project.js';
 import { findOp, gateRefusal } from '../ops/index.js';
 import { errorText } from '../ops/error-text.js';
 import { protoArgumentRefusal } from '../mcp/proto-arguments.js';
@@ -28,7 +29,7 @@ import { INSUFFICIENT_SCOPE_HEADER, type AuthEnv, type Principal } from './auth.
 import { errorResponse, json } from './http-errors.js';
 import { endBodyOn, type RevocationWatch } from './revocation-watch.js';
 import { SessionEventStore } from './session-event-store.js';
-import { identityFor, keyRules, storeFor, tokenProject } from './rest-routes.js';
+import { identityFor, keyRules, mayAdminister, storeFor, tokenProject } from './rest-routes.js';
 
 export interface McpEndpointOptions {
   feed: ChangeFeed;
@@ -73,12 +74,12 @@ interface Session {
  */
 function serverOptions(core: CoreContext, p: Principal, url: URL, actorHeader: string | undefined, profileName: string | undefined): BuildMcpServerOptions {
   const q = url.searchParams;
-  const project = q.get('project') ?? tokenProject(p);
+  const project = explicitProject(q.get('project'), tokenProject(p));
   const profile = profileName === undefined ? undefined : findProfile(profileName);
   return {
     store: storeFor(core, p),
     ...identityFor(p, q.get('as') ?? actorHeader),
-    services: keyRules(core, p),
+    services: { ...keyRules(core, p), mayAdminister: mayAdminister(p), ...(core.openForeignSqlite ? { openForeignSqlite: core.openForeignSqlite } : {}) },
     toolsets: profile ? [] : parseToolsets(q.get('toolsets') ?? undefined),
     readOnly: p.scope === 'read' || truthy(q.get('readOnly') ?? q.get('read_only') ?? undefined),
     ...(project ? { defaultProject: project } : {}),

@@ -7,7 +7,9 @@
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { Store } from '../core/ports.js';
+import { systemClock, type Store } from '../core/ports.js';
+import { changesSinceOp } from '../ops/history-ops.js';
+import { runOp } from '../ops/run-op.js';
 import type { ChangeFeed } from '../core/services/change-feed.js';
 
 export interface MetricSources {
@@ -124,7 +126,10 @@ export class Metrics {
       registers,
       async collect() {
         try {
-          const [status, last] = await Promise.all([sources.store.status?.(), sources.store.read((tx) => tx.lastSeq())]);
+          const [status, last] = await Promise.all([
+            sources.store.status?.(),
+            runOp(changesSinceOp, { store: sources.store, clock: systemClock, actor: 'metrics' }, { since: 0, limit: 1 }).then((r) => r.headSeq),
+          ]);
           lag.set(Math.max(0, last - sources.feed.lastSeq));
           if (status) schema.set(status.schemaVersion);
           if (status?.lockWaits !== undefined) lockWaits.set(status.lockWaits);

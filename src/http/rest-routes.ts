@@ -70,6 +70,15 @@ export function tokenProject(p: Principal): string | undefined {
   return p.projectKeys?.length === 1 ? p.projectKeys[0] : undefined;
 }
 
+/**
+ * Whether the caller may manage API tokens (admin ops): the token-less loopback caller of a workspace
+ * without tokens (who could run `cairn token` on this machine), or an admin token that reaches every
+ * project. A token limited to projects may not: it could mint itself one that reaches them all.
+ */
+export function mayAdminister(p: Principal): boolean {
+  return p.token === null || (p.token.scope === 'admin' && !p.projects);
+}
+
 export function opContext(core: CoreContext, p: Principal, actorHeader: string | undefined): OpContext {
   const project = tokenProject(p);
   return {
@@ -77,6 +86,8 @@ export function opContext(core: CoreContext, p: Principal, actorHeader: string |
     clock: core.clock,
     ...identityFor(p, actorHeader),
     ...keyRules(core, p),
+    ...(core.openForeignSqlite ? { openForeignSqlite: core.openForeignSqlite } : {}),
+    mayAdminister: mayAdminister(p),
     ...(p.scope === 'read' ? { readOnly: true, readOnlyReason: 'token' as const } : {}),
     ...(project ? { defaultProject: project } : {}),
   };

@@ -1,15 +1,18 @@
 /**
  * `cairn token create | list | revoke`: API tokens for `cairn serve`, registered through the CLI's
- * extension list (src/cli/extensions.ts). The secret is printed once; only its hash is stored.
+ * extension list (src/cli/extensions.ts). The secret is printed once; only its hash is stored. Each
+ * command runs its op (src/ops/token-ops.ts), so with --remote it manages the remote server's tokens.
  */
 import type { Command } from 'commander';
-import { systemClock } from '../core/ports.js';
-import { createToken, listTokens, revokeToken, type TokenInfo, type TokenScope } from '../core/services/tokens.js';
+import type { TokenInfo, TokenScope } from '../core/services/tokens.js';
+import type { OpContext } from '../ops/op.js';
+import { loadOp } from '../ops/op-modules.js';
+import { runOp } from '../ops/run-op.js';
 
 /** The slice of the CLI runtime these commands use (structural, so http does not import the cli adapter). */
 interface Runtime {
-  globals(cmd: Command): { db?: string | undefined; json?: boolean | undefined };
-  openSession(g: { db?: string | undefined }, opts: { write: boolean }): { ctx: { store: import('../core/ports.js').Store; actor: string }; close(): Promise<void> };
+  globals(cmd: Command): { db?: string | undefined; remote?: string | undefined; json?: boolean | undefined };
+  openSession(g: { db?: string | undefined; remote?: string | undefined }, opts: { write: boolean }): { ctx: OpContext; close(): Promise<void> };
   print<T>(out: T, json: boolean | undefined, human: (out: T) => string): void;
   table(headers: string[], rows: string[][]): string;
   time(iso: string): string;
@@ -30,10 +33,12 @@ function tokenTable(rt: Runtime, tokens: TokenInfo[]): string {
   return rt.table(['NAME', 'SCOPE', 'PROJECTS', 'PREFIX', 'CREATED', 'LAST USED', ...(revoked ? ['REVOKED'] : [])], rows);
 }
 
-async function withSession<T>(rt: Runtime, cmd: Command, write: boolean, fn: (ctx: Parameters<typeof createToken>[0]) => Promise<T>): Promise<T> {
-  const s = rt.openSession(rt.globals(cmd), { write });
+/** Runs a token op in the command's session: the local workspace, or the remote server under --remote / CAIRN_URL. */
+async function runTokenOp<T>(rt: Runtime, cmd: Command, name: string, args: Record<string, unknown>): Promise<T> {
+  const op = (await loadOp(name))!;
+  const s = rt.openSession(rt.globals(cmd), { write: !op.readOnly });
   try {
-    return await fn({ store: s.ctx.store, clock: systemClock, actor: s.ctx.actor });
+    return (await runOp(op, s.ctx, args)) as T;
   } finally {
     await s.close();
   }
@@ -56,7 +61,7 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     )
     .action(async (_o: unknown, cmd: Command) => {
       const o = cmd.opts<{ name: string; scope: string; project?: string[] }>();
-      const out = await withSession(rt, cmd, true, (ctx) => createToken(ctx, { name: o.name, scope: o.scope as TokenScope, ...(o.project ? { projects: o.project } : {}) }));
+      const out = await runTokenOp<{ token: TokenInfo; secret: string }>(rt, cmd, 'create_token', { name: o.name, scope: o.scope as TokenScope, ...(o.project ? { projects: o.project } : {}) });
       rt.print(out, rt.globals(cmd).json, (r) =>
         [
           `Created ${r.token.scope} token "${r.token.name}"${r.token.projects ? `, limited to ${r.token.projects.join(', ')}` : ''}. Copy the secret now; it is not shown again:`,
@@ -73,8 +78,8 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .option('--all', 'include revoked tokens')
     .action(async (_o: unknown, cmd: Command) => {
       const all = Boolean(cmd.opts<{ all?: boolean }>().all);
-      const tokens = await withSession(rt, cmd, false, (ctx) => listTokens(ctx, { includeRevoked: all }));
-      rt.print({ tokens }, rt.globals(cmd).json, (r) =>
+      const out = await runTokenOp<{ tokens: TokenInfo[] }>(rt, cmd, 'list_tokens', { includeRevoked: all });
+      rt.print(out, rt.globals(cmd).json, (r) =>
         r.tokens.length ? tokenTable(rt, r.tokens) : 'No tokens: cairn serve accepts loopback requests without one. Create one with cairn token create --name NAME --scope read|write',
       );
     });
@@ -83,7 +88,7 @@ export function registerTokenCommands(group: Command, rt: Runtime): void {
     .description('Revoke a token by name or id; requests using it get 401 at once')
     .argument('<name-or-id>', 'the token to revoke')
     .action(async (ref: string, _o: unknown, cmd: Command) => {
-      const token = await withSession(rt, cmd, true, (ctx) => revokeToken(ctx, ref));
-      rt.print({ token }, rt.globals(cmd).json, (r) => `Revoked token "${r.token.name}".`);
+      const out = await runTokenOp<{ token: TokenInfo }>(rt, cmd, 'revoke_token', { token: ref });
+      rt.print(out, rt.globals(cmd).json, (r) => `Revoked token "${r.token.name}".`);
     });
 }

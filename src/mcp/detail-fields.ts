@@ -13,7 +13,7 @@
 import * as z from 'zod';
 import { lazy } from '../core/model/lazy.js';
 import { Claim, Kind, ListedTask, Progress, Task, TaskSummary } from '../core/model/task.js';
-import { DETAIL_FIELDS as LISTED_DETAILS } from '../core/services/details.js';
+import { DETAIL_FIELDS as LISTED_DETAILS } from '../core/model/task.js';
 import type { Op } from '../ops/index.js';
 
 /** Summary fields a row leaves out unless asked for. */

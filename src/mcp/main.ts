@@ -3,6 +3,7 @@
  * for tool calls in flight so no write is lost. stdout carries only JSON-RPC; logs go to stderr.
  */
 import { resolve } from 'node:path';
+import { openForeignSqlite } from '../foreign-sqlite.js';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { followChanges, type ChangeFeed } from '../core/services/change-feed.js';
 import { LeaseWatch } from '../core/services/lease-expiry.js';
@@ -178,7 +179,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
           track,
           log,
           onRoots: (paths) => choice.roots(paths),
-          services: { openWorkspace, ...(runner ? { remote: runner } : {}), ...(repositories ? { repositories } : {}) },
+          services: { openWorkspace, openForeignSqlite, ...(runner ? { remote: runner } : {}), ...(repositories ? { repositories } : {}) },
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}),
           ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}),

@@ -7,6 +7,7 @@ import type { ActivityEvent } from '../core/model/activity.js';
 import type { Project } from '../core/model/project.js';
 import type { Task } from '../core/model/task.js';
 import type { LinkView } from '../core/services/links.js';
+import type { TokenInfo } from '../core/services/tokens.js';
 import type { TaskRow } from './detail-fields.js';
 import { MAX_EVENTS_PER_PAGE, MAX_TASKS_PER_PAGE } from '../core/rules/page.js';
 
@@ -21,6 +22,11 @@ const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
 function linkLine(l: LinkView): string {
   const problems = [...l.warnings, ...l.lost.map((w) => `${w.task}: ${w.fields.join(', ')} written by Cairn was overwritten by the source's owner`)];
   return `${l.path} (${l.kind}${l.writable ? '' : ', read-only'}): ${l.records} records in ${l.projects.join(', ') || 'no project yet'} · ${l.state}${problems.length ? `\n  ${problems.join('\n  ')}` : ''}`;
+}
+
+/** One token: name, scope, reach, prefix and last use (never its secret). */
+function tokenLine(t: TokenInfo): string {
+  return `"${t.name}" (${t.scope}, ${t.projects ? `projects ${t.projects.join(', ')}` : 'every project'}, ${t.prefix}…, last used ${t.lastUsedAt ?? 'never'}${t.revokedAt ? `, revoked ${t.revokedAt}` : ''})`;
 }
 
 export function clip(text: string, where: string, limit = TEXT_LIMIT): string {
@@ -253,6 +259,28 @@ export function renderResult(r: RenderContext, output: unknown): string {
   if (Array.isArray(o.links)) {
     const ls = o.links as LinkView[];
     return ls.length ? [`${ls.length} linked source${ls.length === 1 ? '' : 's'}:`, ...ls.map((l) => `- ${linkLine(l)}`)].join('\n') : 'No linked sources: link_source {path} links one.';
+  }
+  if (isRec(o.token) && typeof o.secret === 'string') return `Created token ${tokenLine(o.token as TokenInfo)}. Its secret, shown this once (send it as Authorization: Bearer <secret>): ${o.secret}`;
+  if (isRec(o.token)) return `Revoked token ${tokenLine(o.token as TokenInfo)}: requests with it get 401.`;
+  if (Array.isArray(o.tokens)) {
+    const ts = o.tokens as TokenInfo[];
+    return ts.length ? [`${ts.length} token${ts.length === 1 ? '' : 's'}:`, ...ts.map((t) => `- ${tokenLine(t)}`)].join('\n') : 'No tokens: create_token {name, scope} makes one.';
+  }
+  if (r.tool === 'export_tasks') {
+    const counted = `Exported ${String(o.projects)} project(s), ${String(o.tasks)} task(s), ${String(o.comments)} comment(s), ${String(o.events)} event(s)`;
+    return typeof o.out === 'string' ? `${counted} to ${o.out}.` : `${counted}:\n${String(o.jsonl ?? '')}`;
+  }
+  if (r.tool === 'import_tasks') {
+    const t = o.tasks as { created: number; updated: number; unchanged: number };
+    const p = o.projects as { created: string[]; existing: string[] };
+    const lines = [
+      `${o.dryRun === true ? 'Would import' : 'Imported'} from ${String(o.source)}: ${t.created} task(s) created, ${t.updated} updated, ${t.unchanged} left alone.`,
+      ...(p.created.length ? [`Projects created: ${p.created.join(', ')}`] : []),
+      ...(p.existing.length ? [`Into existing projects: ${p.existing.join(', ')}`] : []),
+      ...(o.renumbered as Array<{ from: string; to: string }>).map((m) => `Renumbered ${m.from} → ${m.to}`),
+      ...(o.warnings as string[]).map((w) => `Warning: ${w}`),
+    ];
+    return lines.join('\n');
   }
   // Handoffs and writes kept in the outbox say what happened in their message; plan documents, where they are.
   if (typeof o.documentPath === 'string') return `${String(o.taskId)}: ${o.documentPath} (${String(o.status)}${o.created === true ? ', created now' : ''})`;

@@ -67,7 +67,7 @@ export interface BuildMcpServerOptions {
    */
   onRoots?: (paths: string[] | undefined) => void;
   /** Other workspaces (handoffs to other repositories), a remote server to run every op on (`--remote`), and whether an HTTP caller may manage tokens. */
-  services?: Pick<OpContext, 'openWorkspace' | 'remote' | 'repositories' | 'keyScope' | 'keyRetentionDays' | 'mayAdminister'>;
+  services?: Pick<OpContext, 'openWorkspace' | 'openForeignSqlite' | 'remote' | 'repositories' | 'keyScope' | 'keyRetentionDays' | 'mayAdminister'>;
   /**
    * Settles once the change feed follows the workspace: a subscription is acknowledged only then, so
    * a change made after it (a file a linked source's owner edits, a commit elsewhere) is heard.

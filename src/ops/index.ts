@@ -6,6 +6,8 @@ import { archiveTaskOp, changesSinceOp, deleteTaskOp, getProgressOp, listLabelsO
 import { linkSourceOp, listLinksOp, unlinkSourceOp } from './link-ops.js';
 import { archiveProjectOp, createProjectOp, getProjectOp, listProjectsOp, updateProjectOp } from './project-ops.js';
 import { createTaskOp, getTaskOp, listTasksOp, nextTasksOp, searchTasksOp, updateTaskOp } from './task-ops.js';
+import { createTokenOp, listTokensOp, revokeTokenOp } from './token-ops.js';
+import { exportTasksOp, importTasksOp } from './transfer-ops.js';
 import { addCommentOp, addDependencyOp, boardOverviewOp, claimNextOp, claimTaskOp, completeTaskOp, releaseTaskOp, removeDependencyOp, updateChecklistOp } from './work-ops.js';
 
 export const OPS = [
@@ -44,6 +46,11 @@ export const OPS = [
   linkSourceOp,
   unlinkSourceOp,
   listLinksOp,
+  createTokenOp,
+  listTokensOp,
+  revokeTokenOp,
+  importTasksOp,
+  exportTasksOp,
 ] as const satisfies readonly Op[];
 
 export type AnyOp = (typeof OPS)[number];

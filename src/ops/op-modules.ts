@@ -15,6 +15,8 @@ const MODULES = {
   handoff: () => import('./handoff-ops.js'),
   coordination: () => import('./coordination-ops.js'),
   links: () => import('./link-ops.js'),
+  tokens: () => import('./token-ops.js'),
+  transfer: () => import('./transfer-ops.js'),
 } satisfies Record<string, () => Promise<OpModule>>;
 
 const TASKS = ['list_tasks', 'get_task', 'search_tasks', 'next_tasks', 'create_task', 'update_task'];
@@ -24,6 +26,8 @@ const HISTORY = ['task_history', 'archive_task', 'delete_task', 'get_progress', 
 const HANDOFF = ['submit_handoff', 'get_task_document'];
 const COORDINATION = ['check_paths', 'checkpoint_task'];
 const LINKS = ['link_source', 'unlink_source', 'list_links'];
+const TOKENS = ['create_token', 'list_tokens', 'revoke_token'];
+const TRANSFER = ['import_tasks', 'export_tasks'];
 
 /** Op name → the module that declares it. */
 export const OP_MODULE: ReadonlyMap<string, keyof typeof MODULES> = new Map([
@@ -34,6 +38,8 @@ export const OP_MODULE: ReadonlyMap<string, keyof typeof MODULES> = new Map([
   ...HANDOFF.map((n) => [n, 'handoff'] as const),
   ...COORDINATION.map((n) => [n, 'coordination'] as const),
   ...LINKS.map((n) => [n, 'links'] as const),
+  ...TOKENS.map((n) => [n, 'tokens'] as const),
+  ...TRANSFER.map((n) => [n, 'transfer'] as const),
 ]);
 
 const isOp = (v: unknown, name: string): v is Op => typeof v === 'object' && v !== null && (v as { name?: unknown }).name === name && 'input' in v;

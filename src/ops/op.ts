@@ -21,6 +21,11 @@ export interface OpContext extends Context {
    * per key; a repeat answers what the first did (runOp, core/services/idempotency.ts).
    */
   idempotencyKey?: string;
+  /**
+   * May run `admin` ops (API tokens, import and export). Undefined: yes, as for the local CLI and stdio sessions, whose
+   * user owns the machine; a server sets it from the caller's token (http/rest-routes.ts).
+   */
+  mayAdminister?: boolean;
 }
 
 /** Sends an op to another Cairn (a remote `cairn serve`'s REST binding for it) and answers its output. */
@@ -51,6 +56,8 @@ export interface Op<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z
   readOnly: boolean;
   destructive?: boolean;
   idempotent?: boolean;
+  /** Administers the server (API tokens; import and export, which reach its files): runs only where `mayAdminister` allows (write-gate.ts). */
+  admin?: boolean;
   /** REST binding; path params (":id") are merged into the input. */
   rest: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string };
   run(ctx: OpContext, input: z.output<I>): Promise<z.output<O>>;

@@ -79,10 +79,10 @@ export function wellFormed(v: unknown): unknown {
   return v;
 }
 
-/** Runs an op: parse, gate, execute. Always throws CairnError (unknown throws become INTERNAL). */
+/** Runs an op: gate (read-only, administration), parse, execute. Always throws CairnError (unknown throws become INTERNAL). */
 export async function runOp<O extends Op>(op: O, ctx: OpContext, raw: unknown): Promise<z.output<O['output']>> {
   try {
-    const refusal = gateRefusal(op, { readOnly: ctx.readOnly, readOnlyReason: ctx.readOnlyReason });
+    const refusal = gateRefusal(op, { readOnly: ctx.readOnly, readOnlyReason: ctx.readOnlyReason, mayAdminister: ctx.mayAdminister });
     if (refusal) throw refusal;
     const input = parseInput(op, raw);
     if (ctx.remote) return (await ctx.remote.run(op, (raw ?? {}) as Record<string, unknown>, ctx)) as z.output<O['output']>;

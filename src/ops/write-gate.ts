@@ -4,7 +4,9 @@
  * - READ_ONLY: the call changes data and this session may only read — a read-only server
  *   (`--read-only`, CAIRN_READ_ONLY, `?readOnly`) or a token with scope "read" (HTTP 403 with
  *   `insufficient_scope`);
- * - FORBIDDEN: the tool's toolset is not served here (`--toolsets`).
+ * - FORBIDDEN: the tool's toolset is not served here (`--toolsets`), or the op administers the
+ *   server (API tokens; import and export, which reach its files) and the caller may not: only the machine's owner may, or a token with scope
+ *   "admin" that reaches every project (a token's holder could otherwise mint itself a wider one).
  */
 import { CairnError } from '../core/errors.js';
 
@@ -17,6 +19,8 @@ export interface Gate {
   readOnlyReason?: ReadOnlyReason | undefined;
   /** The toolsets served (MCP); undefined serves every toolset. */
   served?: readonly string[] | undefined;
+  /** The caller may run `admin` ops (OpContext.mayAdminister); undefined: yes. */
+  mayAdminister?: boolean | undefined;
 }
 
 export interface Gated {
@@ -25,6 +29,8 @@ export interface Gated {
   readOnly: boolean;
   /** Its toolset, when it has one (ops; some profile tools). */
   toolset?: string | undefined;
+  /** It administers the server (Op.admin). */
+  admin?: boolean | undefined;
 }
 
 /** The refusal for `what` under `gate`, or undefined when it may run. */
@@ -35,6 +41,20 @@ export function gateRefusal(what: Gated, gate: Gate): CairnError | undefined {
       suggestions: [`Ask the user to restart the server with --toolsets ${[...served, what.toolset].join(',')} (or CAIRN_TOOLSETS=all)`, 'Use a listed tool instead'],
       details: { reason: 'toolset', toolset: what.toolset },
     });
+  }
+  // Before the read-only check: a read token asking for a token needs scope "admin", not "write".
+  if (what.admin && gate.mayAdminister === false) {
+    return new CairnError(
+      'FORBIDDEN',
+      `${what.name} administers this server (its API tokens, or files on its machine), which needs a token with scope "admin" that is not limited to projects; this caller's token is not one. Nothing was done.`,
+      {
+        suggestions: [
+          "On the server's machine: cairn token create --name NAME --scope admin (no --project), then call with that token",
+          'Or run cairn token create|list|revoke there, without --remote',
+        ],
+        details: { reason: 'admin', requiredScope: 'admin' },
+      },
+    );
   }
   if (!gate.readOnly || what.readOnly) return undefined;
   if (gate.readOnlyReason === 'token') {

@@ -11,8 +11,8 @@ import { CairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { namesOf, type RegisteredProject, type RegisteredRepository, type RepositoryRegistry } from '../core/registry-port.js';
 import { nameMatch } from '../core/rules/repo-names.js';
-import { repoIdentity } from '../core/services/repo-identity.js';
-import { projectRootOf, realish, repositoryOfDb } from '../core/services/repo-paths.js';
+import { repoIdentity } from '../core/places/repo-identity.js';
+import { projectRootOf, realish, repositoryOfDb } from '../core/places/repo-paths.js';
 import { isPostgresUrl } from '../workspace.js';
 
 interface RegistryFile {

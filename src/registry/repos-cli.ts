@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CairnError } from '../core/errors.js';
 import type { RegisteredRepository } from '../core/registry-port.js';
-import { workspaceRootOf } from '../core/services/repo-paths.js';
+import { workspaceRootOf } from '../core/places/repo-paths.js';
 import { openStore } from '../workspace.js';
 import { FileRegistry } from './repo-registry.js';
 import { registryPath } from './user-registry.js';

@@ -4,7 +4,7 @@ import { CairnError } from '../core/errors.js';
 import type { OpContext } from '../ops/op.js';
 import { Outbox, outboxDir } from './outbox.js';
 import type { FlushReport, HttpRemoteRunner } from './remote-runner.js';
-import { workspaceRootOf } from '../core/services/repo-paths.js';
+import { workspaceRootOf } from '../core/places/repo-paths.js';
 
 /** What the CLI hands an extension (src/cli/extensions.ts CliRuntime), as far as these commands use it. */
 interface CliRuntime {

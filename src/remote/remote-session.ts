@@ -5,7 +5,7 @@
  */
 import { CairnError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
-import { workspaceRootOf } from '../core/services/repo-paths.js';
+import { workspaceRootOf } from '../core/places/repo-paths.js';
 import { Outbox, outboxDir } from './outbox.js';
 import { HttpRemoteRunner } from './remote-runner.js';
 

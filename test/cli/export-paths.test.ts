@@ -7,7 +7,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExportFolder } from '../../src/cli/commands/export-files.js';
+import { ExportFolder } from '../../src/core/services/export-files.js';
 import { systemClock } from '../../src/core/ports.js';
 import { exportMarkdown } from '../../src/core/services/export.js';
 import { PROJECT_KEY_RE } from '../../src/core/model/ids.js';

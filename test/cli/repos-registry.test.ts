@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteSlug } from '../../src/core/rules/repo-names.js';
-import { repoIdentity } from '../../src/core/services/repo-identity.js';
+import { repoIdentity } from '../../src/core/places/repo-identity.js';
 import { openCairn } from '../../src/index.js';
 import { waitFor } from '../helpers/wait.js';
 import { connectV1, ROOT } from '../mcp/helpers.js';

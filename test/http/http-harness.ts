@@ -59,8 +59,13 @@ const BIN = resolve(import.meta.dirname, '../../bin/cairn.js');
 
 /** Runs the built CLI in another process against the workspace (a write "from elsewhere"). */
 export function cli(db: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runCli(['--db', db, ...args]);
+}
+
+/** Runs the built CLI in another process; `env` replaces the environment when given (a clean one names the workspace or server itself). */
+export function runCli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, '--db', db, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...(opts.cwd ? { cwd: opts.cwd } : {}), ...(opts.env ? { env: opts.env } : {}) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

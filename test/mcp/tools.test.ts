@@ -1,5 +1,6 @@
 /** Every tool and every error code through both SDK clients (v1 on 2025-11-25, v2 on 2026-07-28) over real stdio, against the built server. */
-import { cpSync, existsSync, realpathSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OPS } from '../../src/ops/index.js';
@@ -300,6 +301,37 @@ describe.each(['v1', 'v2'] as const)('%s client', (kind) => {
       await expectCode('VALIDATION_ERROR', 'link_source', { path: join(ws.dir, 'nowhere') });
       expect((await must('unlink_source', { path: 'MM' })).text).toContain('Unlinked');
       expect((await must('list_links')).data).toEqual({ links: [] });
+    });
+
+    it('create_token shows its secret once, list_tokens never does, revoke_token keeps it listed as revoked', async () => {
+      expect((await must('list_tokens')).text).toBe('No tokens: create_token {name, scope} makes one.');
+      const made = await must('create_token', { name: 'ci-bot', scope: 'read' });
+      const secret = (made.data as { secret: string }).secret;
+      expect(made.text).toMatch(/^Created token "ci-bot" \(read, every project, cairn_\S+…, last used never\)\. Its secret, shown this once/);
+      expect(made.text).toContain(secret);
+      await expectCode('TOKEN_EXISTS', 'create_token', { name: 'ci-bot' });
+      const listed = await must('list_tokens');
+      expect(listed.data).toMatchObject({ tokens: [{ name: 'ci-bot', scope: 'read', projects: null, revokedAt: null }] });
+      expect(JSON.stringify(listed)).not.toContain(secret);
+      expect((await must('revoke_token', { token: 'ci-bot' })).text).toMatch(/^Revoked token "ci-bot" .*: requests with it get 401\.$/);
+      await expectCode('TOKEN_NOT_FOUND', 'revoke_token', { token: 'ci-bot' });
+      expect((await must('list_tokens')).data).toEqual({ tokens: [] });
+      expect((await must('list_tokens', { includeRevoked: true })).data).toMatchObject({ tokens: [{ name: 'ci-bot', revokedAt: expect.any(String) }] });
+    });
+
+    it('export_tasks answers the JSONL; import_tasks reads it back and duplicates nothing, newer work kept', async () => {
+      await must('create_project', { key: 'EXP', name: 'Export me' });
+      const { task } = (await must('create_task', { project: 'EXP', title: 'travels' })).data as { task: { id: string } };
+      const exported = await must('export_tasks', { project: 'EXP' });
+      const jsonl = (exported.data as { jsonl: string }).jsonl;
+      expect(exported.text).toBe(`Exported 1 project(s), 1 task(s), 0 comment(s), ${(exported.data as { events: number }).events} event(s):\n${jsonl}`);
+      const file = join(mkdtempSync(join(tmpdir(), 'cairn-mcp-export-')), 'exp.jsonl');
+      writeFileSync(file, jsonl);
+      await must('update_task', { id: task.id, title: 'renamed since' });
+      const imported = await must('import_tasks', { path: file });
+      expect(imported.text).toMatch(/^Imported from cairn: 0 task\(s\) created, 0 updated, 1 left alone\.\nInto existing projects: EXP/);
+      expect(((await must('get_task', { id: task.id })).data as { task: { title: string } }).task.title).toBe('renamed since');
+      await expectCode('VALIDATION_ERROR', 'import_tasks', { path: join(file, 'nothing') });
     });
   });
 

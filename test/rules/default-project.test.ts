@@ -54,7 +54,7 @@ describe('every surface picks the same project', () => {
 
     const client = await connectV1({ db: cli.db, cwd: join(api, 'src'), env: blank });
     try {
-      const r = (await client.callTool({ name: 'create_task', arguments: { title: 'from mcp' } })) as { structuredContent: { task: { id: string } } };
+      const r = (await client.callTool({ name: 'create_task', arguments: { title: 'from mcp' } })) as unknown as { structuredContent: { task: { id: string } } };
       expect(r.structuredContent.task.id).toMatch(/^API-/);
     } finally {
       await client.close();
@@ -64,7 +64,7 @@ describe('every surface picks the same project', () => {
   it("from the MCP client's roots, over the working directory", async () => {
     const client = await connectV1({ db: cli.db, cwd: join(api, 'src') }, { roots: [web] });
     try {
-      const r = (await client.callTool({ name: 'create_task', arguments: { title: 'from a root' } })) as { structuredContent: { task: { id: string } } };
+      const r = (await client.callTool({ name: 'create_task', arguments: { title: 'from a root' } })) as unknown as { structuredContent: { task: { id: string } } };
       expect(r.structuredContent.task.id).toMatch(/^WEB-/);
     } finally {
       await client.close();

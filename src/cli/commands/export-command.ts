@@ -1,12 +1,11 @@
 /** `cairn export`: the workspace as JSONL (lossless, the default) or as markdown files, to a file, a folder or stdout. */
 import type { Command } from 'commander';
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import type { Writable } from 'node:stream';
+import { resolve } from 'node:path';
 import { CairnError } from '../../core/errors.js';
-import { isMarkdownTaskFile } from '../../core/services/export-markdown.js';
-import { exportJsonl, exportMarkdown, type ExportCounts, type ExportOptions } from '../../core/services/export.js';
-import { ExportFolder, prepareOutFile } from './export-files.js';
+import type { ExportResult } from '../../core/services/export.js';
+import { loadOp } from '../../ops/op-modules.js';
+import { runOp } from '../../ops/run-op.js';
 import { openSession, type GlobalOptions } from '../session.js';
 import { stdout, writeOut } from '../stdout.js';
 
@@ -16,48 +15,6 @@ interface ExportFlags extends GlobalOptions {
   out?: string;
   includeArchived?: boolean;
   since?: string;
-}
-
-/** Writes chunks to a stream, waiting when it asks to (memory stays flat on a slow pipe). */
-function streamWriter(out: Writable) {
-  return async (chunk: string) => {
-    if (!out.write(chunk)) await once(out, 'drain');
-  };
-}
-
-async function toJsonl(o: ExportFlags, options: ExportOptions): Promise<ExportCounts> {
-  const session = openSession(o, { write: false });
-  try {
-    if (!o.out || o.out === '-') return await exportJsonl(session.ctx, options, streamWriter(stdout()));
-    prepareOutFile(o.out);
-    const file = createWriteStream(o.out);
-    try {
-      return await exportJsonl(session.ctx, options, streamWriter(file));
-    } finally {
-      file.end();
-      await once(file, 'close');
-    }
-  } finally {
-    await session.close();
-  }
-}
-
-/** One folder per project; a task file is rewritten only when it changed, and files of tasks no longer exported are removed. */
-async function toMarkdown(o: ExportFlags, options: ExportOptions): Promise<ExportCounts> {
-  if (!o.out || o.out === '-') {
-    throw new CairnError('VALIDATION_ERROR', '--format markdown writes a folder of files: name it with --out DIR. Nothing was written.', {
-      suggestions: ['cairn export --format markdown --out tasks-md'],
-    });
-  }
-  const folder = new ExportFolder(o.out);
-  const session = openSession(o, { write: false });
-  try {
-    const counts = await exportMarkdown(session.ctx, options, (path, content) => folder.write(path, content));
-    if (!options.since) folder.prune(isMarkdownTaskFile);
-    return counts;
-  } finally {
-    await session.close();
-  }
 }
 
 export function addExportCommand(program: Command): void {
@@ -86,9 +43,25 @@ export function addExportCommand(program: Command): void {
           suggestions: ['cairn changes --json shows event seqs'],
         });
       }
-      const options: ExportOptions = { includeArchived: o.includeArchived ?? false, ...(o.project ? { project: o.project } : {}), ...(since !== undefined ? { since } : {}) };
-      const counts = o.format === 'markdown' ? await toMarkdown(o, options) : await toJsonl(o, options);
       const toStdout = o.format === 'jsonl' && (!o.out || o.out === '-');
+      const session = openSession(o, { write: false });
+      let counts: ExportResult;
+      try {
+        // Standard output is written as the export is read (memory stays flat on a slow pipe); a remote
+        // server answers the JSONL itself, printed here.
+        const out = stdout();
+        if (toStdout && !session.ctx.remote) session.ctx.exportSink = async (chunk) => void (out.write(chunk) || (await once(out, 'drain')));
+        counts = (await runOp((await loadOp('export_tasks'))!, session.ctx, {
+          format: o.format,
+          includeArchived: o.includeArchived ?? false,
+          ...(toStdout ? {} : { out: resolve(o.out!) }),
+          ...(o.project ? { project: o.project } : {}),
+          ...(since !== undefined ? { since } : {}),
+        })) as ExportResult;
+        if (counts.jsonl !== undefined) writeOut(counts.jsonl);
+      } finally {
+        await session.close();
+      }
       const summary = `Exported ${counts.projects} project(s), ${counts.tasks} task(s), ${counts.comments} comment(s), ${counts.events} event(s)${toStdout ? '' : ` to ${o.out}`}`;
       if (o.json && !toStdout) writeOut(`${JSON.stringify({ ...counts, out: o.out }, null, 2)}\n`);
       else if (!toStdout) writeOut(`${summary}\n`);

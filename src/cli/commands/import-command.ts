@@ -1,11 +1,13 @@
 /** `cairn import PATH`: Cairn exports and other tools' task files into the workspace, in one transaction; a progress bar on a terminal. */
 import type { Command } from 'commander';
 import { CairnError } from '../../core/errors.js';
-import { runImport, SOURCES, type ImportReport, type SourceName } from '../../core/services/import/index.js';
-import { openForeignSqlite } from '../../foreign-sqlite.js';
+import type { ImportReport } from '../../core/services/import/index.js';
+import { SOURCES, type SourceName } from '../../core/model/transfer.js';
+import { loadOp } from '../../ops/op-modules.js';
+import { runOp } from '../../ops/run-op.js';
 import { colorEnabled, painter } from '../render/color.js';
 import { existsSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DB_FILE, WORKSPACE_DIR } from '../../workspace.js';
 import { locateWorkspace, openSession, type GlobalOptions } from '../session.js';
 import { writeGitignore } from './workspace-gitignore.js';
@@ -85,15 +87,14 @@ export function addImportCommand(program: Command): void {
       const bar = progressBar(process.stderr.isTTY === true && !o.json);
       let failed = false;
       try {
-        const report = await runImport(session.ctx, {
-          path,
-          ...(o.from ? { from: o.from as SourceName } : {}),
-          ...(o.project ? { project: o.project } : {}),
+        session.ctx.onProgress = (d) => bar.update(d);
+        const report = (await runOp((await loadOp('import_tasks'))!, session.ctx, {
+          // A remote server reads the path on its own machine: send it absolute.
+          path: resolve(path),
+          ...(o.from ? { from: o.from } : {}),
+          ...(o.project !== undefined ? { project: o.project } : {}),
           dryRun: o.dryRun ?? false,
-          cwd: process.cwd(),
-          onProgress: (d) => bar.update(d),
-          openSqlite: openForeignSqlite,
-        });
+        })) as ImportReport;
         bar.end();
         const gitignore = initialize ? writeGitignore(here) : null;
         const out = initialize ? { ...report, initialized: { workspace: here, gitignore } } : report;

@@ -201,3 +201,7 @@ export const Task = lazy(() =>
   }),
 );
 export type Task = z.infer<ReturnType<typeof Task>>;
+
+/** The long fields a list row may add (a list's `include`): lists carry summaries without them. */
+export const DETAIL_FIELDS = ['description', 'links', 'completedAt', 'closeReason', 'origin'] as const;
+export type DetailField = (typeof DETAIL_FIELDS)[number];

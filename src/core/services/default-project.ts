@@ -12,7 +12,7 @@ import type { Context } from '../context.js';
 import type { Store } from '../ports.js';
 import { projectForPaths } from '../rules/project-root.js';
 import { inMainCheckout } from './git-facts.js';
-import { realish, repositoryOfDb } from './repo-paths.js';
+import { realish, repositoryOfDb } from '../places/repo-paths.js';
 
 export interface RootedProject {
   key: string;

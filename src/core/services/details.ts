@@ -5,10 +5,9 @@
  */
 import * as z from 'zod';
 import type { Context } from '../context.js';
-import type { Task } from '../model/task.js';
+import { DETAIL_FIELDS, type DetailField, type Task } from '../model/task.js';
 
-export const DETAIL_FIELDS = ['description', 'links', 'completedAt', 'closeReason', 'origin'] as const;
-export type DetailField = (typeof DETAIL_FIELDS)[number];
+export { DETAIL_FIELDS, type DetailField };
 export type TaskDetails = Pick<Task, DetailField>;
 
 /** The `include` input of the list ops. */

@@ -5,11 +5,17 @@
  * comments and events after it) and carries nothing about the export itself, so exporting twice
  * gives the same bytes. Tokens are never read.
  */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
 import type { Context } from '../context.js';
+import type { ExportFormat } from '../model/transfer.js';
+import { CairnError } from '../errors.js';
+import { ExportFolder, prepareOutFile } from './export-files.js';
 import type { ProjectRow, Tx } from '../ports.js';
 import type { TaskDump } from '../transfer-port.js';
 import { commentLines, eventLine, headerLine, projectLine, taskLine } from './export-lines.js';
-import { markdownFile, markdownFolderOf, projectReadme } from './export-markdown.js';
+import { isMarkdownTaskFile, markdownFile, markdownFolderOf, projectReadme } from './export-markdown.js';
 import { resolveProject } from './resolve.js';
 
 export interface ExportOptions {
@@ -104,4 +110,57 @@ export async function exportMarkdown(ctx: Context, opts: ExportOptions, file: Ex
     }
     return counts;
   });
+}
+
+export interface ExportRequest extends ExportOptions {
+  format: ExportFormat;
+  /** A file (jsonl) or folder (markdown), read against the caller's working directory. */
+  out?: string;
+}
+
+export interface ExportResult extends ExportCounts {
+  format: ExportRequest['format'];
+  /** Where it was written, as an absolute path. */
+  out?: string;
+  /** The JSONL itself, when there was neither a file nor the caller's stream to write it to. */
+  jsonl?: string;
+}
+
+/** Writes chunks to a file, waiting when the stream asks to, so memory stays flat. */
+async function toFile(ctx: Context, opts: ExportOptions, path: string): Promise<ExportCounts> {
+  prepareOutFile(path);
+  const file = createWriteStream(path);
+  try {
+    return await exportJsonl(ctx, opts, async (chunk) => {
+      if (!file.write(chunk)) await once(file, 'drain');
+    });
+  } finally {
+    file.end();
+    await once(file, 'close');
+  }
+}
+
+/**
+ * An export to `out`, else to the caller's stream (ctx.exportSink), else into the answer. A markdown
+ * export rewrites a task file only when it changed, and removes the files of tasks no longer exported.
+ */
+export async function exportTo(ctx: Context, req: ExportRequest): Promise<ExportResult> {
+  const { format, out: given, ...opts } = req;
+  const out = given === undefined || given === '-' ? undefined : resolve(ctx.cwd ?? process.cwd(), given);
+  if (format === 'markdown') {
+    if (!out) {
+      throw new CairnError('VALIDATION_ERROR', 'A markdown export writes a folder of files: name it (out; --out DIR on the command line). Nothing was written.', {
+        suggestions: ['cairn export --format markdown --out tasks-md'],
+      });
+    }
+    const folder = new ExportFolder(out);
+    const counts = await exportMarkdown(ctx, opts, (path, content) => folder.write(path, content));
+    if (opts.since === undefined) folder.prune(isMarkdownTaskFile);
+    return { format, ...counts, out };
+  }
+  if (out) return { format, ...(await toFile(ctx, opts, out)), out };
+  if (ctx.exportSink) return { format, ...(await exportJsonl(ctx, opts, ctx.exportSink)) };
+  const chunks: string[] = [];
+  const counts = await exportJsonl(ctx, opts, (chunk) => void chunks.push(chunk));
+  return { format, ...counts, jsonl: chunks.join('') };
 }

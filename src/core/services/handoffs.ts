@@ -16,8 +16,8 @@ import { nameMatch } from '../rules/repo-names.js';
 import { withIdempotency, isReplay } from './idempotency.js';
 import { displayIdOf } from './hydrate.js';
 import { locateProject, openRepositoryWorkspace, projectNamed, type LocatedProject, type OpenedWorkspace } from './locate-project.js';
-import { repoIdentity } from './repo-identity.js';
-import { isPathLike, normalizeAnchors, projectRootOf, realish, repositoryOfDb } from './repo-paths.js';
+import { repoIdentity } from '../places/repo-identity.js';
+import { isPathLike, normalizeAnchors, projectRootOf, realish, repositoryOfDb } from '../places/repo-paths.js';
 import { resolveProject } from './resolve.js';
 import { createTask } from './tasks.js';
 

@@ -11,10 +11,10 @@ import type { ProjectRow, Store } from '../ports.js';
 import { namesOf, type RegisteredRepository } from '../registry-port.js';
 import { displayNames, nameMatch } from '../rules/repo-names.js';
 import { closest } from '../rules/suggest.js';
-import { repoIdentity } from './repo-identity.js';
+import { repoIdentity } from '../places/repo-identity.js';
 import { existsSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import { projectRootOf, realish, repositoryOfDb, WORKSPACE_DB, WORKSPACE_DIR, workspaceRootOf } from './repo-paths.js';
+import { projectRootOf, realish, repositoryOfDb, WORKSPACE_DB, WORKSPACE_DIR, workspaceRootOf } from '../places/repo-paths.js';
 import { resolveProject } from './resolve.js';
 
 export interface LocatedProject {

@@ -14,7 +14,7 @@ import { parseTaskRef, TaskRef } from '../model/ids.js';
 import type { Task } from '../model/task.js';
 import { locateProject, openRepositoryWorkspace, type OpenedWorkspace } from './locate-project.js';
 import { hydrate } from './hydrate.js';
-import { normalizeAnchors, projectRootOf, WORKSPACE_DIR } from './repo-paths.js';
+import { normalizeAnchors, projectRootOf, WORKSPACE_DIR } from '../places/repo-paths.js';
 import { resolveTask } from './resolve.js';
 import { updateTask } from './tasks.js';
 

@@ -34,7 +34,7 @@ import { linkBlocker, setParent } from './dependencies.js';
 import { IncludeDetails } from './details.js';
 import { displayIdOf, hydrate, summarize } from './hydrate.js';
 import { activeProjectUids, resolveLiveTask, resolveProject, resolveTask } from './resolve.js';
-import { taskAnchors, taskTouches } from './repo-paths.js';
+import { taskAnchors, taskTouches } from '../places/repo-paths.js';
 import { evidenceRequired } from './lifecycle.js';
 import { checkVersion, commitTaskChange, findStatus, firstOfCategory, positionAt, statusPatch, statusesOf } from './task-write.js';
 import { pageLimit } from '../rules/page.js';

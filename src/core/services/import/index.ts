@@ -4,7 +4,7 @@
  * and writes nothing).
  */
 import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import type { Context } from '../../context.js';
 import { CairnError } from '../../errors.js';
 import { ProjectKey } from '../../model/ids.js';
@@ -86,6 +86,8 @@ export function items(source: SourceName, opts: ImportOptions): AsyncIterable<Im
 }
 
 export async function runImport(ctx: Context, opts: ImportOptions): Promise<ImportReport> {
+  // A relative path is the caller's, like its working directory.
+  if (opts.cwd && !isAbsolute(opts.path)) opts = { ...opts, path: resolve(opts.cwd, opts.path) };
   if (!existsSync(opts.path)) {
     throw new CairnError('VALIDATION_ERROR', `${opts.path}: no such file or folder. Nothing was imported.`, {
       suggestions: ['Check the path; cairn import takes a Cairn export, a castle.db, a DevPlanner workspace, a repository with .taskmaster/, backlog/ or .beads/'],

@@ -6,9 +6,9 @@ import { CairnError } from '../../errors.js';
 import type { ChecklistItem, CommentKind, Kind, Links, Priority } from '../../model/task.js';
 import type { Status, TemplateName } from '../../model/workflow.js';
 import type { StoredEvent } from '../../transfer-port.js';
+import { SOURCES, type SourceName } from '../../model/transfer.js';
 
-export const SOURCES = ['cairn', 'castle', 'devplanner', 'taskmaster', 'backlog', 'beads'] as const;
-export type SourceName = (typeof SOURCES)[number];
+export { SOURCES, type SourceName };
 
 /** Where an item came from, for errors and reports: a file and, when it has them, a line. */
 export interface SourceAt {

@@ -10,7 +10,7 @@ import { Aliases, ProjectDescription, ProjectName, ProjectRoot } from '../../mod
 import { Anchors, Assignee, ChecklistText, CloseReason, CommentBody, Description, DocumentPath, Labels, Links, Origin, Score, Slug, Substatus, Title } from '../../model/task.js';
 import { Color, StatusName } from '../../model/workflow.js';
 import { Touches } from '../../model/coordination.js';
-import { taskAnchors, taskTouches } from '../repo-paths.js';
+import { taskAnchors, taskTouches } from '../../places/repo-paths.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 
 const preview = (v: unknown): string => {

@@ -6,7 +6,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { CairnError } from '../../core/errors.js';
+import { CairnError } from '../errors.js';
 
 const inside = (root: string, path: string) => {
   const rel = relative(root, path);
