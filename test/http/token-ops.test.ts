@@ -1,9 +1,3 @@
-/**
- * API tokens as ops (src/ops/token-ops.ts): a caller that may administer the server — an admin token
- * reaching every project — creates, lists and revokes tokens over REST, MCP and `cairn token --remote`.
- * Any other token is refused with FORBIDDEN naming the scope it needs, and nothing changes.
- */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +5,6 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/ports.js';
 import { createToken, listTokens } from '../../src/core/services/tokens.js';
-import { BIN } from '../cli/cli-harness.js';
 import { runCli, serve, type Served } from './http-harness.js';
 
 let s: Served;

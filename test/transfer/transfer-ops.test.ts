@@ -1,17 +1,9 @@
-/**
- * Import and export as ops (src/ops/transfer-ops.ts): the same export from the CLI, REST, MCP and
- * `cairn export --remote`, byte for byte; an import over REST and through a remote CLI; and, since
- * both reach the server's files, a token that may not administer the server is refused and nothing
- * is written.
- */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/core/ports.js';
 import { createToken } from '../../src/core/services/tokens.js';
-import { BIN } from '../cli/cli-harness.js';
 import { runCli, serve, type Served } from '../http/http-harness.js';
 import { connectV1 } from '../mcp/helpers.js';
 
