@@ -15,10 +15,6 @@ import type BetterSqlite3 from 'better-sqlite3';
 /**
  * Runs merge steps until the index has nothing left to merge (true), `maxSteps` ran, `stop()`
  * said so, or another connection held the write lock (false: try again later). Never throws.
- *
- * Self-contained (no outside names) because the checkpointer's worker runs its source text
- * (Function.prototype.toString): a build that injects names into functions (coverage counters,
- * esbuild keepNames) would break the worker, which then falls back to SQLite's own checkpoints.
  */
 export function tidySearchIndex(db: BetterSqlite3.Database, maxSteps: number, stop: () => boolean = () => false): boolean {
   let structure: BetterSqlite3.Statement;
