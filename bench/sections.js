@@ -11,4 +11,5 @@ export const SECTIONS = {
   postgres: () => import('./postgres.js'),
   links: () => import('./links.js'),
   invariants: () => import('./invariants.js'),
+  peers: () => import('./peers.js'),
 };

@@ -10,6 +10,8 @@
  * const { tasks } = await cairn.call('next_tasks', { project: 'API' });
  * await cairn.close();
  */
+// The profiles' workflow templates, registered before any op runs (create_project and import name them).
+import './profiles/templates.js';
 import { userRegistry } from './registry/user-registry.js';
 import { openForeignSqlite } from './foreign-sqlite.js';
 import type * as z from 'zod';

@@ -1,4 +1,6 @@
 /** Finding and opening a workspace: --db PATH or URL, then CAIRN_DB, then the nearest ancestor `.cairn/cairn.db`. */
+// The profiles' workflow templates, registered before any op runs (create_project and import name them).
+import './profiles/templates.js';
 import { closeSync, existsSync, openSync, readdirSync, readSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { LinkKind } from './core/link-port.js';

@@ -34,15 +34,22 @@ function watchPipes(transport) {
 }
 
 /**
- * Starts `cairn mcp` under `kind`'s client and lists its tools. `calls`: op key → (i) → [tool, args].
- * Each op: `warmup` calls, then `n` timed ones. Answers per op: total, client and server p50/p99,
+ * Starts `cairn mcp` (or another stdio server: `cwd`, extra `env`; without `serverTiming`, no server
+ * part) under `kind`'s client and lists its tools. `calls`: op key → (i) → [tool, args].
+ * Each op: `warmup` calls, then `n` timed ones (fewer if `budgetMs` runs out first). Answers per op: total, client and server p50/p99,
  * and the pipes (the median round trip less the medians of the client's and the server's parts).
  */
-export async function roundTrips({ kind, command, args, serverTiming, calls, warmup, n }) {
+export async function roundTrips({ kind, command, args, serverTiming, calls, warmup, n, cwd, env, budgetMs = Infinity }) {
   const timingDir = mkdtempSync(join(tmpdir(), 'cairn-bench-rt-'));
   const timingFile = join(timingDir, 'server.json');
   const { client, Transport } = KINDS[kind]();
-  const transport = new Transport({ command, args: ['--import', serverTiming, ...args], env: { ...process.env, CAIRN_BENCH_SERVER_TIMING: timingFile }, stderr: 'ignore' });
+  const transport = new Transport({
+    command,
+    args: serverTiming ? ['--import', serverTiming, ...args] : args,
+    cwd,
+    env: { ...process.env, ...env, ...(serverTiming ? { CAIRN_BENCH_SERVER_TIMING: timingFile } : {}) },
+    stderr: 'ignore',
+  });
   await client.connect(transport);
   const marks = watchPipes(transport);
   await client.listTools();
@@ -51,7 +58,9 @@ export async function roundTrips({ kind, command, args, serverTiming, calls, war
     for (const [key, make] of Object.entries(calls)) {
       const total = [];
       const own = [];
-      for (let i = 0; i < warmup + n; i++) {
+      let deadline = Infinity;
+      for (let i = 0; i < warmup + n && performance.now() < deadline; i++) {
+        if (i === warmup) deadline = performance.now() + budgetMs;
         const [name, a] = make(i);
         marks.sent = 0;
         marks.arrived = 0;
@@ -82,8 +91,8 @@ export async function roundTrips({ kind, command, args, serverTiming, calls, war
     const { tool, total, own } = samples[key];
     const all = serverTimes[tool] ?? [];
     const end = all.length - (used[tool] ?? 0);
-    used[tool] = (used[tool] ?? 0) + warmup + n;
-    const server = all.slice(Math.max(0, end - n), end);
+    used[tool] = (used[tool] ?? 0) + warmup + total.length;
+    const server = all.slice(Math.max(0, end - total.length), end);
     const t = stat(total);
     const c = stat(own);
     const s = server.length ? stat(server) : undefined;

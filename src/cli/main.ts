@@ -1,4 +1,6 @@
 /** The `cairn` entry: parse argv, run the command, map any failure to JSON or a message and an exit code. */
+// The profiles' workflow templates, registered before any op runs (create_project and import name them).
+import '../profiles/templates.js';
 import type { CommanderError } from 'commander';
 import type { CairnError } from '../core/errors.js';
 import { plainMcpOptions, runPlainMcp } from './commands/mcp-fast.js';

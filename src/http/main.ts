@@ -2,6 +2,8 @@
  * `cairn serve`: binds the HTTP app (loopback unless tokens exist), follows signals, and shuts down
  * gracefully: stop accepting, end live streams, let in-flight requests finish, then close the store.
  */
+// The profiles' workflow templates, registered before any op runs (create_project and import name them).
+import '../profiles/templates.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';

@@ -1,4 +1,5 @@
 /** The seed profiles Cairn serves, and the one place a profile name is checked. */
+import './templates.js';
 import { CairnError } from '../core/errors.js';
 import { adeProfile } from './ade/index.js';
 import { castleProfile } from './castle/index.js';

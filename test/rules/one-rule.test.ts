@@ -65,12 +65,17 @@ describe('REST success status', () => {
 
 describe("profiles' status names come from their templates", () => {
   it('castle states, tx statuses and devplanner lanes are the template names, in order; the importer maps lanes by the template', async () => {
-    const { CASTLE_STATES, TX_STATUSES, DEVPLANNER_LANES, DEVPLANNER_CATEGORY } = await import('../../src/core/model/workflow.js');
+    await import('../../src/profiles/templates.js');
+    const { templateCategories, templateStatusNames } = await import('../../src/core/model/workflow.js');
+    const { CASTLE_STATES: castle } = await import('../../src/profiles/castle/template.js');
+    const { TX_STATUSES } = await import('../../src/profiles/tx/template.js');
+    const { DEVPLANNER_LANES } = await import('../../src/profiles/devplanner/template.js');
     const names = (t: 'castle' | 'tx' | 'devplanner') => templateStatuses(t).map((s) => s.name);
-    expect([...CASTLE_STATES]).toEqual(names('castle'));
+    expect([...castle]).toEqual(names('castle'));
+    expect([...templateStatusNames('castle')]).toEqual(names('castle'));
     expect([...TX_STATUSES]).toEqual(names('tx'));
     expect([...DEVPLANNER_LANES]).toEqual(names('devplanner'));
-    expect(DEVPLANNER_CATEGORY).toEqual(Object.fromEntries(templateStatuses('devplanner').map((s) => [s.name, s.category])));
+    expect(templateCategories('devplanner')).toEqual(Object.fromEntries(templateStatuses('devplanner').map((s) => [s.name, s.category])));
     const { LaneArg } = await import('../../src/profiles/devplanner/schemas.js');
     expect(LaneArg.options).toEqual(names('devplanner'));
   });

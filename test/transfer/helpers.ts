@@ -62,3 +62,50 @@ export async function richWorkspace(cairn: Cairn): Promise<void> {
   await cairn.call('create_task', { project: 'WEB', title: 'Card one', slug: 'card-one', substatus: 'blocked', status: '02-in-progress' });
   await cairn.call('update_project', { key: 'API', statuses: [{ op: 'add', name: 'qa', category: 'in_progress', displayName: 'QA' }] });
 }
+
+/**
+ * A project whose tasks between them set every transferable field to something other than a new
+ * task's value (FULL-1 is that bare task, to compare with): FULL-4 alone sets all that an open,
+ * claimed task can; FULL-3, 5 and 6 are done, archived and deleted.
+ */
+export async function fullTasks(cairn: Cairn): Promise<void> {
+  await cairn.call('create_project', { key: 'FULL', name: 'Every field' });
+  await cairn.call('update_project', { key: 'FULL', statuses: [{ op: 'add', name: 'qa', category: 'in_progress', displayName: 'QA' }] });
+  await cairn.call('create_task', { project: 'FULL', title: 'Bare' });
+  const parent = (await cairn.call('create_task', { project: 'FULL', title: 'Parent', kind: 'epic' })).task;
+  // Done before FULL-4 names it as its blocker, so FULL-4 can be claimed.
+  const done = (await cairn.call('create_task', { project: 'FULL', title: 'Done' })).task;
+  await cairn.call('complete_task', { id: done.id, closeReason: 'fixed' });
+  const t = (
+    await cairn.call('create_task', {
+      project: 'FULL',
+      title: 'Every field',
+      description: 'Body **text**\n\nwith "quotes"',
+      status: 'qa',
+      kind: 'bug',
+      priority: 'urgent',
+      score: 7.5,
+      labels: ['one', 'two'],
+      assignee: 'agent:claude-1',
+      substatus: 'review',
+      slug: 'every-field',
+      parentId: parent.id,
+      blockedBy: [done.id],
+      checklist: ['First', 'Second\nline'],
+      anchors: ['src/a.ts'],
+      touches: ['src/a/**'],
+      links: { branch: 'feat/x', worktree: '/tmp/wt', prUrl: 'https://github.com/acme/api/pull/12', prNumber: 12, prState: 'draft', issue: 'acme/api#42' },
+      origin: 'handoff from OTHER',
+      documentPath: '/tmp/FULL-4.md',
+    })
+  ).task;
+  await cairn.call('update_task', { id: t.id, position: 3 });
+  await cairn.call('update_checklist', { id: t.id, ops: [{ op: 'check', index: 1 }] });
+  await cairn.call('add_comment', { id: t.id, body: 'A note', kind: 'research' });
+  await cairn.call('claim_task', { id: t.id });
+  const archived = (await cairn.call('create_task', { project: 'FULL', title: 'Archived' })).task;
+  await cairn.call('complete_task', { id: archived.id });
+  await cairn.call('archive_task', { id: archived.id });
+  const deleted = (await cairn.call('create_task', { project: 'FULL', title: 'Deleted' })).task;
+  await cairn.call('delete_task', { id: deleted.id });
+}

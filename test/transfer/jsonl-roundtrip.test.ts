@@ -2,7 +2,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exportText, freshWorkspaces, importInto, richWorkspace } from './helpers.js';
+import { TASK_FIELD_NAMES, TASK_FIELDS, TASK_FIELDS_NOT_TRANSFERRED } from '../../src/core/services/export-fields.js';
+import { exportText, freshWorkspaces, fullTasks, importInto, richWorkspace } from './helpers.js';
 
 const fresh = freshWorkspaces();
 
@@ -44,6 +45,27 @@ describe('jsonl export and import', () => {
     expect(t.claim?.actor).toBe('tester');
     expect((await b.call('search_tasks', { query: 'refresh' })).results.map((r) => r.task.id)).toEqual(['API-3']);
     expect((await b.call('get_task', { id: 'API-1' })).task.children).toEqual(['API-2']);
+  });
+
+  it('a task with every field set comes back from export → import as it was, but for the fields named as lost', async () => {
+    const a = fresh();
+    await fullTasks(a);
+    const file = join(a.ws.dir, 'full.jsonl');
+    writeFileSync(file, await exportText(a));
+    const b = fresh();
+    expect((await importInto(b, { path: file })).tasks).toEqual({ created: 6, updated: 0, unchanged: 0 });
+    const lost = Object.entries(TASK_FIELDS_NOT_TRANSFERRED).flatMap(([k, v]) => (v.rebuilt ? [] : [k]));
+    const dropped = TASK_FIELD_NAMES.flatMap((k) => TASK_FIELDS[k].carries.flatMap((c) => Object.keys(TASK_FIELDS[k].drops ?? {}).map((d) => [c, d] as const)));
+    const kept = (t: Record<string, unknown>) => {
+      const out = Object.fromEntries(Object.entries(t).filter(([k]) => !lost.includes(k)));
+      for (const [c, d] of dropped) if (out[c] && typeof out[c] === 'object') out[c] = { ...(out[c] as object), [d]: undefined };
+      return out;
+    };
+    for (let n = 1; n <= 6; n++) {
+      const before = (await a.call('get_task', { id: `FULL-${n}` })).task;
+      const after = (await b.call('get_task', { id: `FULL-${n}` })).task;
+      expect(kept(after)).toEqual(kept(before));
+    }
   });
 
   it("a change to one task changes only that task's lines", async () => {

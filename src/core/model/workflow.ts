@@ -1,5 +1,6 @@
-/** Workflow statuses (board lanes), their fixed categories, and the templates projects start from. */
+/** Workflow statuses (board lanes), their fixed categories, and the registry of templates projects start from. */
 import * as z from 'zod';
+import { CairnError } from '../errors.js';
 import { lazy } from './lazy.js';
 
 /** Categories drive all logic (readiness, completion); status names are free-form per project. */
@@ -30,7 +31,8 @@ export const Status = lazy(() =>
 );
 export type Status = z.infer<ReturnType<typeof Status>>;
 
-type StatusSeed = Omit<Status, 'position'>;
+/** A template's status before it has a position: what a profile's template lists. */
+export type StatusSeed = Omit<Status, 'position'>;
 
 const DEFAULT_TEMPLATE: StatusSeed[] = [
   { name: 'backlog', displayName: 'Backlog', color: '#9ca3af', category: 'backlog' },
@@ -42,59 +44,78 @@ const DEFAULT_TEMPLATE: StatusSeed[] = [
   { name: 'canceled', displayName: 'Canceled', color: '#6b7280', category: 'canceled' },
 ];
 
-/** DevPlanner's four lanes; 04-archive is a resolved lane so archived cards never block. */
-const DEVPLANNER_TEMPLATE = [
-  { name: '01-upcoming', displayName: 'Upcoming', color: '#3b82f6', category: 'todo' },
-  { name: '02-in-progress', displayName: 'In Progress', color: '#f59e0b', category: 'in_progress' },
-  { name: '03-complete', displayName: 'Complete', color: '#10b981', category: 'done' },
-  { name: '04-archive', displayName: 'Archive', color: '#6b7280', category: 'canceled' },
-] as const satisfies readonly StatusSeed[];
+/**
+ * The workflow templates projects start from, by name. The core has only `default`; each profile
+ * registers its own (src/profiles/<name>/template.ts, registered by src/profiles/templates.ts,
+ * which every entry point loads before any op runs). Names are listed in registration order.
+ */
+const TEMPLATES = new Map<string, readonly StatusSeed[]>([['default', DEFAULT_TEMPLATE]]);
 
-/** Castle's task states (seeds 000/001). "active" and "review" are work under way, like in_progress. */
-const CASTLE_TEMPLATE = [
-  { name: 'new', displayName: 'New', color: '#3b82f6', category: 'todo' },
-  { name: 'in_progress', displayName: 'In progress', color: '#f59e0b', category: 'in_progress' },
-  { name: 'active', displayName: 'Active', color: '#f97316', category: 'in_progress' },
-  { name: 'blocked', displayName: 'Blocked', color: '#ef4444', category: 'blocked' },
-  { name: 'review', displayName: 'Review', color: '#8b5cf6', category: 'in_progress' },
-  { name: 'done', displayName: 'Done', color: '#10b981', category: 'done' },
-] as const satisfies readonly StatusSeed[];
+/** Adds a template. Registering the same name again with the same lanes is a no-op; with other lanes, an error. */
+export function registerTemplate(name: string, seeds: readonly StatusSeed[]): void {
+  StatusName.parse(name);
+  const had = TEMPLATES.get(name);
+  if (had) {
+    if (JSON.stringify(had) !== JSON.stringify(seeds)) throw new Error(`workflow template "${name}" is already registered with other statuses`);
+    return;
+  }
+  if (seeds.length === 0) throw new Error(`workflow template "${name}" has no statuses`);
+  for (const s of seeds) Status().omit({ position: true }).parse(s);
+  TEMPLATES.set(name, seeds);
+  const names = NAME_VIEWS.get(name);
+  if (names) names.push(...seeds.map((s) => s.name));
+  const cats = CATEGORY_VIEWS.get(name);
+  if (cats) for (const s of seeds) cats[s.name] = s.category;
+}
+
+/** A template's status names in workflow order, as literal types (a profile's enums are made from these). */
+export const namesOf = <const T extends readonly { name: string }[]>(t: T) => t.map((s) => s.name) as { [K in keyof T]: T[K]['name'] };
+
+/** The registered template names: `default` first, then the profiles' in registration order. */
+export function templateNames(): [string, ...string[]] {
+  return [...TEMPLATES.keys()] as [string, ...string[]];
+}
 
 /**
- * tx's statuses (seed 002). tx counts backlog, ready and planning as workable, so all three are
- * todo: its ready queue (tx_ready) is Cairn's, unchanged.
+ * A template's name, as create_project takes it: an enum of the registered names, built when called
+ * (inside a lazy op schema, after the entry point has registered the profiles' templates).
  */
-const TX_TEMPLATE = [
-  { name: 'backlog', displayName: 'Backlog', color: '#9ca3af', category: 'todo' },
-  { name: 'ready', displayName: 'Ready', color: '#3b82f6', category: 'todo' },
-  { name: 'planning', displayName: 'Planning', color: '#06b6d4', category: 'todo' },
-  { name: 'active', displayName: 'Active', color: '#f59e0b', category: 'in_progress' },
-  { name: 'blocked', displayName: 'Blocked', color: '#ef4444', category: 'blocked' },
-  { name: 'review', displayName: 'Review', color: '#8b5cf6', category: 'in_progress' },
-  { name: 'human_needs_to_review', displayName: 'Human needs to review', color: '#ec4899', category: 'in_progress' },
-  { name: 'done', displayName: 'Done', color: '#10b981', category: 'done' },
-] as const satisfies readonly StatusSeed[];
-
-export const TEMPLATES: Readonly<Record<'default' | 'castle' | 'tx' | 'devplanner', readonly StatusSeed[]>> = {
-  default: DEFAULT_TEMPLATE,
-  castle: CASTLE_TEMPLATE,
-  tx: TX_TEMPLATE,
-  devplanner: DEVPLANNER_TEMPLATE,
-};
-
-/** The status names of a profile's template, in workflow order, as literal types: the profiles' enums and the importers' checks use these. */
-const namesOf = <const T extends readonly { name: string }[]>(t: T) => t.map((s) => s.name) as { [K in keyof T]: T[K]['name'] };
-export const CASTLE_STATES = namesOf(CASTLE_TEMPLATE);
-export const TX_STATUSES = namesOf(TX_TEMPLATE);
-export const DEVPLANNER_LANES = namesOf(DEVPLANNER_TEMPLATE);
-/** DevPlanner lane → Cairn category, from the template. */
-export const DEVPLANNER_CATEGORY: Readonly<Record<string, Category>> = Object.fromEntries(DEVPLANNER_TEMPLATE.map((s) => [s.name, s.category]));
-export const TemplateName = z.enum(['default', 'castle', 'tx', 'devplanner']).describe('default|castle|tx|devplanner');
-export type TemplateName = z.infer<typeof TemplateName>;
+export function TemplateName() {
+  const names = templateNames();
+  return z.enum(names).describe(names.join('|'));
+}
+export type TemplateName = string;
 
 export function templateStatuses(name: TemplateName): Status[] {
-  return TEMPLATES[name].map((s, position) => ({ ...s, position }));
+  const t = TEMPLATES.get(name);
+  if (!t) throw new CairnError('VALIDATION_ERROR', `Unknown workflow template "${name}". Templates: ${templateNames().join(', ')}.`);
+  return t.map((s, position) => ({ ...s, position }));
 }
+
+/**
+ * A template's status names, as a live list: the same array whenever asked, filled when the template
+ * is registered, so a module may hold it from its load on (before the profiles have registered).
+ */
+export function templateStatusNames(name: string): readonly string[] {
+  let v = NAME_VIEWS.get(name);
+  if (!v) {
+    v = TEMPLATES.get(name)?.map((s) => s.name) ?? [];
+    NAME_VIEWS.set(name, v);
+  }
+  return v;
+}
+const NAME_VIEWS = new Map<string, string[]>();
+
+/** A template's status → category, live like templateStatusNames. */
+export function templateCategories(name: string): Readonly<Record<string, Category>> {
+  let v = CATEGORY_VIEWS.get(name);
+  if (!v) {
+    v = Object.fromEntries((TEMPLATES.get(name) ?? []).map((s) => [s.name, s.category]));
+    CATEGORY_VIEWS.set(name, v);
+  }
+  return v;
+}
+const CATEGORY_VIEWS = new Map<string, Record<string, Category>>();
 
 /** One edit of a project's workflow (update_project's `statuses`), applied in order by services/workflow-edits.ts. */
 export const StatusOp = lazy(() =>

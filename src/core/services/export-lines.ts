@@ -5,6 +5,7 @@
 import type { Status } from '../model/workflow.js';
 import type { ProjectRow } from '../ports.js';
 import type { StoredEvent, TaskDump } from '../transfer-port.js';
+import { TASK_FIELD_NAMES, TASK_FIELDS } from './export-fields.js';
 
 export const EXPORT_FORMAT = 1;
 
@@ -28,41 +29,11 @@ export function projectLine(p: ProjectRow, statuses: Status[], nextSeq: number):
   });
 }
 
-/** The task line: its own fields, checklist and blocking edges; comments and events follow on their own lines. */
+/** The task line: its own fields (TASK_FIELDS, in order), checklist and blocking edges; comments and events follow on their own lines. */
 export function taskLine(d: TaskDump): string {
-  const t = d.row;
-  return JSON.stringify({
-    entity: 'task',
-    id: `${t.projectKey}-${t.seq}`,
-    uid: t.uid,
-    title: t.title,
-    status: t.status,
-    kind: t.kind,
-    priority: t.priority,
-    score: t.score,
-    position: t.position,
-    labels: t.labels,
-    assignee: t.assignee,
-    substatus: t.substatus,
-    slug: t.slug,
-    claim: t.claimedBy !== null ? { actor: t.claimedBy, expiresAt: t.claimExpiresAt } : null,
-    parent: t.parentUid !== null ? { id: t.parentId, uid: t.parentUid } : null,
-    blockedBy: d.blockers.map((b) => ({ id: b.blockerId, uid: b.blockerUid, at: b.createdAt })),
-    checklist: d.checklist.map((i) => ({ text: i.text, checked: i.checked })),
-    links: t.links,
-    anchors: t.anchors,
-    touches: t.touches,
-    closeReason: t.closeReason,
-    origin: t.origin,
-    documentPath: t.documentPath,
-    description: t.description,
-    version: t.version,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-    completedAt: t.completedAt,
-    archivedAt: t.archivedAt,
-    deletedAt: t.deletedAt,
-  });
+  const line: Record<string, unknown> = { entity: 'task' };
+  for (const k of TASK_FIELD_NAMES) line[k] = TASK_FIELDS[k].line(d);
+  return JSON.stringify(line);
 }
 
 export function commentLines(d: TaskDump): string[] {

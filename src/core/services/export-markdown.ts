@@ -7,6 +7,7 @@ import { PROJECT_KEY_RE } from '../model/ids.js';
 import type { Status } from '../model/workflow.js';
 import type { ProjectRow } from '../ports.js';
 import type { TaskDump } from '../transfer-port.js';
+import { FRONT_MATTER_FIELDS, TASK_FIELDS, type MarkdownTaskFields } from './export-fields.js';
 
 const MARK = { checklist: '<!-- cairn:checklist -->', comments: '<!-- cairn:comments -->', history: '<!-- cairn:history -->' } as const;
 
@@ -14,34 +15,7 @@ const MARK = { checklist: '<!-- cairn:checklist -->', comments: '<!-- cairn:comm
 const escapeItem = (s: string) => s.replace(/\\/g, '\\\\').replace(/\r/g, '\\r').replace(/\n/g, '\\n');
 const unescapeItem = (s: string) => s.replace(/\\(\\|n|r)/g, (_, c: string) => (c === 'n' ? '\n' : c === 'r' ? '\r' : '\\'));
 
-/** The fields the front matter holds, in order. */
-export interface MarkdownTaskFields {
-  id: string;
-  uid: string;
-  title: string;
-  status: string;
-  kind: string;
-  priority: string;
-  score: number;
-  labels: string[];
-  assignee: string | null;
-  substatus: string | null;
-  slug: string | null;
-  claim: { actor: string; expiresAt: string | null } | null;
-  parent: string | null;
-  blockedBy: string[];
-  links: Record<string, unknown>;
-  anchors: string[];
-  closeReason: string | null;
-  origin: string | null;
-  documentPath: string | null;
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-  completedAt: string | null;
-  archivedAt: string | null;
-  deletedAt: string | null;
-}
+export type { MarkdownTaskFields };
 
 export interface ParsedMarkdownTask {
   fields: MarkdownTaskFields;
@@ -49,35 +23,11 @@ export interface ParsedMarkdownTask {
   checklist: Array<{ text: string; checked: boolean }>;
 }
 
+/** The front matter: the transferable fields (TASK_FIELDS) but those the body holds, in line order. */
 export function frontMatterOf(d: TaskDump): MarkdownTaskFields {
-  const t = d.row;
-  return {
-    id: `${t.projectKey}-${t.seq}`,
-    uid: t.uid,
-    title: t.title,
-    status: t.status,
-    kind: t.kind,
-    priority: t.priority,
-    score: t.score,
-    labels: t.labels,
-    assignee: t.assignee,
-    substatus: t.substatus,
-    slug: t.slug,
-    claim: t.claimedBy !== null ? { actor: t.claimedBy, expiresAt: t.claimExpiresAt } : null,
-    parent: t.parentId,
-    blockedBy: d.blockers.map((b) => b.blockerId),
-    links: t.links,
-    anchors: t.anchors,
-    closeReason: t.closeReason,
-    origin: t.origin,
-    documentPath: t.documentPath,
-    version: t.version,
-    createdAt: t.createdAt,
-    updatedAt: t.updatedAt,
-    completedAt: t.completedAt,
-    archivedAt: t.archivedAt,
-    deletedAt: t.deletedAt,
-  };
+  const fm: Record<string, unknown> = {};
+  for (const k of FRONT_MATTER_FIELDS) fm[k] = TASK_FIELDS[k].front!(d);
+  return fm as MarkdownTaskFields;
 }
 
 /** A one-line summary of an event's changes: the fields it touched. */

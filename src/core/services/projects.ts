@@ -22,7 +22,7 @@ export const CreateProjectInput = lazy(() =>
     description: ProjectDescription.default(''),
     root: ProjectRoot.optional().describe('Repository path: agents in it default to this project'),
     aliases: Aliases.default([]).describe('Other names for it, e.g. package names'),
-    template: TemplateName.default('default'),
+    template: TemplateName().default('default'),
   }),
 );
 

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readCastle } from '../../core/services/import/castle.js';
-import { CASTLE_STATES } from '../../core/model/workflow.js';
+import { templateStatusNames } from '../../core/model/workflow.js';
 import { PrState } from '../../core/model/task.js';
 import { fitLabels, fitTitle, type IncomingTask } from '../../core/services/import/model.js';
 import type { ForeignSqlite } from '../../core/services/import/sources.js';
@@ -19,7 +19,8 @@ import { stampOf } from '../stamps.js';
 import { SingleFileSource } from './single-file.js';
 import { checkUnmoved } from './atomic.js';
 
-const STATES: readonly string[] = CASTLE_STATES;
+/** Castle's states: the castle template's statuses (src/profiles/castle/template.ts, registered at start). */
+const STATES = templateStatusNames('castle');
 
 /** A SQLite database another program owns, as the link reads and (when allowed) writes it. */
 export interface ForeignDb extends ForeignSqlite {

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { CairnError } from '../../core/errors.js';
 import { KINDS } from '../../core/model/task.js';
-import { CASTLE_STATES } from '../../core/model/workflow.js';
+import { CASTLE_STATES } from './template.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { castleIdOf, formatTaskDetail, formatTaskList, researchOf, truncate } from './format.js';
 

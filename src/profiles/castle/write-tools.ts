@@ -1,7 +1,7 @@
 /** Castle's later write tools (seeds 000/001, phase 4), served with `--toolsets write`. */
 import * as z from 'zod';
 import { PrState } from '../../core/model/task.js';
-import { CASTLE_STATES } from '../../core/model/workflow.js';
+import { CASTLE_STATES } from './template.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { formatTaskDetail } from './format.js';
 

@@ -3,7 +3,7 @@
  * substatus, tags = labels, content = description, tasks = checklist. Only shapes; no rules.
  */
 import type { ChecklistItem, Priority, Task, TaskSummary } from '../../core/model/task.js';
-import { DEVPLANNER_LANES } from '../../core/model/workflow.js';
+import { DEVPLANNER_LANES } from './template.js';
 
 export const LANES = DEVPLANNER_LANES;
 export type Lane = (typeof LANES)[number];

@@ -1,7 +1,7 @@
 /** tx's tools (seed 002, "MCP Tool Definitions"), each a reshaping of one or two native ops. */
 import * as z from 'zod';
 import { CairnError } from '../../core/errors.js';
-import { TX_STATUSES } from '../../core/model/workflow.js';
+import { TX_STATUSES } from './template.js';
 import type { ProfileCall, ProfileTool } from '../profile.js';
 import { answer, none, TaskWithDeps, WITH_DEPS, withDeps } from './task-with-deps.js';
 

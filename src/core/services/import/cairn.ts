@@ -5,7 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import { CATEGORIES, type Status } from '../../model/workflow.js';
-import { COMMENT_KINDS, KINDS, PRIORITIES, PrState } from '../../model/task.js';
+import { COMMENT_KINDS } from '../../model/task.js';
+import { TASK_FIELD_NAMES, TASK_FIELDS } from '../export-fields.js';
 import type { StoredEvent } from '../../transfer-port.js';
 import { boundedLines } from './read-bounded.js';
 import { importError, reader, type ImportItem, type IncomingProject, type IncomingTask, type ProgressFn, type SourceAt } from './model.js';
@@ -40,57 +41,13 @@ function project(at: SourceAt, o: unknown): IncomingProject {
 
 function task(at: SourceAt, o: unknown, projectRef: string): IncomingTask {
   const r = reader(at, o);
-  const id = r.str('id');
-  const seq = Number(id.slice(id.lastIndexOf('-') + 1));
-  if (!Number.isInteger(seq) || seq < 1) throw importError(at, 'id', `"${id}" is not a display id like API-12`);
-  const uid = r.str('uid');
-  const claim = r.has('claim') ? r.field('claim') : undefined;
-  const links = r.has('links') ? r.field('links').obj : {};
-  if (links.prState !== undefined && !PrState.safeParse(links.prState).success) throw importError(at, 'links.prState', `expected one of ${PrState.options.join(', ')}`);
-  return {
-    type: 'task',
-    at,
-    projectRef,
-    sourceId: uid,
-    uid,
-    seq,
-    version: r.num('version'),
-    title: r.str('title'),
-    description: r.strOr('description', ''),
-    status: r.str('status'),
-    kind: r.oneOf('kind', KINDS, 'task'),
-    priority: r.oneOf('priority', PRIORITIES, 'none'),
-    score: r.numOr('score', 0),
-    position: r.numOr('position', undefined),
-    labels: r.strs('labels'),
-    assignee: r.strOr('assignee', null),
-    substatus: r.strOr('substatus', null),
-    slug: r.strOr('slug', null),
-    claim: claim ? { actor: claim.str('actor'), expiresAt: claim.strOr('expiresAt', null) } : null,
-    parent: r.has('parent') ? r.field('parent').str('uid') : null,
-    blockedBy: r.arr('blockedBy').map((b, i) => {
-      const f = reader(at, b, `blockedBy[${i}]`);
-      return { ref: f.str('uid'), ...(f.has('at') ? { at: f.str('at') } : {}) };
-    }),
-    checklist: r.arr('checklist').map((c, i) => {
-      const f = reader(at, c, `checklist[${i}]`);
-      return { text: f.str('text'), checked: f.bool('checked', false) };
-    }),
-    comments: [],
-    links: links as IncomingTask['links'],
-    anchors: r.strs('anchors'),
-    // Exports made before tasks could reserve paths carry no touches: the task gets none.
-    ...(r.has('touches') ? { touches: r.strs('touches') } : {}),
-    closeReason: r.strOr('closeReason', null),
-    origin: r.strOr('origin', null),
-    documentPath: r.strOr('documentPath', null),
-    createdAt: r.str('createdAt'),
-    updatedAt: r.str('updatedAt'),
-    completedAt: r.strOr('completedAt', null),
-    archivedAt: r.strOr('archivedAt', null),
-    deletedAt: r.strOr('deletedAt', null),
-    events: [],
-  };
+  const t = { type: 'task', at, projectRef, comments: [], events: [] } as unknown as Record<keyof IncomingTask, unknown>;
+  for (const k of TASK_FIELD_NAMES) {
+    const f = TASK_FIELDS[k];
+    t[f.into] = f.read(r, at);
+  }
+  t.sourceId = t.uid;
+  return t as unknown as IncomingTask;
 }
 
 function event(at: SourceAt, o: unknown): StoredEvent {

@@ -7,11 +7,12 @@
 import { statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { KINDS, PrState, type Kind, type Links } from '../../model/task.js';
-import { CASTLE_STATES } from '../../model/workflow.js';
+import { templateStatusNames } from '../../model/workflow.js';
 import { fitLabels, fitTitle, importError, isoTime, type ForeignSqlite, type ImportItem, type IncomingTask, type SourceAt } from './model.js';
 import { keyFrom } from '../../rules/project-key.js';
 
-const STATES: readonly string[] = CASTLE_STATES;
+// The castle template's lanes, registered by its profile (src/profiles/castle/template.ts).
+const STATES: readonly string[] = templateStatusNames('castle');
 
 type Row = Record<string, unknown>;
 const text = (v: unknown): string | null => (v === null || v === undefined || v === '' ? null : String(v));

@@ -7,13 +7,13 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEVPLANNER_CATEGORY, templateStatuses, type Category, type Status } from '../../model/workflow.js';
+import { templateCategories, templateStatuses, type Category, type Status } from '../../model/workflow.js';
 import { parseFrontMatter } from './front-matter.js';
 import { fitItem, fitLabels, fitTitle, importError, isoTime, reader, type ImportItem, type IncomingProject, type IncomingTask, type SourceAt } from './model.js';
 import { keyFrom } from '../../rules/project-key.js';
 import { readBounded } from './read-bounded.js';
 
-export const CATEGORY: Readonly<Record<string, Category>> = DEVPLANNER_CATEGORY;
+export const CATEGORY: Readonly<Record<string, Category>> = templateCategories('devplanner');
 export const TASK_LINE = /^\s*-\s+\[([ xX])\]\s+(.+)$/;
 
 export const slugOf = (s: string) =>
