@@ -113,7 +113,7 @@ async function copyTable(src: Kysely<DB>, dst: Kysely<DB>, t: (typeof TABLES)[nu
   for (let after: unknown[] | undefined; ; ) {
     let q = a.selectFrom(t.name).selectAll();
     for (const k of t.key) q = q.orderBy(k);
-    if (after) q = q.where(sql.raw(`(${t.key.join(', ')})`) as never, '>', sql`(${sql.join(after)})` as never);
+    if (after) q = q.where(sql.raw(`(${t.key.join(', ')})`), '>', sql`(${sql.join(after)})`);
     const page = (await q.limit(PAGE).execute()) as Array<Record<string, unknown>>;
     if (page.length === 0) break;
     const values = page.map((r) => {

@@ -72,7 +72,7 @@ const remembered = (db: Q, counts: CountCache | undefined, key: string, count: (
 function matches(db: Q, tsq: RawBuilder<unknown>, filter: TaskFilter) {
   // task_search is this engine's own table, not in the shared schema types.
   const q = (db as Kysely<any>).selectFrom('task_search as s').innerJoin('tasks', 'tasks.num', 's.num').where(sql<boolean>`s.doc @@ ${tsq}`);
-  return applyFilter(db, q as never, filter) as unknown as typeof q;
+  return applyFilter(db, q, filter);
 }
 
 /** The squashed title and labels, exactly as the tasks_grams index is built on them (migration 6). */
@@ -95,7 +95,7 @@ async function substringHits(
 ): Promise<{ page: Ranked[]; total: number }> {
   const base = () => {
     let q = db.selectFrom('tasks').where(sql<boolean>`${GRAMS} LIKE ${likePattern(sq)}`);
-    q = applyFilter(db, q as never, filter) as unknown as typeof q;
+    q = applyFilter(db, q, filter);
     if (tsq) q = q.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM task_search s WHERE s.num = tasks.num AND s.doc @@ ${tsq})`);
     return q;
   };
@@ -176,7 +176,7 @@ async function wordHits(
   if (after && 'seen' in after && after.seen.length) ranked = ranked.where('s.num', 'not in', after.seen);
   if (after && 'rank' in after) ranked = ranked.where(sql<boolean>`(${rank} > ${after.rank} OR (${rank} = ${after.rank} AND s.num > ${after.num}))`);
   const inOrder = (db as Kysely<any>).selectFrom(ranked.orderBy('rank').orderBy('s.num').as('r')).innerJoin('tasks', 'tasks.num', 'r.num').select(['r.num as num', 'r.rank as rank']);
-  const q = applyFilter(db, inOrder as never, filter) as unknown as typeof inOrder;
+  const q = applyFilter(db, inOrder, filter);
   const found = (await q
     .orderBy('r.rank')
     .orderBy('r.num')

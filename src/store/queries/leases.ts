@@ -27,7 +27,7 @@ export async function dueLeases(db: Q, now: string, limit: number): Promise<DueL
 const lapse = prepared((db, p) =>
   db
     .updateTable('tasks')
-    .set({ claim_lapsed: 1, rev: BUMP } as never)
+    .set({ claim_lapsed: 1, rev: BUMP })
     .where('uid', '=', p(0))
     .where('claimed_by', '=', p(1))
     .where('claim_expires_at', '=', p(2))

@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../schema.js';
-import { prepared } from './prepared.js';
+import { prepared, slotRow } from './prepared.js';
 
 type Q = Kysely<DB>;
 
@@ -23,11 +23,13 @@ const MAX_ROWS = 256;
  * const insertLabels = manyRows('task_labels', ['task_uid', 'label']);
  * await insertLabels(db, [[uid, 'ui'], [uid, 'auth']]);
  */
-export function manyRows(table: keyof DB & string, columns: readonly string[], opts: { ignoreExisting?: boolean } = {}) {
+export function manyRows<T extends keyof DB & string>(table: T, columns: ReadonlyArray<keyof DB[T] & string>, opts: { ignoreExisting?: boolean } = {}) {
   const width = columns.length;
   const statement = prepared((db, p, n: number) => {
-    const rows = Array.from({ length: n }, (_, r) => Object.fromEntries(columns.map((c, i) => [c, p(r * width + i)])));
-    const insert = db.insertInto(table).values(rows as never);
+    const rows = Array.from({ length: n }, (_, r) => slotRow<string>(p, columns, r * width));
+    // Kysely cannot relate a row to a table left generic; the columns were checked against it above.
+    const into: keyof DB & string = table;
+    const insert = db.insertInto(into).values(rows);
     return opts.ignoreExisting ? insert.onConflict((oc) => oc.doNothing()) : insert;
   });
   const most = Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMS / width)));

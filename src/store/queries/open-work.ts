@@ -43,7 +43,7 @@ export async function openWorkCounts(db: Q, filter: TaskFilter, opts: { topBlock
           // The categories above are open work, so tasks_open serves the ready order when the filter also
           // leaves out archived and deleted tasks (its WHERE, with literal constants): walked in order, it
           // stops at the limit.
-          .$if(!filter.includeArchived && !filter.includeDeleted && !filter.onlyDeleted, (q) => q.where('tasks.category', 'not in', [sql.lit('done'), sql.lit('canceled')] as unknown as string[]))
+          .$if(!filter.includeArchived && !filter.includeDeleted && !filter.onlyDeleted, (q) => q.where('tasks.category', 'not in', [sql.lit('done'), sql.lit('canceled')]))
           .select('tasks.uid')
           .orderBy('tasks.priority', 'desc')
           .orderBy('tasks.score', 'desc')

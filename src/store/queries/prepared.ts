@@ -16,6 +16,7 @@ class Slot {
 
 /** `p(i)` is the i-th argument's placeholder; typed `never` so it fits wherever the builder wants a value. */
 export type Slots = (index: number) => never;
+// The one deliberate cast: a placeholder must fit every value position; bind() swaps it before the query runs.
 const slot: Slots = (index) => new Slot(index) as never;
 
 /** Runs a compiled query at once on the connection a transaction holds (see `runDirectly`). */
@@ -77,6 +78,15 @@ export function prepared<R, S = undefined>(build: (db: Q, p: Slots, shape: S) =>
     run: (db: Q, args: readonly unknown[], shape?: S): Promise<QueryResult<R>> => exec(db, args, shape),
     all: async (db: Q, args: readonly unknown[], shape?: S): Promise<R[]> => (await exec(db, args, shape)).rows,
   };
+}
+
+/**
+ * A row of placeholders, one per column, from argument `from` on: the values of an INSERT or the
+ * SET of an UPDATE. Typed by its column names, so an INSERT missing a required column fails to compile.
+ */
+export function slotRow<C extends string>(p: Slots, columns: readonly C[], from = 0): Record<C, never> {
+  // Object.fromEntries types its keys as any string; they are exactly `columns`.
+  return Object.fromEntries(columns.map((c, i) => [c, p(from + i)])) as Record<C, never>;
 }
 
 /** Placeholders for an IN list of `n` values starting at argument `from`. */

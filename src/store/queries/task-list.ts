@@ -2,7 +2,7 @@
  * Filtered task listing: the filter and sort as SQL, exact totals, keyset pages that rank on index
  * entries and read only the page's rows, and the ready queue's two halves in one statement.
  */
-import { sql, type ExpressionBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { expressionBuilder, sql, type AliasedExpression, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import type { ListAfter, TaskFilter, TaskSort, TaskSummaryRow } from '../../core/ports.js';
 import { priorityRank } from '../../core/model/task.js';
 import type { DB } from '../schema.js';
@@ -14,7 +14,6 @@ import { summaryRows, type RowKey, type SummaryCache } from './summary-cache.js'
 
 type Q = Kysely<DB>;
 type Packed = RowKey;
-type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p', O>;
 
 /**
  * The row keys (number, uid, revision) of a key subquery (`num` column): summaryRows turns them
@@ -22,48 +21,55 @@ type TaskQuery<O> = SelectQueryBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p'
  * (SQLite keeps CROSS JOIN order; elsewhere it is an ordinary join), which saves materialising an
  * IN list; the caller orders the result.
  */
-function rowsOf(db: Q, keys: SelectQueryBuilder<DB, 'tasks', { num: number }>) {
+function rowsOf(db: Q, keys: { as(alias: 'k'): AliasedExpression<{ num: number }, 'k'> }) {
   return db.selectFrom(keys.as('k')).crossJoin('tasks').whereRef('tasks.num', '=', 'k.num').select(['tasks.num', 'tasks.uid', 'tasks.rev']);
 }
 
-export function applyFilter<O>(db: Q, q: TaskQuery<O>, filter: TaskFilter): TaskQuery<O> {
+/** Anything a filter condition can be added to: any select over `tasks`, whatever else it joins. */
+type Filterable<QB> = { where(condition: Expression<SqlBool>): QB };
+
+/** Builds the filter's conditions on `tasks` alone, so they fit every query that selects from it. */
+const taskEb = expressionBuilder<DB, 'tasks'>();
+
+export function applyFilter<QB extends Filterable<QB>>(db: Q, q: QB, filter: TaskFilter): QB {
+  const eb = taskEb;
   const hasLabel = labelTest(engineSql(db));
   const f = filter as StoreFilter;
   const ranks = f.priorityRanks ?? f.priorities?.map(priorityRank);
-  if (f.projectUids) q = q.where('tasks.project_uid', 'in', f.projectUids.length ? f.projectUids : ['']);
-  if (f.statuses?.length) q = q.where('tasks.status', 'in', f.statuses);
-  if (f.categories?.length) q = q.where('tasks.category', 'in', f.categories);
-  if (f.kinds?.length) q = q.where('tasks.kind', 'in', f.kinds);
-  if (ranks?.length) q = q.where('tasks.priority', 'in', ranks);
-  if (f.assignee === null) q = q.where('tasks.assignee', 'is', null);
-  else if (f.assignee !== undefined) q = q.where('tasks.assignee', '=', f.assignee);
-  if (f.substatuses?.length) q = q.where('tasks.substatus', 'in', f.substatuses);
-  if (f.slug !== undefined) q = q.where('tasks.slug', '=', f.slug);
-  if (f.parentUid) q = q.where('tasks.parent_uid', '=', f.parentUid);
-  if (f.updatedSince) q = q.where('tasks.updated_at', '>=', f.updatedSince);
-  if (f.onlyDeleted) q = q.where('tasks.deleted_at', 'is not', null);
-  else if (!f.includeDeleted) q = q.where('tasks.deleted_at', 'is', null);
-  if (!f.includeArchived) q = q.where('tasks.archived_at', 'is', null);
+  if (f.projectUids) q = q.where(eb('tasks.project_uid', 'in', f.projectUids.length ? f.projectUids : ['']));
+  if (f.statuses?.length) q = q.where(eb('tasks.status', 'in', f.statuses));
+  if (f.categories?.length) q = q.where(eb('tasks.category', 'in', f.categories));
+  if (f.kinds?.length) q = q.where(eb('tasks.kind', 'in', f.kinds));
+  if (ranks?.length) q = q.where(eb('tasks.priority', 'in', ranks));
+  if (f.assignee === null) q = q.where(eb('tasks.assignee', 'is', null));
+  else if (f.assignee !== undefined) q = q.where(eb('tasks.assignee', '=', f.assignee));
+  if (f.substatuses?.length) q = q.where(eb('tasks.substatus', 'in', f.substatuses));
+  if (f.slug !== undefined) q = q.where(eb('tasks.slug', '=', f.slug));
+  if (f.parentUid) q = q.where(eb('tasks.parent_uid', '=', f.parentUid));
+  if (f.updatedSince) q = q.where(eb('tasks.updated_at', '>=', f.updatedSince));
+  if (f.onlyDeleted) q = q.where(eb('tasks.deleted_at', 'is not', null));
+  else if (!f.includeDeleted) q = q.where(eb('tasks.deleted_at', 'is', null));
+  if (!f.includeArchived) q = q.where(eb('tasks.archived_at', 'is', null));
   // Ready implies open; repeating it would let tasks_open compete with the (smaller) ready indexes.
-  if (!f.includeDone && !f.categories?.length && !f.statuses?.length && !f.ready) q = q.where('tasks.category', 'not in', [lit('done'), lit('canceled')]);
-  if (f.labelsAny?.length) {
-    const labels = f.labelsAny;
-    q = q.where((eb) => eb.or(labels.map((label) => hasLabel(label))));
-  }
+  if (!f.includeDone && !f.categories?.length && !f.statuses?.length && !f.ready) q = q.where(eb('tasks.category', 'not in', [lit('done'), lit('canceled')]));
+  if (f.labelsAny?.length) q = q.where(eb.or(f.labelsAny.map((label) => hasLabel(label))));
   for (const label of f.labelsAll ?? []) q = q.where(hasLabel(label));
   if (f.ready) {
     const { now, actor, includeBacklog } = f.ready;
     const part = f.readyPart;
     // Constants are inlined, not bound: SQLite uses a partial index only when it can prove the
     // query's WHERE implies the index's, and a `?` placeholder proves nothing at prepare time.
-    q = q.where('tasks.open_blockers', '=', lit(0)).where('tasks.archived_at', 'is', null).where('tasks.deleted_at', 'is', null);
+    q = q
+      .where(eb('tasks.open_blockers', '=', lit(0)))
+      .where(eb('tasks.archived_at', 'is', null))
+      .where(eb('tasks.deleted_at', 'is', null));
     // "fresh": todo tasks (matches the partial ready indexes); "abandoned": in progress under an expired claim (tasks_abandoned).
-    const fresh = (eb: EB) => (includeBacklog ? eb('tasks.category', 'in', [lit('todo'), lit('backlog')]) : eb('tasks.category', '=', lit('todo')));
-    const abandoned = (eb: EB) => eb.and([eb('tasks.category', '=', lit('in_progress')), eb('tasks.claimed_by', 'is not', null), eb('tasks.claim_expires_at', '<=', now)]);
-    if (part === 'fresh') q = q.where(fresh);
-    else if (part === 'abandoned') q = q.where(abandoned);
-    else q = q.where((eb: EB) => eb.or([fresh(eb), abandoned(eb)]));
-    q = q.where((eb: EB) => eb.or([eb('tasks.claimed_by', 'is', null), eb('tasks.claim_expires_at', '<=', now), ...(actor ? [eb('tasks.claimed_by', '=', actor)] : [])]));
+    const fresh = () => (includeBacklog ? eb('tasks.category', 'in', [lit('todo'), lit('backlog')]) : eb('tasks.category', '=', lit('todo')));
+    const abandoned = () => eb.and([eb('tasks.category', '=', lit('in_progress')), eb('tasks.claimed_by', 'is not', null), eb('tasks.claim_expires_at', '<=', now)]);
+    if (part === 'fresh') q = q.where(fresh());
+    else if (part === 'abandoned') q = q.where(abandoned());
+    else q = q.where(eb.or([fresh(), abandoned()]));
+    q = q.where(eb.or([eb('tasks.claimed_by', 'is', null), eb('tasks.claim_expires_at', '<=', now), ...(actor ? [eb('tasks.claimed_by', '=', actor)] : [])]));
   }
   return q;
 }
@@ -80,12 +86,18 @@ const labelTest = (e: EngineSql) => (label: string) => {
 };
 
 /** A constant written into the SQL text (see the ready filter for why). Only for fixed values, never user input. */
-const lit = <T extends string | number>(v: T) => sql.lit(v) as unknown as T;
+const lit = <T extends string | number>(v: T) => sql.lit(v);
 
-type EB = ExpressionBuilder<DB & { p: DB['projects'] }, 'tasks' | 'p'>;
+type EB = ExpressionBuilder<DB, 'tasks'>;
 
 type Dir = 'asc' | 'desc';
-const READY_KEY: ReadonlyArray<readonly [string, Dir]> = [
+type TaskColumn = keyof DB['tasks'] & string;
+/** A task column as an expression; typed, so a misspelt sort column fails to compile. */
+const taskRef = (column: TaskColumn) => taskEb.ref(`tasks.${column}`);
+/** The ready order's columns, which label_order repeats (migration 10). */
+type ReadyColumn = TaskColumn & keyof DB['label_order'];
+const labelRef = expressionBuilder<DB & { lo: DB['label_order'] }, 'lo'>();
+const READY_KEY: ReadonlyArray<readonly [ReadyColumn, Dir]> = [
   ['priority', 'desc'],
   ['score', 'desc'],
   ['position', 'asc'],
@@ -96,7 +108,7 @@ const READY_KEY: ReadonlyArray<readonly [string, Dir]> = [
  * Each sort's columns, ending in a unique one so the order is total: the ORDER BY, and the key a
  * page starts after (core/services/cursor.ts sortKeyOf gives the same values from a row).
  */
-const SORT_KEYS: Record<TaskSort, ReadonlyArray<readonly [string, Dir]>> = {
+const SORT_KEYS: Record<TaskSort, ReadonlyArray<readonly [TaskColumn, Dir]>> = {
   created: [
     ['created_at', 'desc'],
     ['uid', 'desc'],
@@ -119,33 +131,36 @@ const SORT_KEYS: Record<TaskSort, ReadonlyArray<readonly [string, Dir]>> = {
   ready: READY_KEY,
 };
 
-function applySort<O>(q: TaskQuery<O>, sort: TaskSort): TaskQuery<O> {
-  for (const [column, dir] of SORT_KEYS[sort]) q = q.orderBy(`tasks.${column}` as never, dir);
+/** Anything that can be ordered by a task column: any select over `tasks`, whatever else it joins. */
+type Sortable<QB> = { orderBy(expression: Expression<unknown>, direction: Dir): QB };
+
+function applySort<QB extends Sortable<QB>>(q: QB, sort: TaskSort): QB {
+  for (const [column, dir] of SORT_KEYS[sort]) q = q.orderBy(taskRef(column), dir);
   return q;
 }
 
 /**
- * "Strictly after the key in `sort` order" over `table`'s sort columns, the key's values being
- * arguments `at`, `at + 1`, …: (c0 past v0) OR (c0 = v0 AND ((c1 past v1) OR …)). Written out
- * rather than as a row value because the directions mix; the leading column is also bounded on its
- * own, so an index ordered by it starts its range at the key instead of testing every entry before.
+ * "Strictly after the key in `cols` order" over the columns as `column` refers to them, the key's
+ * values being arguments `at`, `at + 1`, …: (c0 past v0) OR (c0 = v0 AND ((c1 past v1) OR …)).
+ * Written out rather than as a row value because the directions mix; the leading column is also
+ * bounded on its own, so an index ordered by it starts its range at the key instead of testing
+ * every entry before.
  */
-function afterKey(table: string, sort: TaskSort, p: Slots, at = 0) {
-  const cols = SORT_KEYS[sort];
-  return (eb: ExpressionBuilder<any, any>) => {
-    const ref = (i: number) => eb.ref(`${table}.${cols[i]![0]}`);
-    const past = (i: number) => eb(ref(i), cols[i]![1] === 'desc' ? '<' : '>', p(at + i));
-    let e = past(cols.length - 1);
-    for (let i = cols.length - 2; i >= 0; i--) e = eb.or([past(i), eb.and([eb(ref(i), '=', p(at + i)), e])]);
-    return eb.and([eb(ref(0), cols[0]![1] === 'desc' ? '<=' : '>=', p(at)), e]);
-  };
+function afterKey<C>(cols: ReadonlyArray<readonly [C, Dir]>, column: (c: C) => Expression<unknown>, p: Slots, at = 0): Expression<SqlBool> {
+  const eb = taskEb;
+  const ref = (i: number) => column(cols[i]![0]);
+  const past = (i: number) => eb(ref(i), cols[i]![1] === 'desc' ? '<' : '>', p(at + i));
+  let e = past(cols.length - 1);
+  for (let i = cols.length - 2; i >= 0; i--) e = eb.or([past(i), eb.and([eb(ref(i), '=', p(at + i)), e])]);
+  return eb.and([eb(ref(0), cols[0]![1] === 'desc' ? '<=' : '>=', p(at)), e]);
 }
+const afterTaskKey = (sort: TaskSort, p: Slots, at = 0) => afterKey(SORT_KEYS[sort], taskRef, p, at);
 
 /** How many arguments a keyset takes for `sort` (0 on a first page). */
 const keyLength = (sort: TaskSort, keyed: boolean) => (keyed ? SORT_KEYS[sort].length : 0);
 
 // No join to projects: every task has one (foreign key), and the filter never reads it.
-const countQuery = prepared((db, p, shape: FilterShape) => applyFilter(db, db.selectFrom('tasks') as unknown as TaskQuery<object>, shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')));
+const countQuery = prepared((db, p, shape: FilterShape) => applyFilter(db, db.selectFrom('tasks'), shape.make(p)).select((eb) => eb.fn.countAll<number>().as('n')));
 
 /**
  * Exact totals remembered for one state of the workspace. Agents page through results and repeat
@@ -198,15 +213,21 @@ function byLabel(f: StoreFilter, sort: TaskSort): { project: string; label: stri
 
 /** Keys from label_order for (project, label) = arguments 0 and 1, the other filters' values after them. */
 function labelKeys(db: Q, p: Slots, shape: LabelShape) {
-  const keys = db.selectFrom('label_order as lo').where('lo.project_uid', '=', p(0)).where('lo.label', '=', p(1));
-  if (!shape.joined) return keys;
-  // CROSS JOIN keeps label_order first, so the walk stays in ready order and stops at the page.
-  const joined = keys.crossJoin('tasks').whereRef('tasks.num', '=', 'lo.num');
-  return applyFilter(
-    db,
-    joined as unknown as TaskQuery<object>,
-    shape.make((i) => p(i + 2)),
-  ) as unknown as typeof keys;
+  return (
+    db
+      .selectFrom('label_order as lo')
+      .where('lo.project_uid', '=', p(0))
+      .where('lo.label', '=', p(1))
+      // CROSS JOIN keeps label_order first, so the walk stays in ready order and stops at the page.
+      // $if keeps the result typed as label_order alone: what follows reads only its columns.
+      .$if(shape.joined, (keys) =>
+        applyFilter(
+          db,
+          keys.crossJoin('tasks').whereRef('tasks.num', '=', 'lo.num'),
+          shape.make((i) => p(i + 2)),
+        ),
+      )
+  );
 }
 
 type LabelShape = FilterShape & { joined: boolean; keyed?: boolean };
@@ -218,9 +239,9 @@ const labelPageQuery = prepared((db, p, shape: LabelShape) => {
   const k = keyLength('priority', shape.keyed === true);
   const n = k + shape.args.length + 2;
   let keys = labelKeys(db, (i) => p(k + i), shape).select('lo.num as num');
-  if (k) keys = keys.where(afterKey('lo', 'priority', p) as never);
-  for (const [column, dir] of READY_KEY) keys = keys.orderBy(`lo.${column}` as never, dir);
-  return applySort(rowsOf(db, keys.limit(p(n)) as never) as unknown as TaskQuery<Packed>, 'priority');
+  if (k) keys = keys.where(afterKey(READY_KEY, (c) => labelRef.ref(`lo.${c}`), p));
+  for (const [column, dir] of READY_KEY) keys = keys.orderBy(`lo.${column}`, dir);
+  return applySort(rowsOf(db, keys.limit(p(n))), 'priority');
 });
 
 /** The filter left after project and label, as a shape; joined when any of it needs the task row. */
@@ -252,13 +273,13 @@ const pageQuery = prepared((db, p, shape: FilterShape & { sort: TaskSort; keyed:
   let keys = applySort(
     applyFilter(
       db,
-      db.selectFrom('tasks').select('tasks.num') as unknown as TaskQuery<{ num: number }>,
+      db.selectFrom('tasks').select('tasks.num'),
       shape.make((i) => p(k + i)),
     ),
     shape.sort,
   );
-  if (k) keys = keys.where(afterKey('tasks', shape.sort, p) as never);
-  return applySort(rowsOf(db, keys.limit(p(k + shape.args.length)) as never) as unknown as TaskQuery<Packed>, shape.sort);
+  if (k) keys = keys.where(afterTaskKey(shape.sort, p));
+  return applySort(rowsOf(db, keys.limit(p(k + shape.args.length))), shape.sort);
 });
 
 /** Open work, as tasks_open's WHERE states it; constants written into the text (see the ready filter). */
@@ -295,19 +316,17 @@ async function halvesOf(db: Q, f: StoreFilter, sort: TaskSort): Promise<{ open: 
  * Arms that each rank a page of index entries (ORDER_COLUMNS), merged in ready order: the best
  * `limit` of them, and only those rows read.
  */
-function mergedPage<A extends { unionAll(other: never): A; as(alias: 'u'): unknown }>(db: Q, arms: A[], limit: never, sort: TaskSort) {
-  const both = arms.reduce((u, arm) => u.unionAll(arm as never)).as('u');
-  const keys = db
-    .selectFrom(both as never)
-    .select('u.num' as never)
-    .orderBy('u.priority' as never, 'desc')
-    .orderBy('u.score' as never, 'desc')
-    .orderBy('u.position' as never)
-    .orderBy('u.created_at' as never)
-    .orderBy('u.uid' as never)
-    .limit(limit);
-  return applySort(rowsOf(db, keys as never) as unknown as TaskQuery<Packed>, sort);
+function mergedPage(db: Q, arms: Arm[], limit: never, sort: TaskSort) {
+  const both = arms.reduce((u, arm) => u.unionAll(arm)).as('u');
+  const keys = db.selectFrom(both).select('u.num').orderBy('u.priority', 'desc').orderBy('u.score', 'desc').orderBy('u.position').orderBy('u.created_at').orderBy('u.uid').limit(limit);
+  return applySort(rowsOf(db, keys), sort);
 }
+
+/** A subquery's alias in a merged page: `h0`, `f1`, `a1`, … */
+type ArmAlias = `${'h' | 'f' | 'a'}${number}`;
+/** One arm of a merged page: every column of a ranked subquery of index entries. */
+const armOf = (db: Q, ranked: AliasedExpression<OrderKeys, ArmAlias>, alias: ArmAlias) => db.selectFrom(ranked).selectAll(alias);
+type Arm = ReturnType<typeof armOf>;
 
 type MixedShape = FilterShape & { sort: TaskSort; keyed: boolean; open: boolean; closed: boolean };
 
@@ -320,21 +339,21 @@ type MixedShape = FilterShape & { sort: TaskSort; keyed: boolean; open: boolean;
 const mixedQuery = prepared((db, p, shape: MixedShape) => {
   const k = keyLength(shape.sort, shape.keyed);
   const n = k + shape.args.length + 1;
-  const half = (part: (eb: EB) => ReturnType<typeof isOpen>, at: number, alias: string) => {
+  const half = (part: (eb: EB) => ReturnType<typeof isOpen>, at: number, alias: ArmAlias) => {
     let q = applySort(
       applyFilter(
         db,
-        db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>,
+        db.selectFrom('tasks').select(ORDER_COLUMNS),
         shape.make((i) => p(at + k + i)),
       ),
       shape.sort,
     );
     q = q.where(part);
-    if (k) q = q.where(afterKey('tasks', shape.sort, (i) => p(at + i)) as never);
+    if (k) q = q.where(afterTaskKey(shape.sort, (i) => p(at + i)));
     return q.limit(p(at + k + shape.args.length)).as(alias);
   };
   const parts = [...(shape.open ? [isOpen] : []), ...(shape.closed ? [isClosed] : [])];
-  const arms = parts.map((part, i) => db.selectFrom(half(part, i * n, `h${i}`)).selectAll(`h${i}` as never));
+  const arms = parts.map((part, i) => armOf(db, half(part, i * n, `h${i}`), `h${i}`));
   return mergedPage(db, arms, p(parts.length * n), shape.sort);
 });
 
@@ -375,23 +394,23 @@ const readyQuery = prepared((db, p, shape: ReadyShape) => {
   const k = keyLength(shape.sort, shape.keyed);
   const sf = shape.fresh.args.length;
   const per = sf + shape.abandoned.args.length + 2;
-  const half = (s: FilterShape, at: number, alias: string) => {
+  const half = (s: FilterShape, at: number, alias: ArmAlias) => {
     let q = applySort(
       applyFilter(
         db,
-        db.selectFrom('tasks').select(ORDER_COLUMNS) as unknown as TaskQuery<OrderKeys>,
+        db.selectFrom('tasks').select(ORDER_COLUMNS),
         s.make((i) => p(at + i)),
       ),
       shape.sort,
     );
-    if (k) q = q.where(afterKey('tasks', shape.sort, p) as never);
+    if (k) q = q.where(afterTaskKey(shape.sort, p));
     return q.limit(p(at + s.args.length)).as(alias);
   };
-  const arms = [];
+  const arms: Arm[] = [];
   for (let j = 0; j < shape.groups; j++) {
     const at = k + j * per;
-    arms.push(db.selectFrom(half(shape.fresh, at, `f${j}`)).selectAll(`f${j}` as never));
-    arms.push(db.selectFrom(half(shape.abandoned, at + sf + 1, `a${j}`)).selectAll(`a${j}` as never));
+    arms.push(armOf(db, half(shape.fresh, at, `f${j}`), `f${j}`));
+    arms.push(armOf(db, half(shape.abandoned, at + sf + 1, `a${j}`), `a${j}`));
   }
   return mergedPage(db, arms, p(k + shape.groups * per), shape.sort);
 });

@@ -6,7 +6,7 @@ import type { ChecklistItem } from '../../core/model/task.js';
 import { priorityFromRank, priorityRank } from '../../core/model/task.js';
 import type { Category } from '../../core/model/workflow.js';
 import type { DB } from '../schema.js';
-import { prepared, slots } from './prepared.js';
+import { prepared, slotRow, slots } from './prepared.js';
 import { BUMP, packedSummary, toColumns, toTaskRow, unpackSummary, type TaskRecord } from './rows.js';
 import * as graph from './graph.js';
 import { engineSql } from './engine-sql.js';
@@ -106,7 +106,7 @@ const TASK_COLUMNS = [
   'slug',
   'touches',
 ] as const;
-const insertRow = prepared((db, p) => db.insertInto('tasks').values(Object.fromEntries(TASK_COLUMNS.map((c, i) => [c, p(i)])) as never));
+const insertRow = prepared((db, p) => db.insertInto('tasks').values(slotRow(p, TASK_COLUMNS)));
 
 export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] = []): Promise<void> {
   const values: Record<(typeof TASK_COLUMNS)[number], unknown> = {
@@ -172,7 +172,7 @@ const updateRow = prepared((db, p, cols: string) => {
   // rev moves in the same write; left alone, the revision trigger would rewrite the row (migration 11).
   return db
     .updateTable('tasks')
-    .set({ ...Object.fromEntries(names.map((c, i) => [c, p(i)])), rev: BUMP } as never)
+    .set({ ...slotRow(p, names), rev: BUMP })
     .where('uid', '=', p(names.length));
 });
 
@@ -232,7 +232,7 @@ const claimRow = prepared((db, p, cols: string) => {
   const n = names.length;
   return db
     .updateTable('tasks')
-    .set({ ...Object.fromEntries(names.map((c, i) => [c, p(i)])), claimed_by: p(n + 1), claim_expires_at: p(n + 2), claim_lapsed: 0, rev: BUMP } as never)
+    .set({ ...slotRow(p, names), claimed_by: p(n + 1), claim_expires_at: p(n + 2), claim_lapsed: 0, rev: BUMP })
     .where('uid', '=', p(n))
     .where((eb) => eb.or([eb('claimed_by', 'is', null), eb('claimed_by', '=', p(n + 1)), eb('claim_expires_at', '<=', p(n + 3)), eb('claim_generation', '=', p(n + 4))]));
 });

@@ -170,9 +170,7 @@ async function searchFiltered(db: Q, match: string, filter: TaskFilter, limit: n
     // plain join lets the planner scan every task of a filtered project and probe the matches.
     return db.selectFrom(ranked).crossJoin('tasks').whereRef('tasks.num', '=', 's.num');
   };
-  type From = ReturnType<typeof from>;
-  // applyFilter is written for the tasks query shape; the extra `s` source does not change it.
-  const filtered = (depth: number | null, rank = true) => applyFilter(db, from(depth, rank) as never, filter) as unknown as From;
+  const filtered = (depth: number | null, rank = true) => applyFilter(db, from(depth, rank), filter);
   let page: Ranked[] = [];
   for (let depth: number | null = Math.max(4 * want, 64); ; depth = depth * 8 > 20_000 ? null : depth * 8) {
     let q = filtered(depth).select(['tasks.num', 's.rowid', 's.rank']);
@@ -213,7 +211,7 @@ async function substringHits(
   const base = () => {
     const grams = sql<{ num: number }>`(SELECT rowid AS num FROM task_grams WHERE grams LIKE ${likePattern(sq)})`.as('g');
     let q = db.selectFrom(grams).crossJoin('tasks').whereRef('tasks.num', '=', 'g.num');
-    q = applyFilter(db, q as never, filter) as unknown as typeof q;
+    q = applyFilter(db, q, filter);
     // A word match already ranked it higher; the rowid equality lets FTS5 test just this row.
     if (match) q = q.where(sql<boolean>`NOT EXISTS (SELECT 1 FROM task_search WHERE task_search MATCH ${match} AND rowid = ${rowid})`);
     return q;
