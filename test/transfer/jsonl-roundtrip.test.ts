@@ -65,6 +65,8 @@ describe('jsonl export and import', () => {
       const before = (await a.call('get_task', { id: `FULL-${n}` })).task;
       const after = (await b.call('get_task', { id: `FULL-${n}` })).task;
       expect(kept(after)).toEqual(kept(before));
+      // A claim comes in as the importing workspace's first: fenced (generation 1) like any new claim.
+      if (after.claim) expect(after.claim.generation).toBe(1);
     }
   });
 

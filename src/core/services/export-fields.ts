@@ -60,7 +60,7 @@ export const TASK_FIELDS = {
   claim: field({
     carries: ['claim'],
     drops: {
-      generation: "the fencing number counts claims in the workspace that made them; the importing workspace's own count starts again",
+      generation: "the fencing number counts claims in the workspace that made them: an imported claim is the importing workspace's first (1)",
       where: "the claimer's worktree, branch and HEAD on the machine that made the claim",
     },
     line: (d) => (d.row.claimedBy !== null ? { actor: d.row.claimedBy, expiresAt: d.row.claimExpiresAt } : null),

@@ -105,6 +105,7 @@ const TASK_COLUMNS = [
   'substatus',
   'slug',
   'touches',
+  'claim_generation',
 ] as const;
 const insertRow = prepared((db, p) => db.insertInto('tasks').values(slotRow(p, TASK_COLUMNS)));
 
@@ -124,6 +125,8 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
     assignee: t.assignee,
     claimed_by: t.claimedBy,
     claim_expires_at: t.claimExpiresAt,
+    // An imported claim arrives as this workspace's first (1); a new task has none (0).
+    claim_generation: t.claimGeneration,
     parent_uid: t.parentUid,
     links: JSON.stringify(t.links),
     anchors: JSON.stringify(t.anchors),

@@ -137,6 +137,7 @@ const COPIED = [
   'slug',
   'claimed_by',
   'claim_expires_at',
+  'claim_generation',
   'parent_uid',
   'close_reason',
   'origin',
