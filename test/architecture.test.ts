@@ -101,3 +101,35 @@ describe('everything through ops', () => {
 function tsx(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? tsx(join(dir, e.name)) : e.name.endsWith('.tsx') ? [join(dir, e.name)] : []));
 }
+
+/** Every relative import of a file, type-only ones too, as src-relative source paths. */
+function sourceImportsOf(file: string, known: Set<string>): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map((m) => relative(SRC, resolve(dirname(file), m[1]!)));
+  return specs.flatMap((s) => [s.replace(/\.js$/, '.ts'), s.replace(/\.js$/, '.tsx')].filter((p) => known.has(p)).slice(0, 1));
+}
+
+describe('no import cycles', () => {
+  // A cycle, even of types, means two files are one idea split in two, or one holds what both need:
+  // the fix is a third file, or an interface the importer declares for what it uses.
+  it('no two source files import each other, directly or round about', () => {
+    const all = [...files(SRC), ...tsx(SRC)].map((f) => relative(SRC, f));
+    const known = new Set(all);
+    const edges = new Map(all.map((f) => [f, sourceImportsOf(join(SRC, f), known)]));
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const path: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, 'open');
+      path.push(f);
+      for (const t of edges.get(f) ?? []) {
+        if (state.get(t) === 'open') cycles.push([...path.slice(path.indexOf(t)), t].join(' → '));
+        else if (!state.has(t)) visit(t);
+      }
+      path.pop();
+      state.set(f, 'done');
+    };
+    for (const f of all) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+});

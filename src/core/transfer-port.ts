@@ -6,7 +6,7 @@
  * implement it next to Tx.
  */
 import type { ChecklistItem, Comment } from './model/task.js';
-import type { TaskRow } from './ports.js';
+import type { TaskRow } from './rows.js';
 
 /** One activity event as stored: raw uids, so history survives a task's purge or a project's rename. */
 export interface StoredEvent {

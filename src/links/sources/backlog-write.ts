@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { BacklogCtx } from '../../core/services/import/backlog.js';
 import { parseFrontMatter, splitFrontMatter } from '../../core/services/import/front-matter.js';
 import type { Status } from '../../core/model/workflow.js';
 import type { LinkedTask, WriteBatch, WriteResult } from '../source.js';
 import { checkUnmoved, removeFile, replaceFile } from './atomic.js';
-import type { BacklogSource } from './backlog.js';
 import { backlogView, descriptionParts, DOD, mdFiles, SECTIONS } from './backlog-format.js';
 import { markdownFile, setKeys } from './front-matter-edit.js';
 
@@ -46,7 +46,13 @@ const tidy = (body: string) => `${body.replace(/\n{3,}/g, '\n\n').replace(/\s*$/
 
 const numbered = (items: Array<{ text: string; checked: boolean }>) => items.map((i, n) => `- [${i.checked ? 'x' : ' '}] #${n + 1} ${i.text}`).join('\n');
 
-export function writeBacklog(src: BacklogSource): (batch: WriteBatch) => WriteResult {
+/** What a write needs of its source (backlog.ts), named here so the two files do not import each other. */
+export interface BacklogTarget {
+  readonly path: string;
+  config(): { ctx: BacklogCtx };
+}
+
+export function writeBacklog(src: BacklogTarget): (batch: WriteBatch) => WriteResult {
   return (batch) => {
     const result: WriteResult = { items: [], removed: [], files: new Map(), projects: [], identities: [] };
     const stamps = new Map(batch.stamps);

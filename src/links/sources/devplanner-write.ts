@@ -10,11 +10,10 @@ import { basename, join } from 'node:path';
 import { parseFrontMatter, splitFrontMatter } from '../../core/services/import/front-matter.js';
 import { splitCard, TASK_LINE } from '../../core/services/import/devplanner.js';
 import type { Status } from '../../core/model/workflow.js';
-import { SourceMoved, type LinkedProject, type LinkedTask, type WriteBatch, type WriteResult } from '../source.js';
+import { SourceMoved, type Held, type LinkedProject, type LinkedTask, type WriteBatch, type WriteResult } from '../source.js';
 import { stampOf } from '../stamps.js';
 import { checkUnmoved, removeFile, replaceFile } from './atomic.js';
 import { markdownFile, setKeys } from './front-matter-edit.js';
-import type { DevPlannerSource } from './devplanner.js';
 
 /** Lower-case words joined by "-", as DevPlanner names card files (its slugify). */
 export function cardSlug(title: string): string {
@@ -68,7 +67,15 @@ export function cardBody(oldBody: string, description: string, checklist: Array<
   return text ? `${text}\n` : '';
 }
 
-export function writeDevPlanner(src: DevPlannerSource): (batch: WriteBatch) => WriteResult {
+/** What a write needs of its source (devplanner.ts), named here so the two files do not import each other. */
+export interface DevPlannerTarget {
+  readonly path: string;
+  projectDir(ref: string): string;
+  relOf(ref: string, inside: string): string;
+  view(held: Held): Held;
+}
+
+export function writeDevPlanner(src: DevPlannerTarget): (batch: WriteBatch) => WriteResult {
   return (batch) => new DevPlannerWrite(src, batch).run();
 }
 
@@ -83,7 +90,7 @@ class DevPlannerWrite {
   readonly #slugOfTask = new Map<string, string>();
 
   constructor(
-    private readonly src: DevPlannerSource,
+    private readonly src: DevPlannerTarget,
     private readonly batch: WriteBatch,
   ) {
     this.#stamps = new Map(batch.stamps);

@@ -2,12 +2,21 @@
 import { useEffect, useState } from 'preact/hooks';
 import { isSafeUrl } from '../../core/rules/safe-url.js';
 import { renderExcerpt, renderMarkdown } from '../lib/markdown.js';
+import type { BoardModel } from '../lib/model.js';
 import type { ActivityEvent, Checkpoint, Evidence, SearchResult, Task, TaskSummary } from '../lib/types.js';
-import type { PanelApi } from './detail.js';
 import { ago, EditText, type Save } from './fields.js';
 import { Form } from './form.js';
 
-type SectionProps = Omit<PanelApi, 'change'> & { change: PanelApi['change'] };
+/** What the card panel (detail.tsx) hands each section. */
+export interface PanelApi {
+  task: Task;
+  model: BoardModel;
+  /** Runs a change; on success shows the returned task, on failure reports it (a conflict with the fresh card). */
+  change(what: string, run: () => Promise<{ task: Task }>): Promise<boolean>;
+  onOpen(id: string): void;
+}
+
+type SectionProps = PanelApi;
 
 function EvidenceLine({ evidence }: { evidence: Evidence | null }) {
   const status = evidence?.status ?? 'none';

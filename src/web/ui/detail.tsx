@@ -2,17 +2,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { BoardModel } from '../lib/model.js';
 import { KINDS, PRIORITIES, type ActivityEvent, type Task } from '../lib/types.js';
-import { Checklist, Comments, Coordination, Dependencies, History, LinksSection, Relations } from './detail-sections.js';
+import { Checklist, Comments, Coordination, Dependencies, History, LinksSection, type PanelApi, Relations } from './detail-sections.js';
 import { countdown, Description, EditSelect, EditText } from './fields.js';
 import { NoticeBar } from './notice.js';
-
-export interface PanelApi {
-  task: Task;
-  model: BoardModel;
-  /** Runs a change; on success shows the returned task, on failure reports it (a conflict with the fresh card). */
-  change(what: string, run: () => Promise<{ task: Task }>): Promise<boolean>;
-  onOpen(id: string): void;
-}
 
 /** Complete, claim, archive, delete, and the way back (restore). */
 function Actions({ task, model, change }: { task: Task; model: BoardModel; change: PanelApi['change'] }) {
