@@ -23,7 +23,8 @@ const FIELD_HELP: Record<string, string> = {
   'claim_next.assignee': 'Only tasks assigned to this actor; "none" for unassigned',
   'create_task.assignee': 'Who it is for, e.g. user or agent:claude-1',
   'release_task.toStatus': "Status to return to (default: the project's first todo status)",
-  'create_project.template': 'Workflow template: default|castle|tx|devplanner',
+  // The choices come from the template registry (the op's enum), added by schema-flags.
+  'create_project.template': 'Workflow template',
   'complete_task.comment': 'Implementation notes, recorded as a comment',
   'list_tasks.labelsAll': 'Tasks with all of these labels',
   'next_tasks.labels': 'Tasks with any of these labels',

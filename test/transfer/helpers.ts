@@ -75,7 +75,7 @@ export async function fullTasks(cairn: Cairn): Promise<void> {
   const parent = (await cairn.call('create_task', { project: 'FULL', title: 'Parent', kind: 'epic' })).task;
   // Done before FULL-4 names it as its blocker, so FULL-4 can be claimed.
   const done = (await cairn.call('create_task', { project: 'FULL', title: 'Done' })).task;
-  await cairn.call('complete_task', { id: done.id, closeReason: 'fixed' });
+  await cairn.call('complete_task', { id: done.id, closeReason: 'fixed', evidence: { commit: 'abc1234', test: { command: 'npm test', exitCode: 0 } } });
   const t = (
     await cairn.call('create_task', {
       project: 'FULL',
@@ -103,9 +103,11 @@ export async function fullTasks(cairn: Cairn): Promise<void> {
   await cairn.call('update_checklist', { id: t.id, ops: [{ op: 'check', index: 1 }] });
   await cairn.call('add_comment', { id: t.id, body: 'A note', kind: 'research' });
   await cairn.call('claim_task', { id: t.id });
+  await cairn.call('checkpoint_task', { id: t.id, summary: 'Half way', next: 'The other half', head: 'abcdef1', changedFiles: ['src/a.ts'], questions: ['Why?'] });
   const archived = (await cairn.call('create_task', { project: 'FULL', title: 'Archived' })).task;
   await cairn.call('complete_task', { id: archived.id });
   await cairn.call('archive_task', { id: archived.id });
   const deleted = (await cairn.call('create_task', { project: 'FULL', title: 'Deleted' })).task;
   await cairn.call('delete_task', { id: deleted.id });
+  await cairn.call('update_project', { key: 'FULL', requireEvidence: true });
 }

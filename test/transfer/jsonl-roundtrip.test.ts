@@ -68,6 +68,10 @@ describe('jsonl export and import', () => {
       // A claim comes in as the importing workspace's first: fenced (generation 1) like any new claim.
       if (after.claim) expect(after.claim.generation).toBe(1);
     }
+    const project = async (c: typeof a) => (await c.call('list_projects', {})).projects.find((p) => p.key === 'FULL');
+    expect(await project(b)).toMatchObject({ requireEvidence: true, aliases: [], statuses: (await project(a))?.statuses });
+    expect((await b.call('get_task', { id: 'FULL-3' })).task.evidence).toMatchObject({ commit: 'abc1234', test: { command: 'npm test', exitCode: 0 } });
+    expect((await b.call('get_task', { id: 'FULL-4' })).task.checkpoint).toMatchObject({ summary: 'Half way', next: 'The other half' });
   });
 
   it("a change to one task changes only that task's lines", async () => {

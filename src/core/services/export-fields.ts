@@ -4,6 +4,7 @@
  * and the Cairn reader reads each back into the import model. A field added here reaches every
  * surface; one left out of here is named in TASK_FIELDS_NOT_TRANSFERRED or the transfer test fails.
  */
+import { Checkpoint, Evidence } from '../model/coordination.js';
 import { KINDS, PRIORITIES, PrState, type Task } from '../model/task.js';
 import type { TaskDump } from '../transfer-port.js';
 import { importError, reader, type IncomingTask, type Reader, type SourceAt } from './import/model.js';
@@ -106,6 +107,19 @@ export const TASK_FIELDS = {
   anchors: field({ carries: ['anchors'], line: (d) => d.row.anchors, into: 'anchors', read: (r) => r.strs('anchors') }),
   // Exports made before tasks could reserve paths carry no touches: the task gets none.
   touches: field({ carries: ['touches'], line: (d) => d.row.touches, into: 'touches', read: (r) => (r.has('touches') ? r.strs('touches') : undefined) }),
+  // Exports made before these were carried have neither key: an existing task keeps what it has (null clears).
+  evidence: field({
+    carries: ['evidence'],
+    line: (d) => d.row.evidence,
+    into: 'evidence',
+    read: (r) => (Object.hasOwn(r.obj, 'evidence') ? r.checked('evidence', Evidence(), 'evidence: {status, at, actor} with commit, prUrl or test') : undefined),
+  }),
+  checkpoint: field({
+    carries: ['checkpoint'],
+    line: (d) => d.row.checkpoint,
+    into: 'checkpoint',
+    read: (r) => (Object.hasOwn(r.obj, 'checkpoint') ? r.checked('checkpoint', Checkpoint(), 'a checkpoint: {summary, at, actor}') : undefined),
+  }),
   closeReason: field({ carries: ['closeReason'], line: (d) => d.row.closeReason, into: 'closeReason', read: (r) => r.strOr('closeReason', null) }),
   origin: field({ carries: ['origin'], line: (d) => d.row.origin, into: 'origin', read: (r) => r.strOr('origin', null) }),
   documentPath: field({ carries: ['documentPath'], line: (d) => d.row.documentPath, into: 'documentPath', read: (r) => r.strOr('documentPath', null) }),
@@ -138,9 +152,6 @@ export const TASK_FIELDS_NOT_TRANSFERRED = {
   checklistProgress: { rebuilt: true, why: 'derived from checklist' },
   childProgress: { rebuilt: true, why: 'derived from the children' },
   comments: { rebuilt: true, why: 'written as comment lines after the task line (commentLines)' },
-  // Adding these to the line would change every export's bytes: a format decision, not made here.
-  evidence: { rebuilt: false, why: "not on the line: the history's task.completed event records it, the imported row has none" },
-  checkpoint: { rebuilt: false, why: 'not on the line: each one is a task.checkpoint event in the history, the imported row has none' },
 } as const satisfies Partial<Record<keyof Task, { rebuilt: boolean; why: string }>>;
 
 /** The import model's fields a task line does not fill: the reader sets them from around the line. */

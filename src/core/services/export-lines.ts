@@ -13,19 +13,28 @@ export const EXPORT_FORMAT = 1;
 export const headerLine = (): string => JSON.stringify({ entity: 'cairn-export', format: EXPORT_FORMAT });
 
 export function projectLine(p: ProjectRow, statuses: Status[], nextSeq: number): string {
-  return JSON.stringify({
-    entity: 'project',
+  // Typed by ProjectRow's keys: a field added to projects fails the build until the line carries it.
+  const own: { [K in keyof Required<ProjectRow>]: ProjectRow[K] } = {
     key: p.key,
     uid: p.uid,
     name: p.name,
     description: p.description,
     root: p.root,
     aliases: p.aliases,
-    statuses: statuses.map((s) => ({ name: s.name, displayName: s.displayName, color: s.color, category: s.category })),
-    nextSeq,
+    requireEvidence: p.requireEvidence ?? false,
     archivedAt: p.archivedAt,
     createdAt: p.createdAt,
     updatedAt: p.updatedAt,
+  };
+  const { archivedAt, createdAt, updatedAt, ...head } = own;
+  return JSON.stringify({
+    entity: 'project',
+    ...head,
+    statuses: statuses.map((s) => ({ name: s.name, displayName: s.displayName, color: s.color, category: s.category })),
+    nextSeq,
+    archivedAt,
+    createdAt,
+    updatedAt,
   });
 }
 

@@ -71,7 +71,8 @@ export async function getTaskSummaries(db: Q, uids: string[]): Promise<TaskSumma
   return uids.map((u) => byUid.get(u)).filter((t): t is TaskSummaryRow => t !== undefined);
 }
 
-const TASK_COLUMNS = [
+/** The columns a new row is written with, in the order the inserts bind them. */
+export const TASK_COLUMNS = [
   'uid',
   'project_uid',
   'seq',
@@ -84,8 +85,15 @@ const TASK_COLUMNS = [
   'score',
   'position',
   'assignee',
+  'substatus',
+  'slug',
   'claimed_by',
   'claim_expires_at',
+  'claim_generation',
+  'claim_where',
+  'touches',
+  'evidence',
+  'checkpoint',
   'parent_uid',
   'links',
   'anchors',
@@ -102,15 +110,19 @@ const TASK_COLUMNS = [
   'checklist_done',
   'checklist_total',
   'rev',
-  'substatus',
-  'slug',
-  'touches',
-  'claim_generation',
 ] as const;
-const insertRow = prepared((db, p) => db.insertInto('tasks').values(slotRow(p, TASK_COLUMNS)));
+type TaskColumn = (typeof TASK_COLUMNS)[number];
 
-export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] = []): Promise<void> {
-  const values: Record<(typeof TASK_COLUMNS)[number], unknown> = {
+/** A JSON column's text, or NULL. */
+const jsonOrNull = (v: unknown) => (v === null ? null : JSON.stringify(v));
+
+/**
+ * A new task row's columns, for the single insert here and the bulk insert of an import
+ * (transfer.ts), so an import writes what a create writes. Every column of the tasks table is in
+ * TASK_COLUMNS or DERIVED_TASK_COLUMNS, or the build fails.
+ */
+export function newTaskColumns(t: TaskRow, checklist: ChecklistItem[]): Record<TaskColumn, unknown> {
+  return {
     uid: t.uid,
     project_uid: t.projectUid,
     seq: t.seq,
@@ -123,14 +135,19 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
     score: t.score,
     position: t.position,
     assignee: t.assignee,
+    substatus: t.substatus,
+    slug: t.slug,
     claimed_by: t.claimedBy,
     claim_expires_at: t.claimExpiresAt,
     // An imported claim arrives as this workspace's first (1); a new task has none (0).
     claim_generation: t.claimGeneration,
+    claim_where: jsonOrNull(t.claimWhere),
+    touches: JSON.stringify(t.touches),
+    evidence: jsonOrNull(t.evidence),
+    checkpoint: jsonOrNull(t.checkpoint),
     parent_uid: t.parentUid,
     links: JSON.stringify(t.links),
     anchors: JSON.stringify(t.anchors),
-    touches: JSON.stringify(t.touches),
     close_reason: t.closeReason,
     origin: t.origin,
     document_path: t.documentPath,
@@ -150,9 +167,22 @@ export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] =
     // A random first revision: a row that outside SQL replaces wholesale (INSERT OR REPLACE keeps
     // the number and uid, and the column default is 0) does not match what readers remember.
     rev: Math.floor(Math.random() * 2 ** 48),
-    substatus: t.substatus,
-    slug: t.slug,
   };
+}
+
+/** Columns a new row leaves to their defaults and the triggers: the rowid, and what relations and claims derive. */
+export const DERIVED_TASK_COLUMNS = ['num', 'claim_lapsed', 'open_blockers', 'parent_id', 'rel_blocked_by', 'rel_blocks', 'rel_children', 'rel_open_blocked_by'] as const;
+
+// Fails to compile when the tasks table gains a column that neither list names (or a list names one it lost).
+type Unwritten = Exclude<keyof DB['tasks'], TaskColumn | (typeof DERIVED_TASK_COLUMNS)[number]>;
+type Unknown = Exclude<TaskColumn | (typeof DERIVED_TASK_COLUMNS)[number], keyof DB['tasks']>;
+const everyColumnWritten: [Unwritten | Unknown] extends [never] ? true : Unwritten | Unknown = true;
+void everyColumnWritten;
+
+const insertRow = prepared((db, p) => db.insertInto('tasks').values(slotRow(p, TASK_COLUMNS)));
+
+export async function insertTask(db: Q, t: TaskRow, checklist: ChecklistItem[] = []): Promise<void> {
+  const values = newTaskColumns(t, checklist);
   // Asked first: on PostgreSQL a refused INSERT aborts the transaction, and nothing could be read
   // to explain it. A concurrent writer that takes the slug in between still meets the unique index.
   if (t.slug !== null) await slugTaken(db, t.projectUid, t.slug, t.uid, undefined);

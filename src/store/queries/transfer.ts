@@ -10,6 +10,7 @@ import type { DB } from '../schema.js';
 import type { SearchEngine } from './search-engine.js';
 import { packedSummary, unpackSummary } from './rows.js';
 import { manyRows } from './many-rows.js';
+import { newTaskColumns, TASK_COLUMNS } from './tasks.js';
 
 type Q = Kysely<DB>;
 
@@ -121,54 +122,12 @@ async function projectEvents(db: Q, projectUid: string, sinceSeq?: number): Prom
 }
 
 /** Task columns stored as the row holds them: the TaskRow field of the same name in camelCase. */
-const COPIED = [
-  'uid',
-  'project_uid',
-  'seq',
-  'title',
-  'description',
-  'status',
-  'category',
-  'kind',
-  'score',
-  'position',
-  'assignee',
-  'substatus',
-  'slug',
-  'claimed_by',
-  'claim_expires_at',
-  'claim_generation',
-  'parent_uid',
-  'close_reason',
-  'origin',
-  'document_path',
-  'version',
-  'created_at',
-  'updated_at',
-  'completed_at',
-  'archived_at',
-  'deleted_at',
-] as const;
-const FIELDS = COPIED.map((c) => c.replace(/_([a-z])/g, (_, x: string) => x.toUpperCase())) as Array<keyof TaskRow>;
-const insertTaskRows = manyRows('tasks', [...COPIED, 'priority', 'links', 'anchors', 'touches', 'rel_labels', 'checklist_done', 'checklist_total', 'rev']);
+const insertTaskRows = manyRows('tasks', TASK_COLUMNS);
 
-/** A new task's values in insertTaskRows' column order, as insertTask writes them. */
+/** A new task's values in TASK_COLUMNS order, as insertTask writes them. */
 function taskValues(t: NewTask): unknown[] {
-  const r = t.row;
-  const out: unknown[] = FIELDS.map((f) => r[f]);
-  out.push(
-    priorityRank(r.priority),
-    JSON.stringify(r.links),
-    JSON.stringify(r.anchors),
-    JSON.stringify(r.touches),
-    // The labels go in with the row, so the label trigger finds each present and leaves the row alone.
-    JSON.stringify(r.labels),
-    t.checklist.filter((i) => i.checked).length,
-    t.checklist.length,
-    // A random first revision, as insertTask gives (a row replaced from outside must not match a remembered one).
-    Math.floor(Math.random() * 2 ** 48),
-  );
-  return out;
+  const values = newTaskColumns(t.row, t.checklist);
+  return TASK_COLUMNS.map((c) => values[c]);
 }
 
 const insertLabels = manyRows('task_labels', ['task_uid', 'label']);

@@ -19,6 +19,53 @@ import { withoutCycles } from './acyclic.js';
 import { TaskBatch } from './batch.js';
 import { importError, type IncomingProject, type IncomingTask, type SourceAt, type SourceName } from './model.js';
 import { checkProject, checkTask } from './validate.js';
+import type { TaskFieldName } from '../export-fields.js';
+
+/**
+ * What an update of an existing task does with each field of a task line (TASK_FIELDS): a field
+ * added there fails the build until it is placed here. `compared`: patched when it differs;
+ * `whenGiven`: the same, but only when the source has the field at all; `cairn`: taken whole from a
+ * newer Cairn export; `own`: a rule of its own below; `linked`: set once every task is in; `identity`:
+ * never changed by an update.
+ */
+const ON_UPDATE = {
+  id: 'identity',
+  uid: 'identity',
+  createdAt: 'identity',
+  title: 'compared',
+  description: 'compared',
+  kind: 'compared',
+  priority: 'compared',
+  score: 'compared',
+  assignee: 'compared',
+  substatus: 'compared',
+  slug: 'compared',
+  links: 'compared',
+  anchors: 'compared',
+  closeReason: 'compared',
+  origin: 'compared',
+  documentPath: 'compared',
+  touches: 'whenGiven',
+  evidence: 'whenGiven',
+  checkpoint: 'whenGiven',
+  status: 'own',
+  labels: 'own',
+  checklist: 'own',
+  parent: 'linked',
+  blockedBy: 'linked',
+  position: 'cairn',
+  claim: 'cairn',
+  version: 'cairn',
+  updatedAt: 'cairn',
+  completedAt: 'cairn',
+  archivedAt: 'cairn',
+  deletedAt: 'cairn',
+} as const satisfies Record<TaskFieldName, 'identity' | 'compared' | 'whenGiven' | 'cairn' | 'own' | 'linked'>;
+type Handled = typeof ON_UPDATE;
+type FieldsBy<R> = { [K in keyof Handled]: Handled[K] extends R ? K : never }[keyof Handled];
+const fieldsBy = <R extends Handled[keyof Handled]>(rule: R) => (Object.keys(ON_UPDATE) as Array<keyof Handled>).filter((k): k is FieldsBy<R> => ON_UPDATE[k] === rule);
+const COMPARED = fieldsBy('compared');
+const WHEN_GIVEN = fieldsBy('whenGiven');
 
 export const IMPORTED_EVENT = 'task.imported';
 
@@ -181,6 +228,7 @@ export class Importer {
       description: p.description,
       root: p.root,
       aliases: p.aliases,
+      ...(p.requireEvidence ? { requireEvidence: true } : {}),
       archivedAt: p.archivedAt,
       createdAt: p.createdAt ?? this.#now,
       updatedAt: p.updatedAt ?? this.#now,
@@ -336,8 +384,8 @@ export class Importer {
       claimGeneration: t.claim ? 1 : 0,
       claimWhere: null,
       touches: t.touches ?? [],
-      evidence: null,
-      checkpoint: null,
+      evidence: t.evidence ?? null,
+      checkpoint: t.checkpoint ?? null,
       parentUid: parentAtInsert ?? null,
       parentId: null,
       links: t.links,
@@ -411,10 +459,9 @@ export class Importer {
     const status = this.#status(p, t);
     const patch: TaskPatch = {};
     const held = this.#held;
-    const fields = ['title', 'description', 'kind', 'priority', 'score', 'assignee', 'substatus', 'slug', 'links', 'anchors', 'closeReason', 'origin', 'documentPath'] as const;
-    for (const k of fields) if (held(k) && !same(row[k], t[k])) (patch as Record<string, unknown>)[k] = t[k];
-    // Only a source that has touches (Cairn's own exports) says anything about them.
-    if (t.touches !== undefined && held('touches') && !same(row.touches, t.touches)) patch.touches = t.touches;
+    for (const k of COMPARED) if (held(k) && !same(row[k], t[k])) (patch as Record<string, unknown>)[k] = t[k];
+    // Only a source that has these (Cairn's own exports) says anything about them.
+    for (const k of WHEN_GIVEN) if (t[k] !== undefined && held(k) && !same(row[k], t[k])) (patch as Record<string, unknown>)[k] = t[k];
     if (held('status') && row.status !== status.name) Object.assign(patch, { status: status.name, category: status.category });
     const cairn = this.opts.source === 'cairn';
     if (cairn) {

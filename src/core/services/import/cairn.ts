@@ -29,6 +29,7 @@ function project(at: SourceAt, o: unknown): IncomingProject {
     description: r.strOr('description', ''),
     root: r.strOr('root', null),
     aliases: r.strs('aliases'),
+    requireEvidence: r.bool('requireEvidence', false),
     statuses,
     template: 'default',
     nextSeq: r.numOr('nextSeq', undefined),

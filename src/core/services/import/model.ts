@@ -4,6 +4,7 @@
  */
 import { CairnError } from '../../errors.js';
 import type { ChecklistItem, CommentKind, Kind, Links, Priority } from '../../model/task.js';
+import type { Checkpoint, Evidence } from '../../model/coordination.js';
 import type { Status, TemplateName } from '../../model/workflow.js';
 import type { StoredEvent } from '../../transfer-port.js';
 import { SOURCES, type SourceName } from '../../model/transfer.js';
@@ -29,6 +30,8 @@ export interface IncomingProject {
   /** The repository the project belongs to: other tools' readers give the repository they read. */
   root: string | null;
   aliases: string[];
+  /** Completing a task needs evidence (Cairn exports). */
+  requireEvidence?: boolean;
   /** The workflow; else the template's. */
   statuses?: Status[];
   template: TemplateName;
@@ -83,6 +86,9 @@ export interface IncomingTask {
   anchors: string[];
   /** Paths or globs the task edits (Cairn's own exports carry them). */
   touches?: string[];
+  /** What showed it done, and the latest hand-on (Cairn's own exports carry them). */
+  evidence?: Evidence | null;
+  checkpoint?: Checkpoint | null;
   closeReason: string | null;
   origin: string | null;
   documentPath: string | null;
@@ -173,6 +179,12 @@ export class Reader {
     const v = this.obj[k];
     if (this.#absent(k) && d !== undefined) return d;
     return values.includes(v as T) ? (v as T) : this.#fail(k, `one of ${values.join(', ')}`);
+  }
+  /** A value a schema accepts; absent: null. */
+  checked<T>(k: string, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }, what: string): T | null {
+    if (this.#absent(k)) return null;
+    const r = schema.safeParse(this.obj[k]);
+    return r.success ? r.data : this.#fail(k, what);
   }
   field(k: string): Reader {
     return new Reader(this.at, this.obj[k], this.#name(k));
