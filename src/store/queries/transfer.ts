@@ -3,7 +3,7 @@
  * history in five queries per page (export), and the raw and bulk writes a lossless import needs.
  */
 import type { Kysely } from 'kysely';
-import { priorityRank, type CommentKind } from '../../core/model/task.js';
+import type { CommentKind } from '../../core/model/task.js';
 import type { TaskRow } from '../../core/ports.js';
 import type { DumpQuery, NewTask, StoredEvent, TaskDump, TransferTx } from '../../core/transfer-port.js';
 import type { DB } from '../schema.js';
