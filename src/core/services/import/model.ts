@@ -6,6 +6,7 @@ import { CairnError } from '../../errors.js';
 import type { ChecklistItem, CommentKind, Kind, Links, Priority } from '../../model/task.js';
 import type { Checkpoint, Evidence } from '../../model/coordination.js';
 import type { Status, TemplateName } from '../../model/workflow.js';
+import type { ProjectRow } from '../../rows.js';
 import type { StoredEvent } from '../../transfer-port.js';
 import { SOURCES, type SourceName } from '../../model/transfer.js';
 
@@ -17,28 +18,22 @@ export interface SourceAt {
   line?: number;
 }
 
-export interface IncomingProject {
+/**
+ * A project as a source gives it: the row's own fields (the root is the repository the source was
+ * read from), plus how to find it and its workflow. Cairn exports carry the uid and key; other
+ * sources suggest a key.
+ */
+export interface IncomingProject
+  extends Pick<ProjectRow, 'key' | 'name' | 'description' | 'root' | 'aliases' | 'requireEvidence' | 'archivedAt'>,
+    Partial<Pick<ProjectRow, 'uid' | 'createdAt' | 'updatedAt'>> {
   type: 'project';
   at: SourceAt;
   /** The source's name for the project; tasks name their project by it. */
   ref: string;
-  /** Cairn exports carry the project's uid and key; other sources suggest a key. */
-  uid?: string;
-  key: string;
-  name: string;
-  description: string;
-  /** The repository the project belongs to: other tools' readers give the repository they read. */
-  root: string | null;
-  aliases: string[];
-  /** Completing a task needs evidence (Cairn exports). */
-  requireEvidence?: boolean;
   /** The workflow; else the template's. */
   statuses?: Status[];
   template: TemplateName;
   nextSeq?: number;
-  archivedAt: string | null;
-  createdAt?: string;
-  updatedAt?: string;
   /** Project-level history (Cairn exports). */
   events?: StoredEvent[];
 }
