@@ -134,7 +134,9 @@ function scopeRefusal(p: Principal, body: unknown, opts: BuildMcpServerOptions):
   for (const m of Array.isArray(body) ? body : [body]) {
     const msg = m as { method?: unknown; id?: unknown; params?: { name?: unknown } } | null;
     if (msg?.method !== 'tools/call' || typeof msg.params?.name !== 'string') continue;
-    const refusal = gateRefusal({ name: msg.params.name, readOnly: !writesData(msg.params.name, opts) }, { readOnly: true, readOnlyReason: 'token' });
+    // An admin op names the admin scope, as REST does, rather than the write scope.
+    const admin = !opts.profile && findOp(msg.params.name)?.admin === true;
+    const refusal = gateRefusal({ name: msg.params.name, readOnly: !writesData(msg.params.name, opts), admin }, { readOnly: true, readOnlyReason: 'token', mayAdminister: mayAdminister(p) });
     if (!refusal) continue;
     return json(403, { jsonrpc: '2.0', id: msg.id ?? null, error: { code: -32003, message: errorText(refusal), data: refusal.details } }, INSUFFICIENT_SCOPE_HEADER);
   }

@@ -14,6 +14,8 @@ export const linkSourceOp = defineOp({
   readOnly: false,
   idempotent: true,
   rest: { method: 'POST', path: '/links' },
+  // It reads, and with writable: true writes, any path on the server's machine, as import and export do.
+  admin: true,
   run: async (ctx, input) => ({ link: await linkSource(ctx, input) }),
 });
 
@@ -27,6 +29,7 @@ export const unlinkSourceOp = defineOp({
   readOnly: false,
   destructive: true,
   rest: { method: 'POST', path: '/links/unlink' },
+  admin: true,
   run: (ctx, input) => unlinkSource(ctx, input),
 });
 

@@ -65,12 +65,17 @@ describe('token ops over REST', () => {
     ['a write token', 'writer'],
     ['a read token', 'reader'],
     ['an admin token limited to a project', 'webAdmin'],
-  ] as const)('%s is refused every token op with 403 FORBIDDEN naming the admin scope, and nothing changes', async (_label, who) => {
+  ] as const)('%s is refused every token and link op with 403 FORBIDDEN naming the admin scope, and nothing changes', async (_label, who) => {
     const before = await tokensNow();
+    const links = async () => (await s.call('GET', '/api/v1/links', undefined, bearer(secrets.admin))).body.links;
+    const linksBefore = await links();
     for (const [method, path, body] of [
       ['POST', '/api/v1/tokens', { name: 'minted', scope: 'admin' }],
       ['GET', '/api/v1/tokens', undefined],
       ['POST', '/api/v1/tokens/revoke', { token: 'admin' }],
+      // A link reads (and may write) any path on the server's machine.
+      ['POST', '/api/v1/links', { path: '/etc', from: 'backlog' }],
+      ['POST', '/api/v1/links/unlink', { path: '/etc' }],
     ] as const) {
       const r = await s.call(method, path, body, bearer(secrets[who]));
       expect([method, path, r.status, r.body.error?.code]).toEqual([method, path, 403, 'FORBIDDEN']);
@@ -79,6 +84,7 @@ describe('token ops over REST', () => {
       expect(r.headers.get('www-authenticate')).toContain('scope="admin"');
     }
     expect(await tokensNow()).toEqual(before);
+    expect(await links()).toEqual(linksBefore);
   });
 });
 
@@ -101,6 +107,19 @@ describe('token ops over MCP on HTTP', () => {
     const refused = await listOver(secrets.writer);
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/^FORBIDDEN: list_tokens administers this server/);
+  });
+
+  it('a read token calling a writing admin op is told it needs the admin scope, as over REST', async () => {
+    const before = await tokensNow();
+    for (const [name, args] of [
+      ['create_token', { name: 'minted', scope: 'admin' }],
+      ['link_source', { path: '/etc', from: 'backlog' }],
+    ] as const) {
+      const r = await s.call('POST', '/mcp?toolsets=admin', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { ...bearer(secrets.reader), accept: 'application/json, text/event-stream' });
+      expect([name, r.status]).toEqual([name, 403]);
+      expect(r.body.error.message).toMatch(new RegExp(`^FORBIDDEN: ${name} administers this server.*scope "admin"`));
+    }
+    expect(await tokensNow()).toEqual(before);
   });
 });
 
