@@ -13,3 +13,6 @@ export const SECTIONS = {
   invariants: () => import('./invariants.js'),
   peers: () => import('./peers.js'),
 };
+
+/** Sections measured at one size only (the workspace size does not change what they measure); the rest run at every size asked for. */
+export const ONLY_AT = { invariants: [1000], links: [1000], peers: [1000] };
