@@ -136,7 +136,7 @@ async function serveRss(db, log) {
 }
 
 /**
- * Issue 21's "before": what a write appended to the WAL with 4 KiB pages and the schema before
+ * The "before": what a write appended to the WAL with 4 KiB pages and the schema before
  * migration 20, by this section at 1k / 10k / 100k tasks (KiB). The target is half of it, judged at
  * 1k, where a create is furthest from it: the issue asked to at least halve the bytes a create and an
  * update write. (The "4 KiB pages" rows below are today's schema with the old page size, which

@@ -1,4 +1,4 @@
-// Links section (issue 29): what serving another program's store in place costs, through the official
+// Links section: what serving another program's store in place costs, through the official
 // SDK client and the entry point hosts start (`cairn mcp --profile …` over stdio), at 1,000 tasks.
 // - A read when nothing changed: the profile over a linked source (a DevPlanner workspace of 1,000
 //   cards; Castle's castle.db of 1,000 rows) against the same profile over a native workspace holding

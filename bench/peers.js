@@ -1,4 +1,4 @@
-// Peers section (issue 38): the independent harness's table, rerun. Task Master (task-master-ai) and
+// Peers section: Cairn beside its peers, through the client hosts use. Task Master (task-master-ai) and
 // Backlog.md (backlog.md), as scripts/install-real-tools.sh installs them into .ci/tools (the versions
 // of test/fixtures/import/TOOL-VERSIONS), and `cairn mcp`, each spawned over stdio by the official v1
 // SDK client as hosts do (tools/list, then callTool; bench/lib/round-trips.js), on a project of the same
@@ -27,7 +27,7 @@ const ITER = 200;
 // section stays within run.js's 10 minutes per section (the notes give each operation's count).
 const PEER_BUDGET_MS = 45_000;
 const OPS = ['create', 'list', 'get', 'update', 'next'];
-// Issue 38: ten times the best peer, end to end through the SDK client, p50 at 1k tasks.
+// The target: ten times the best peer, end to end through the SDK client, p50 at 1k tasks.
 const TARGET = { create: 0.65, list: 1.1, get: 0.45, update: 1.2, next: 0.6 };
 const TITLE = 'Peers: Task Master, Backlog.md and Cairn through the SDK client';
 
@@ -139,7 +139,7 @@ function table(rows, names) {
   const peers = names.filter((n) => n !== 'Cairn' && rows[n]);
   const best = (op) => Math.min(...peers.map((n) => rows[n][op].total.p50));
   if (peers.length && rows.Cairn) lines.push(`| Cairn ÷ best peer (speed-up) | ${OPS.map((op) => `${(best(op) / rows.Cairn[op].total.p50).toFixed(1)}×`).join(' | ')} |`);
-  lines.push(`| target (Cairn, issue 38) | ${OPS.map((op) => `≤ ${TARGET[op]}`).join(' | ')} |`);
+  lines.push(`| target (Cairn: ten times the best peer) | ${OPS.map((op) => `≤ ${TARGET[op]}`).join(' | ')} |`);
   if (rows.Cairn) lines.push(`| met | ${OPS.map((op) => (rows.Cairn[op].total.p50 <= TARGET[op] ? 'yes' : '**no**')).join(' | ')} |`);
   return lines.join('\n');
 }
