@@ -115,7 +115,12 @@ describe('token ops over MCP on HTTP', () => {
       ['create_token', { name: 'minted', scope: 'admin' }],
       ['link_source', { path: '/etc', from: 'backlog' }],
     ] as const) {
-      const r = await s.call('POST', '/mcp?toolsets=admin', { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { ...bearer(secrets.reader), accept: 'application/json, text/event-stream' });
+      const r = await s.call(
+        'POST',
+        '/mcp?toolsets=admin',
+        { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+        { ...bearer(secrets.reader), accept: 'application/json, text/event-stream' },
+      );
       expect([name, r.status]).toEqual([name, 403]);
       expect(r.body.error.message).toMatch(new RegExp(`^FORBIDDEN: ${name} administers this server.*scope "admin"`));
     }
