@@ -33,7 +33,7 @@ describe('generated help reads like a person wrote it', () => {
     const bad = options.filter(({ flag, help }) => {
       const name = flag.replace(/^--(no-)?/, '').replace(/-/g, ' ');
       const text = help.toLowerCase().replace(/\s*\(.*$/, '');
-      return !help || text === name || /^(true|false)\b/i.test(help) || /turn off:/i.test(help) || (help.match(/\(default/g) ?? []).length > 1;
+      return !help || text === name || /^(true|false)\b/i.test(help) || /turn off:/i.test(help) || (help.match(/\(default:/g) ?? []).length > 1;
     });
     expect(bad.map((b) => `${b.command} ${b.flag}: ${b.help}`)).toEqual([]);
   });
