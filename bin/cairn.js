@@ -6,12 +6,14 @@
 // script. It lives per user under ~/.cache/cairn/code-cache, one file per command word, bundle, install and Node;
 // V8 rejects a cache another Node or other flags made, and then it is made again. CAIRN_CODE_CACHE=0
 // turns it off.
-// Without the bundle (dist/ built without esbuild), and for `cairn mcp`, the unbundled CLI runs.
+// `cairn mcp` runs dist/mcp/cairn-mcp.cjs the same way, whose cache is made once the first session has
+// answered a tool call. Without the bundles (dist/ built without esbuild), the unbundled CLI runs.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
 
 const bundle = path.join(__dirname, '..', 'dist', 'cli', 'cairn.cjs');
+const mcpBundle = path.join(__dirname, '..', 'dist', 'mcp', 'cairn-mcp.cjs');
 /** Another bundle's or install's caches go once they are a day old; a live one is made again on its next run. */
 const STALE_MS = 24 * 3600 * 1000;
 /** At most this many files, the oldest going first. */
@@ -48,7 +50,8 @@ function fnv(s) {
   return (h >>> 0).toString(16);
 }
 
-function cacheFile(source, word) {
+/** Where a bundle's cached `what` goes (under ~/.cache/cairn/code-cache, named for the bundle and install); undefined when caching is off. */
+function cacheFile(source, what, file = bundle) {
   if (process.env.CAIRN_CODE_CACHE === '0') return undefined;
   const id = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(source)?.[1];
   // $HOME is what os.homedir() answers on POSIX; loading node:os for it cost 0.3 ms of every start.
@@ -57,8 +60,12 @@ function cacheFile(source, word) {
   if (!id || !base) return undefined;
   // The install's path too: V8 keeps the script's file name in the cached code, so two installs of
   // one bundle sharing a cache would print each other's paths in stack traces.
-  const name = `${id}-${fnv(bundle)}-${process.version}-${process.arch}-${word}${flagsKey()}.bin`;
-  return path.join(base, 'cairn', 'code-cache', name);
+  return path.join(base, 'cairn', 'code-cache', `${id}-${fnv(file)}-${what}`);
+}
+
+/** A command's code cache: V8 takes only one made by this Node, on this CPU architecture, under the same flags. */
+function codeCacheFile(source, word, file) {
+  return cacheFile(source, `${process.version}-${process.arch}-${word}${flagsKey()}.bin`, file);
 }
 
 /** Writes the cache (another process may be writing it too: each renames its own whole file into place); failures only cost speed. */
@@ -83,47 +90,121 @@ function save(file, data) {
   }
 }
 
-function runBundle(source, word) {
+/** Compiles and runs a CommonJS bundle through its code cache; its exports, and `saved()` to call once it has run what its cache should hold. */
+function loadBundle(file, source, word) {
   const vm = require('node:vm');
   const Module = require('node:module');
-  const file = cacheFile(source, word);
+  const cache = codeCacheFile(source, word, file);
   let cached;
-  if (file) {
+  if (cache) {
     try {
-      cached = fs.readFileSync(file);
+      cached = fs.readFileSync(cache);
     } catch {
       // No cache yet.
     }
   }
-  const script = new vm.Script(Module.wrap(source), { filename: bundle, cachedData: cached });
-  const cli = { exports: {} };
-  script.runInThisContext().call(cli.exports, cli.exports, Module.createRequire(bundle), cli, bundle, path.dirname(bundle));
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
+  const m = { exports: {} };
+  script.runInThisContext().call(m.exports, m.exports, Module.createRequire(file), m, file, path.dirname(file));
+  const ran = () => {
+    if (cache && (!cached || script.cachedDataRejected)) save(cache, script.createCachedData());
+  };
+  return { exports: m.exports, ran };
+}
+
+function runBundle(source, word) {
+  const { exports: cli, ran } = loadBundle(bundle, source, word);
   // A script has no import() of its own (src/cli/load-module.ts): the servers and adapters are ES modules.
-  cli.exports.useImporter((url) => import(url));
-  return cli.exports.main(process.argv).then((code) => {
+  cli.useImporter((url) => import(url));
+  return cli.main(process.argv).then((code) => {
     process.exitCode = code;
-    if (file && (!cached || script.cachedDataRejected)) save(file, script.createCachedData());
+    ran();
   });
+}
+
+/** Reads a bundle; undefined when dist/ was built without them. */
+function readBundle(file) {
+  try {
+    // ASCII (scripts/bundle-mcp.js checks), so Latin-1 reads it the same, without UTF-8 decoding.
+    return fs.readFileSync(file, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The tools/list entries an earlier `cairn mcp` of this bundle built (src/mcp/tool-list.ts), and a
+ * `save()` that writes them back once a session has added any. JSON, whatever the Node.
+ */
+function toolEntries(source) {
+  const file = cacheFile(source, 'tool-entries.json', mcpBundle);
+  let saved = {};
+  if (file) {
+    try {
+      saved = JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      // None yet, or damaged: built again.
+    }
+  }
+  let added = false;
+  return {
+    entries: {
+      get: (key) => (Object.hasOwn(saved, key) ? saved[key] : undefined),
+      set: (key, entry) => {
+        saved[key] = entry;
+        added = true;
+      },
+    },
+    save: () => {
+      if (file && added) save(file, JSON.stringify(saved));
+      added = false;
+    },
+  };
+}
+
+/**
+ * `cairn mcp` with only its documented options (src/cli/commands/mcp-fast.ts): answers the host's
+ * initialize (src/mcp/early-initialize.ts) before reading the server's bundle, then runs the server from
+ * it. False for any other command line, which the CLI then parses, with its messages and exit codes.
+ */
+function runMcp() {
+  let first;
+  try {
+    first = require(path.join(__dirname, '..', 'dist', 'mcp', 'cairn-mcp-early.cjs'));
+  } catch {
+    return false;
+  }
+  const opts = first.plainMcpOptions(process.argv.slice(2));
+  const source = opts && readBundle(mcpBundle);
+  if (source === undefined) return false;
+  const early = first.answersEarly(opts, process.env) ? first.answerInitializeEarly(first.EARLY_WAIT_MS) : undefined;
+  const json = process.argv.includes('--json');
+  const serve = () => {
+    const { exports: mcp, ran } = loadBundle(mcpBundle, source, 'mcp');
+    const tools = toolEntries(source);
+    const onFirstCall = () => {
+      ran();
+      tools.save();
+    };
+    return mcp.startMcpStdio({ ...opts, onFirstCall, toolEntries: tools.entries }, process.env, early).catch((err) => {
+      process.exitCode = mcp.reportError(err, json);
+    });
+  };
+  // The bundle is compiled once initialize is answered (or none came), so the host waits only for Node.
+  (early ?? Promise.resolve()).then(serve);
+  return true;
 }
 
 // Node 22.1+ caches compiled modules between runs (a no-op on Node 20): the ones outside the bundle,
 // such as the servers' and better-sqlite3 13's.
 require('node:module').enableCompileCache?.();
 const word = commandWord(process.argv.slice(2));
-let source;
-// `cairn mcp` runs the unbundled main.js: before the server it loads four small modules
-// (src/cli/commands/mcp-fast.ts), less than reading and deserializing the bundle.
-if (word !== 'mcp') {
-  try {
-    // ASCII (scripts/bundle-mcp.js checks), so Latin-1 reads it the same, without UTF-8 decoding.
-    source = fs.readFileSync(bundle, 'latin1');
-  } catch {
-    // Not built as a bundle.
+if (word !== 'mcp' || !runMcp()) {
+  const source = readBundle(bundle);
+  if (source !== undefined) runBundle(source, word);
+  else {
+    import('../dist/cli/main.js').then(async ({ main }) => {
+      process.exitCode = await main(process.argv);
+    });
   }
-}
-if (source !== undefined) runBundle(source, word);
-else {
-  import('../dist/cli/main.js').then(async ({ main }) => {
-    process.exitCode = await main(process.argv);
-  });
 }

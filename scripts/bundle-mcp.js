@@ -67,22 +67,21 @@ const common = {
   // Some bundled CommonJS code calls require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module'; const require = __cairnCreateRequire(import.meta.url);" },
 };
+/** The MCP SDK's _shims, replaced to keep Ajv out of start-up (see the file). */
+const mcpShims = {
+  name: 'cairn-mcp-shims',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: join(root, 'scripts', 'mcp-shims.js') }));
+  },
+};
+// A failed safeParse kept each request's data alive until the next full GC (read p99); see the file.
+const zodPatch = zodFailurePatch({ onMissing: (path) => console.warn(`bundle-mcp: zod's safeParse failure changed (${path}); check whether scripts/zod-failure-patch.js is still needed`) });
 await build({
   ...common,
   // stdio-start: what `cairn mcp` loads (by path) to answer initialize before the server loads.
   entryPoints: { 'mcp/main': 'src/mcp/main.ts', 'mcp/stdio-entry': 'src/mcp/stdio-entry.ts', 'mcp/stdio-start': 'src/mcp/stdio-start.ts' },
   chunkNames: 'mcp/chunks/[name]-[hash]',
-  plugins: [
-    napiPlugin,
-    {
-      name: 'cairn-mcp-shims',
-      setup(b) {
-        b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: join(root, 'scripts', 'mcp-shims.js') }));
-      },
-    },
-    // A failed safeParse kept each request's data alive until the next full GC (read p99); see the file.
-    zodFailurePatch({ onMissing: (path) => console.warn(`bundle-mcp: zod's safeParse failure changed (${path}); check whether scripts/zod-failure-patch.js is still needed`) }),
-  ],
+  plugins: [napiPlugin, mcpShims, zodPatch],
 });
 
 // The CLI: one CommonJS file, dist/cli/cairn.cjs, that bin/cairn.js runs through a V8 code cache (see
@@ -90,8 +89,6 @@ await build({
 // functions a command compiled as it ran, not just the top level; so one file rather than chunks (esbuild
 // splits ESM only), whose modules still evaluate on first import. The MCP and HTTP servers stay out: the
 // CLI imports them by path (load-module.ts), relative to dist/cli/ as from dist/cli/main.js.
-// The first line names the bundle's content hash: the cache is keyed by it, since V8 checks only a
-// cached script's length.
 rmSync(join(root, 'dist', 'chunks'), { recursive: true, force: true });
 const cli = await build({
   ...common,
@@ -114,11 +111,73 @@ const cli = await build({
     },
   ],
 });
-for (const file of cli.outputFiles) {
-  // bin/cairn.js reads the bundle as Latin-1, twice as fast as UTF-8 for this size; esbuild escapes
-  // non-ASCII characters except inside template literals, whose raw text it keeps.
-  const at = file.contents.findIndex((b) => b > 0x7f);
-  if (at >= 0) throw new Error(`bundle-mcp: the CLI bundle must be ASCII; a template literal holds a non-ASCII character near: ${file.text.slice(Math.max(0, at - 60), at + 20)}`);
-  const hash = createHash('sha256').update(file.contents).digest('hex').slice(0, 16);
-  writeFileSync(file.path, `// cairn-bundle ${hash}\n${file.text}`);
+writeHashed(cli.outputFiles);
+
+// `cairn mcp`: the stdio server and the CLI's reading of its command line as one CommonJS file,
+// dist/mcp/cairn-mcp.cjs, that bin/cairn.js runs through a code cache of its own, made once the first
+// session has served a tool call (so it holds the functions serving tools/list and a call compiled).
+// Composed here, not in src/: the CLI and the MCP server are adapters that do not import each other.
+// Same depth as dist/cli/, so import.meta.url-relative paths resolve as from the CLI bundle.
+const mcpCli = await build({
+  ...common,
+  stdin: {
+    contents: ["export { reportError } from './src/cli/report-error.ts';", "export { startMcpStdio } from './src/mcp/stdio-start.ts';"].join('\n'),
+    resolveDir: root,
+    sourcefile: 'cairn-mcp-entry.ts',
+    loader: 'ts',
+  },
+  outfile: 'dist/mcp/cairn-mcp.cjs',
+  outdir: undefined,
+  splitting: false,
+  format: 'cjs',
+  write: false,
+  define: { 'import.meta.url': '__cairnBundleUrl' },
+  banner: { js: "var __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [napiPlugin, mcpShims, zodPatch],
+});
+writeHashed(mcpCli.outputFiles, { escapeRegExps: true });
+
+// What bin/cairn.js loads before that bundle: the reading of `cairn mcp`'s command line and the early
+// answer to initialize (src/mcp/early-initialize.ts), so a host's initialize is answered before the
+// server's bundle is read and compiled. Small, and loaded with require (no code cache of its own).
+await build({
+  ...common,
+  stdin: {
+    contents: ["export { plainMcpOptions } from './src/cli/commands/mcp-fast.ts';", "export { answerInitializeEarly, answersEarly, EARLY_WAIT_MS } from './src/mcp/early-initialize.ts';"].join('\n'),
+    resolveDir: root,
+    sourcefile: 'cairn-mcp-early-entry.ts',
+    loader: 'ts',
+  },
+  outfile: 'dist/mcp/cairn-mcp-early.cjs',
+  outdir: undefined,
+  splitting: false,
+  format: 'cjs',
+  define: { 'import.meta.url': '__cairnBundleUrl' },
+  banner: { js: "var __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  plugins: [],
+});
+
+/**
+ * Writes a CommonJS bundle whose first line names its content hash (the code cache is keyed by it, since
+ * V8 checks only a cached script's length). bin/cairn.js reads it as Latin-1, twice as fast as UTF-8 for
+ * this size (and V8 then keeps a one-byte string), so it must be ASCII. esbuild escapes non-ASCII
+ * characters except in regular expression literals and template literals, whose raw text it keeps. With
+ * `escapeRegExps`, a character inside a regular expression literal (a profile's /…/g) is written as
+ * \uXXXX, which means the same there; one anywhere else still fails the build.
+ */
+function writeHashed(outputFiles, { escapeRegExps = false } = {}) {
+  for (const file of outputFiles) {
+    let text = file.text;
+    if (escapeRegExps) text = text.replace(/[^\x00-\x7f]/g, (ch, at) => (inRegExpLiteral(text, at) ? `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}` : ch));
+    const at = text.search(/[^\x00-\x7f]/);
+    if (at >= 0) throw new Error(`bundle-mcp: ${file.path} must be ASCII; a template literal holds a non-ASCII character near: ${text.slice(Math.max(0, at - 60), at + 20)}`);
+    const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+    writeFileSync(file.path, `// cairn-bundle ${hash}\n${text}`);
+  }
+}
+
+/** Whether `at` is inside a one-line regular expression literal: an opening / after an operator or bracket, with no quote, backtick or newline between. */
+function inRegExpLiteral(text, at) {
+  const open = /(?:^|[(,=:[!&|?{};])\/(?:[^/\\\n`'"]|\\.)*$/.exec(text.slice(Math.max(0, at - 200), at));
+  return open !== null && /^[^/\n`'"]*\/[dgimsuvy]*[.,);\]}]/.test(text.slice(at, at + 200));
 }

@@ -24,6 +24,18 @@ export const NATIVE_CAPABILITIES = { tools: { listChanged: false }, resources: {
 /** The 2025-era protocol versions the SDK negotiates, newest first (its SUPPORTED_PROTOCOL_VERSIONS; the test compares). */
 export const LEGACY_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'];
 
+/** Hosts send initialize as soon as they spawn the server; one that waits longer gets no early answer. */
+export const EARLY_WAIT_MS = 100;
+
+/**
+ * Whether a server started so answers initialize early. A profile's server has its own name and
+ * capabilities, and a toolset list or remote server may be refused as the server starts (the host
+ * then sees that exit instead of an answer): those answer once loaded.
+ */
+export function answersEarly(opts: { profile?: string; toolsets?: string; remote?: string }, env: NodeJS.ProcessEnv): boolean {
+  return !opts.profile && !opts.toolsets && !opts.remote && !env.CAIRN_PROFILE && !env.CAIRN_TOOLSETS && !env.CAIRN_URL;
+}
+
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 

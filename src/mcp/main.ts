@@ -16,6 +16,7 @@ import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-se
 import { failedStore, lazyStore } from './lazy-store.js';
 import type { EarlyStart } from './early-initialize.js';
 import { GuardedStdioTransport, MAX_LINE_BYTES } from './stdio-guard.js';
+import type { SavedToolEntries } from './tool-list.js';
 import { buildMcpServer, stdioSink } from './server.js';
 import { forwardChanges } from './subscriptions.js';
 import { WorkspaceChoice } from './workspace-choice.js';
@@ -36,6 +37,13 @@ export interface McpStdioOptions {
   env?: NodeJS.ProcessEnv;
   /** stdin already read, and an `initialize` already answered, by the entry before this module loaded (early-initialize.ts). */
   early?: EarlyStart;
+  /**
+   * Called once, on a later turn of the event loop, after the first tool call has been answered: bin/cairn.js
+   * then makes its code cache, which by then holds what serving tools/list and a call compiled.
+   */
+  onFirstCall?: () => void;
+  /** tools/list entries saved by an earlier run of this build (bin/cairn.js; tool-list.ts). */
+  toolEntries?: SavedToolEntries;
 }
 
 /** The variables a profile reads, as the server was started with (relative project paths resolved against its directory). */
@@ -154,12 +162,16 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
 
   let inflight = 0;
   let drained: (() => void) | undefined;
+  let firstCall = opts.onFirstCall;
   const track = async <T>(work: () => Promise<T>): Promise<T> => {
     inflight++;
     try {
       return await work();
     } finally {
       if (--inflight === 0) drained?.();
+      // setImmediate: the answer is written first (the SDK sends it once this promise settles).
+      if (firstCall) setImmediate(firstCall);
+      firstCall = undefined;
     }
   };
 
@@ -183,6 +195,7 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
           ...(profile ? { profile: { profile, toolsets: profileToolsets, env: profileEnv(profile, env) } } : {}),
           ...(opts.project ? { defaultProject: opts.project } : {}),
           ...(env.CAIRN_PROJECT ? { envProject: env.CAIRN_PROJECT } : {}),
+          ...(opts.toolEntries ? { toolEntries: opts.toolEntries } : {}),
         },
         ctx,
       );

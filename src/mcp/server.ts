@@ -27,7 +27,7 @@ import { registerViews, rendersApps, VIEW_ONLY_OPS, viewOnlyEntry } from './apps
 import { approvalGate } from './approvals.js';
 import { ProjectScope, rootPaths } from './scope.js';
 import type { ChangeSink } from './subscriptions.js';
-import { serveToolList } from './tool-list.js';
+import { serveToolList, type SavedToolEntries } from './tool-list.js';
 import { registerOpTools } from './tools.js';
 import { selectOps } from './toolsets.js';
 
@@ -73,6 +73,8 @@ export interface BuildMcpServerOptions {
    * a change made after it (a file a linked source's owner edits, a commit elsewhere) is heard.
    */
   feedReady?: Promise<unknown>;
+  /** The native tools' tools/list entries saved by an earlier run of the same build (`cairn mcp`; tool-list.ts). */
+  toolEntries?: SavedToolEntries;
 }
 
 const stderrLog = (level: string, message: string): void => {
@@ -174,7 +176,7 @@ export function buildMcpServer(opts: BuildMcpServerOptions, reqCtx?: McpRequestC
       onInternal,
       remote: remote !== undefined,
     });
-    serveToolList(server, listed, (name, reqCtx) => (served.has(name) ? 'listed' : forViews.has(name) && rendersApps(server, reqCtx) ? 'view-only' : 'hidden'), viewOnlyEntry);
+    serveToolList(server, listed, (name, reqCtx) => (served.has(name) ? 'listed' : forViews.has(name) && rendersApps(server, reqCtx) ? 'view-only' : 'hidden'), viewOnlyEntry, opts.toolEntries);
     registerResources(server, context);
     registerViews(server);
     registerPrompts(server, async () => (await rootedProjects(baseCtx)).projects.map((p) => p.key));

@@ -16,6 +16,18 @@ export interface ListedTool {
   outputSchema?: StandardSchemaWithJSON;
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
+  /** What the entry depends on besides the code (the op, the parameters hidden, a receipt), to find it in saved entries. */
+  key?: string;
+}
+
+/**
+ * tools/list entries kept between runs, by ListedTool.key: converting the zod schemas to JSON Schema
+ * was the largest part of a session's first tools/list. bin/cairn.js keeps them beside its code cache,
+ * one file per bundle, so they are never older than the code that made them.
+ */
+export interface SavedToolEntries {
+  get(key: string): Record<string, unknown> | undefined;
+  set(key: string, entry: Record<string, unknown>): void;
 }
 
 /** How a tool shows in one client's list: listed, listed for MCP Apps views only (apps.ts), or not at all. */
@@ -47,11 +59,21 @@ function entryOf(t: ListedTool): Record<string, unknown> {
  * Answers tools/list with `tools` as `show` decides for each (per request: a client that renders
  * apps sees more). Call once every tool is registered: it replaces McpServer's own handler.
  */
-export function serveToolList(server: McpServer, tools: readonly ListedTool[], show: (name: string, reqCtx: unknown) => Shown, viewOnlyEntry: (t: ListedTool) => Record<string, unknown>): void {
+export function serveToolList(
+  server: McpServer,
+  tools: readonly ListedTool[],
+  show: (name: string, reqCtx: unknown) => Shown,
+  viewOnlyEntry: (t: ListedTool) => Record<string, unknown>,
+  saved?: SavedToolEntries,
+): void {
   const entries = new Map<string, Record<string, unknown>>();
   const entry = (t: ListedTool) => {
-    let e = entries.get(t.name);
-    if (!e) entries.set(t.name, (e = entryOf(t)));
+    let e = entries.get(t.name) ?? (saved && t.key ? saved.get(t.key) : undefined);
+    if (!e) {
+      e = entryOf(t);
+      if (saved && t.key) saved.set(t.key, e);
+    }
+    entries.set(t.name, e);
     return e;
   };
   server.server.setRequestHandler('tools/list', (_req, ctx) => ({

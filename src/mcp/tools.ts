@@ -133,11 +133,16 @@ function parseFields(op: Op, raw: unknown): FieldName[] {
   return parsed.data ?? [];
 }
 
-/** The input as advertised: without the parameters of toolsets not served (they are still accepted). */
-function advertisedInput(op: Op, input: z.ZodType, served: readonly Toolset[]): z.ZodType {
-  const hidden = Object.entries(op.paramToolsets ?? {})
+/** The parameters not advertised: those of toolsets not served (they are still accepted). */
+function hiddenParams(op: Op, served: readonly Toolset[]): string[] {
+  return Object.entries(op.paramToolsets ?? {})
     .filter(([, t]) => !served.includes(t!))
     .map(([k]) => k);
+}
+
+/** The input as advertised: without the parameters of toolsets not served (they are still accepted). */
+function advertisedInput(op: Op, input: z.ZodType, served: readonly Toolset[]): z.ZodType {
+  const hidden = hiddenParams(op, served);
   if (!hidden.length) return input;
   const key = `${op.name}:${hidden.join(',')}`;
   let schema = narrowed.get(key);
@@ -146,29 +151,49 @@ function advertisedInput(op: Op, input: z.ZodType, served: readonly Toolset[]): 
 }
 const narrowed = new Map<string, z.ZodType>();
 
+/**
+ * An advertised schema built on first use: the SDK checks at registration that a schema has a
+ * `validate`, and converts it only when it lists the tool. So a tools/list answered from saved
+ * entries (tool-list.ts) and a call build the zod schemas of the tools they touch, not of every tool.
+ */
+function lazyAdvertised(build: () => StandardSchemaWithJSON): StandardSchemaWithJSON {
+  let real: StandardSchemaWithJSON | undefined;
+  const std = () => (real ??= build())['~standard'] as unknown as { jsonSchema: Record<'input' | 'output', (o: unknown) => unknown> };
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'zod',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: (o: unknown) => std().jsonSchema.input(o), output: (o: unknown) => std().jsonSchema.output(o) },
+    },
+  } as unknown as StandardSchemaWithJSON;
+}
+
 /** Registers each op as a tool; answers what each lists (tool-list.ts builds tools/list from it). */
 export function registerOpTools(server: McpServer, ops: readonly Op[], hooks: ToolHooks): ListedTool[] {
   const listed: ListedTool[] = [];
   for (const op of ops) {
-    const own = schemasOf(op);
-    const { shape, input } = own;
-    let output = own.output;
-    if (hooks.remote && !op.readOnly && OUTBOX_OPS.has(op.name)) {
-      if (!receiptSchemas.has(own.output)) receiptSchemas.set(own.output, withReceipt(own.output));
-      output = receiptSchemas.get(own.output)!;
-    }
+    const receipt = hooks.remote === true && !op.readOnly && OUTBOX_OPS.has(op.name);
+    let built: { shape: ReturnType<typeof listShapeOf>; input: z.ZodType; output: z.ZodType } | undefined;
+    const schemas = () => {
+      if (built) return built;
+      const own = schemasOf(op);
+      if (receipt && !receiptSchemas.has(own.output)) receiptSchemas.set(own.output, withReceipt(own.output));
+      return (built = { ...own, output: receipt ? receiptSchemas.get(own.output)! : own.output });
+    };
     const config = {
       title: op.title,
       description: op.description,
-      inputSchema: advertiseOnly(advertisedInput(op, input, hooks.toolsets), 'input'),
-      outputSchema: advertiseOnly(output, op.readOnly ? 'output' : 'output-task-core'),
+      inputSchema: lazyAdvertised(() => advertiseOnly(advertisedInput(op, schemas().input, hooks.toolsets), 'input')),
+      outputSchema: lazyAdvertised(() => advertiseOnly(schemas().output, op.readOnly ? 'output' : 'output-task-core')),
       annotations: annotationsOf(op),
       ...(viewMetaOf(op.name) ? { _meta: viewMetaOf(op.name) } : {}),
     };
-    listed.push({ name: op.name, ...config });
+    listed.push({ name: op.name, ...config, key: `${op.name}|${hiddenParams(op, hooks.toolsets).join(',')}|${receipt ? 'receipt' : ''}` });
     server.registerTool(op.name, config, (async (raw: unknown, reqCtx: unknown) =>
       hooks.track(op.name, async () => {
         try {
+          const { shape, output } = schemas();
           const refusal = hooks.refuse?.(op, reqCtx);
           if (refusal) return errorResult(refusal);
           const ctx = await hooks.context();

@@ -10,6 +10,8 @@ const dir = mkdtempSync(join(tmpdir(), 'cairn-code-cache-'));
 const db = join(dir, 'ws.db');
 const BUNDLE = join(BIN, '..', '..', 'dist', 'cli', 'cairn.cjs');
 const bundleId = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(readFileSync(BUNDLE, 'utf8'))?.[1];
+const MCP_BUNDLE = join(BIN, '..', '..', 'dist', 'mcp', 'cairn-mcp.cjs');
+const mcpBundleId = /^\/\/ cairn-bundle ([0-9a-f]+)\n/.exec(readFileSync(MCP_BUNDLE, 'utf8'))?.[1];
 
 function cairn(args: string[], cacheHome: string, extra: Record<string, string> = {}, input?: string) {
   const env: Record<string, string | undefined> = { ...process.env, CAIRN_DB: db, CAIRN_ACTOR: 'tester', NO_COLOR: '1', XDG_CACHE_HOME: cacheHome, ...extra };
@@ -28,6 +30,21 @@ const fnv = (s: string) => {
 };
 /** A command's cache file for the install whose bundle is `bundle`. */
 const cacheName = (word: string, bundle = BUNDLE) => `${bundleId}-${fnv(bundle)}-${process.version}-${process.arch}-${word}.bin`;
+/** `cairn mcp`'s cache, of its own bundle. */
+const mcpCacheName = `${mcpBundleId}-${fnv(MCP_BUNDLE)}-${process.version}-${process.arch}-mcp.bin`;
+/** The tools/list entries a session built, kept for the next (src/mcp/tool-list.ts). */
+const toolEntriesName = `${mcpBundleId}-${fnv(MCP_BUNDLE)}-tool-entries.json`;
+
+/** A host's session: initialize, the tool list, then a call. */
+const rpc = (id: number | undefined, method: string, params: object) => ({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method, params });
+const SESSION = [
+  rpc(1, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } }),
+  rpc(undefined, 'notifications/initialized', {}),
+  rpc(2, 'tools/list', {}),
+  rpc(3, 'tools/call', { name: 'get_task', arguments: { id: 'CC-1' } }),
+]
+  .map((m) => `${JSON.stringify(m)}\n`)
+  .join('');
 
 beforeAll(() => {
   const home = join(dir, 'setup');
@@ -79,8 +96,52 @@ describe('the CLI code cache', () => {
       expect(mcp.code, mcp.stderr).toBe(0);
       expect(JSON.parse(mcp.stdout.split('\n')[0]!).result.serverInfo.name).toBe('cairn');
     }
-    // `cairn mcp` runs the unbundled entry (a few small modules before the server): no cache of its own.
+    // `cairn mcp` runs its own bundle, whose cache waits for a tool call: none here.
     expect(readdirSync(cacheDir(home)).sort()).toEqual([cacheName('token')]);
+  });
+
+  it('cairn mcp makes its caches once a session has answered a tool call, and serves the same with them, without them, off and damaged', () => {
+    expect(mcpBundleId).toMatch(/^[0-9a-f]{16}$/);
+    const home = join(dir, 'mcp');
+    const first = cairn(['mcp'], home, {}, SESSION);
+    expect(first.code, first.stderr).toBe(0);
+    const answers = first.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: { tools?: unknown[]; isError?: boolean; structuredContent?: { task?: { id?: string } } } });
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(answers[1]!.result.tools!.length).toBeGreaterThan(5);
+    expect(answers[2]!.result.isError).toBeFalsy();
+    expect(answers[2]!.result.structuredContent?.task?.id).toBe('CC-1');
+    expect(readdirSync(cacheDir(home)).sort()).toEqual([mcpCacheName, toolEntriesName].sort());
+    // tools/list from the saved entries, the call through the code cache.
+    const cached = cairn(['mcp'], home, {}, SESSION);
+    expect(cached.stdout).toBe(first.stdout);
+    expect(cached.code).toBe(0);
+    const off = cairn(['mcp'], join(dir, 'mcp-off'), { CAIRN_CODE_CACHE: '0' }, SESSION);
+    expect(off.stdout).toBe(first.stdout);
+    expect(() => readdirSync(cacheDir(join(dir, 'mcp-off')))).toThrow();
+    const file = join(cacheDir(home), mcpCacheName);
+    const size = readFileSync(file).length;
+    writeFileSync(file, Buffer.alloc(size, 0x5a));
+    writeFileSync(join(cacheDir(home), toolEntriesName), '{"not json');
+    const damaged = cairn(['mcp'], home, {}, SESSION);
+    expect(damaged.stdout).toBe(first.stdout);
+    expect(readFileSync(file).equals(Buffer.alloc(size, 0x5a))).toBe(false);
+    expect(() => JSON.parse(readFileSync(join(cacheDir(home), toolEntriesName), 'utf8')) as unknown).not.toThrow();
+  });
+
+  it('cairn mcp with options the quick path does not take, or that fail, answers as the CLI does', () => {
+    const home = join(dir, 'mcp-cli');
+    const help = cairn(['mcp', '--help'], home);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--toolsets <list>/);
+    const bad = cairn(['mcp', '--toolsets', 'nope', '--json'], home, {}, '');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stdout).error.code).toBe('VALIDATION_ERROR');
+    const human = cairn(['mcp', '--profile', 'nope'], home, {}, '');
+    expect(human.code).toBe(1);
+    expect(human.stderr).toMatch(/VALIDATION_ERROR: Unknown profile "nope"/);
   });
 
   it('a damaged cache file is rejected, replaced, and the command runs as ever', () => {
