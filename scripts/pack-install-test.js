@@ -40,8 +40,10 @@ try {
   check(!files.some((f) => f.endsWith('.map')), 'tarball holds no source maps');
   check(!files.some((f) => f.startsWith('src/') || f.startsWith('test/')), 'tarball holds no sources or tests');
   // A guard against shipping something by mistake (a build folder, fixtures), not a budget to trim to:
-  // about 4.1 MB today, most of it the CLI and MCP bundles and the library's type declarations.
-  check(packed.unpackedSize < 5_000_000, `unpacked size ${(packed.unpackedSize / 1e6).toFixed(1)} MB is under 5 MB`);
+  // about 6 MB today, most of it the CLI's and `cairn mcp`'s bundles (each holds what its start-up
+  // needs, so each starts from one file through its code cache), the MCP Apps view and the library's
+  // type declarations.
+  check(packed.unpackedSize < 8_000_000, `unpacked size ${(packed.unpackedSize / 1e6).toFixed(1)} MB is under 8 MB`);
 
   const project = join(work, 'project');
   run('mkdir', ['-p', project], work);
