@@ -7,6 +7,8 @@
 // here: the peers' files written in their own formats, Cairn's workspace imported from Task Master's).
 // Only Cairn's row goes into the section's metrics, so bench/baseline.json compares Cairn's figures
 // and never a peer's; the peers' figures are in the table above it.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +21,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TOOLS = join(ROOT, '.ci', 'tools', 'node_modules');
 const CLI = join(ROOT, 'bin', 'cairn.js');
 const SERVER_TIMING = join(ROOT, 'bench', 'lib', 'server-timing.mjs');
+const REPLAY = join(ROOT, 'bench', 'lib', 'replay-server.mjs');
+const FLOOR = "No-work floor (Cairn's answers replayed)";
 const TASKS = 1000;
 // As the independent harness: 200 sequential timed calls per operation after a warm-up, the same for every server.
 const WARMUP = Number(process.env.CAIRN_BENCH_PEERS_WARMUP ?? 20);
@@ -136,12 +140,30 @@ function table(rows, names) {
   const head = ['p50, ms', 'create', 'list (one page)', 'get', 'update status', 'next'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const name of names) lines.push(`| ${name} | ${OPS.map((op) => (rows[name] ? fmt(rows[name][op]?.total.p50) : 'skipped')).join(' | ')} |`);
-  const peers = names.filter((n) => n !== 'Cairn' && rows[n]);
+  const peers = names.filter((n) => n !== 'Cairn' && n !== FLOOR && rows[n]);
   const best = (op) => Math.min(...peers.map((n) => rows[n][op].total.p50));
   if (peers.length && rows.Cairn) lines.push(`| Cairn ÷ best peer (speed-up) | ${OPS.map((op) => `${(best(op) / rows.Cairn[op].total.p50).toFixed(1)}×`).join(' | ')} |`);
   lines.push(`| target (Cairn: ten times the best peer) | ${OPS.map((op) => `≤ ${TARGET[op]}`).join(' | ')} |`);
+  if (rows.Cairn && rows[FLOOR]) lines.push(`| Cairn less the floor (its server's part) | ${OPS.map((op) => fmt(rows.Cairn[op].total.p50 - rows[FLOOR][op].total.p50)).join(' | ')} |`);
   if (rows.Cairn) lines.push(`| met | ${OPS.map((op) => (rows.Cairn[op].total.p50 <= TARGET[op] ? 'yes' : '**no**')).join(' | ')} |`);
   return lines.join('\n');
+}
+
+/** Cairn's tools/list answer and one answer per operation, as the v1 client receives them, for the replay server. */
+async function recordAnswers(db, calls) {
+  const client = new Client({ name: 'bench-record', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--db', db, '--as', 'agent:bench'], stderr: 'ignore' }));
+  try {
+    const tools = await client.listTools();
+    const answers = {};
+    for (const make of Object.values(calls)) {
+      const [name, args] = make(0);
+      answers[name] = await client.callTool({ name, arguments: args });
+    }
+    return { tools, calls: answers };
+  } finally {
+    await client.close();
+  }
 }
 
 export const section = {
@@ -236,27 +258,35 @@ export const section = {
     const db = join(dir, 'peers.db');
     execFileSync(process.execPath, [CLI, 'import', source, '--db', db, '--project', 'BENCH'], { stdio: 'ignore', env: { ...process.env, CAIRN_CODE_CACHE: '0' } });
     log('cairn: calls');
+    const cairnCalls = {
+      create: (i) => ['create_task', { project: 'BENCH', title: title(i), description: 'Made by the benchmark', priority: 'medium' }],
+      list: () => ['list_tasks', { project: 'BENCH', limit: 50 }],
+      get: (i) => ['get_task', { id: `BENCH-${ids(i * 7)}` }],
+      update: (i) => ['update_task', { id: `BENCH-${ids(i)}`, status: status(i, 'todo', 'in_progress') }],
+      next: () => ['next_tasks', { project: 'BENCH', limit: 1 }],
+    };
     rows.Cairn = await roundTrips({
       kind: 'v1',
       command: process.execPath,
       args: [CLI, 'mcp', '--db', db, '--as', 'agent:bench'],
       serverTiming: SERVER_TIMING,
-      calls: {
-        create: (i) => ['create_task', { project: 'BENCH', title: title(i), description: 'Made by the benchmark', priority: 'medium' }],
-        list: () => ['list_tasks', { project: 'BENCH', limit: 50 }],
-        get: (i) => ['get_task', { id: `BENCH-${ids(i * 7)}` }],
-        update: (i) => ['update_task', { id: `BENCH-${ids(i)}`, status: status(i, 'todo', 'in_progress') }],
-        next: () => ['next_tasks', { project: 'BENCH', limit: 1 }],
-      },
+      calls: cairnCalls,
       warmup: WARMUP,
       n: ITER,
     });
 
-    const names = ['Task Master', 'Backlog.md', 'Cairn'];
+    // The floor: a server that answers each call at once with Cairn's own answer, through the same client.
+    log('floor: record and replay');
+    const replayFile = join(dir, 'replay.json');
+    writeFileSync(replayFile, JSON.stringify(await recordAnswers(db, cairnCalls)));
+    rows[FLOOR] = await roundTrips({ kind: 'v1', command: process.execPath, args: [REPLAY, replayFile], calls: cairnCalls, warmup: WARMUP, n: ITER });
+
+    const names = ['Task Master', 'Backlog.md', 'Cairn', FLOOR];
     const method =
       `The independent harness's table, rerun: each server spawned over stdio by the official v1 SDK client (@modelcontextprotocol/sdk, Client + StdioClientTransport), tools/list first as hosts do, then ${WARMUP} warm-up and ${ITER} timed sequential callTool calls per operation (a peer's operation stops after ${PEER_BUDGET_MS / 1000} s of timed calls; the notes give each count), in the order create, list, get, update, next, on a project of the same ${TASKS.toLocaleString('en')} tasks (30% done, 10% in progress, 30% with a blocker). ` +
       'Task Master: `task-master-ai` (dist/mcp-server.js, TASK_MASTER_TOOLS=all for add_task), project from `task-master init` and .taskmaster/tasks/tasks.json written directly; add_task (title and description, no model), get_tasks (its only page: every task), get_task, set_task_status, next_task. ' +
       'Backlog.md: `backlog mcp start` (the platform binary), project from `backlog init --no-git` and one backlog/tasks/*.md per task written directly; task_create, task_list (limit 50), task_view, task_edit (status), task_list (To Do, ready, limit 1). ' +
+      `${FLOOR}: bench/lib/replay-server.mjs, a stdio server that answers tools/list and each tool with what \`cairn mcp\` answered (recorded once per operation), doing nothing else, through the same client and window: what any server answering those bytes costs here, the client's parsing and output-schema validation included. ` +
       'Cairn: `cairn mcp` on a new workspace holding the same tasks in one project (cairn import of the Task Master file); create_task, list_tasks (limit 50), get_task, update_task (status), next_tasks (limit 1). ' +
       `Updates alternate two statuses. Peers' stderr is discarded; each server is closed after its calls. Speed-up = the best peer's p50 ÷ Cairn's. Versions: ${versions.join(', ') || 'no peer installed'}.` +
       `\n\n${table(rows, names)}\n\nCairn's rows (the figures bench/baseline.json keeps for this section):`;

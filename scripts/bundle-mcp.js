@@ -6,6 +6,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sdkHotPathPatch } from './sdk-hot-path-patch.js';
 import { zodFailurePatch } from './zod-failure-patch.js';
 
 // esbuild is a dev dependency: without it (an install that omits dev dependencies) the unbundled
@@ -76,13 +77,16 @@ const mcpShims = {
 };
 // A failed safeParse kept each request's data alive until the next full GC (read p99); see the file.
 const zodPatch = zodFailurePatch({ onMissing: (path) => console.warn(`bundle-mcp: zod's safeParse failure changed (${path}); check whether scripts/zod-failure-patch.js is still needed`) });
+// The SDK's per-message zod checks trimmed where the answer is known (see the file).
+const sdkPatch = sdkHotPathPatch();
 await build({
   ...common,
   // stdio-start: what `cairn mcp` loads (by path) to answer initialize before the server loads.
   entryPoints: { 'mcp/main': 'src/mcp/main.ts', 'mcp/stdio-entry': 'src/mcp/stdio-entry.ts', 'mcp/stdio-start': 'src/mcp/stdio-start.ts' },
   chunkNames: 'mcp/chunks/[name]-[hash]',
-  plugins: [napiPlugin, mcpShims, zodPatch],
+  plugins: [napiPlugin, mcpShims, zodPatch, sdkPatch.plugin],
 });
+sdkPatch.check('dist/mcp');
 
 // The CLI: one CommonJS file, dist/cli/cairn.cjs, that bin/cairn.js runs through a V8 code cache (see
 // there). CommonJS because only a classic script takes a code cache made after it ran, which holds the
@@ -133,8 +137,9 @@ const mcpCli = await build({
   write: false,
   define: { 'import.meta.url': '__cairnBundleUrl' },
   banner: { js: "var __cairnBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  plugins: [napiPlugin, mcpShims, zodPatch],
+  plugins: [napiPlugin, mcpShims, zodPatch, sdkPatch.plugin],
 });
+sdkPatch.check('dist/mcp/cairn-mcp.cjs');
 writeHashed(mcpCli.outputFiles, { escapeRegExps: true });
 
 // What bin/cairn.js loads before that bundle: the reading of `cairn mcp`'s command line and the early
