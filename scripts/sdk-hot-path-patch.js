@@ -13,32 +13,25 @@
 // Each replacement must apply exactly once per bundle; a changed SDK fails the build's check and the
 // pinning test (test/mcp/sdk-internals.test.ts), so an upgrade revisits the patch rather than losing it.
 
-const has = (keys) => `value !== null && typeof value === "object" && ${keys.map((k) => `value.${k} !== undefined`).join(' && ')} && `;
+const SRC = /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[^\\/]+\.mjs$/;
+const MCP = /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]mcp-[^\\/]+\.mjs$/;
+
+/** A JSON-RPC type guard that first checks the keys its schema requires (`value.key !== undefined`, as zod reads them). */
+function guard(name, schema, keys) {
+  const head = `const ${name} = (value) => `;
+  const parse = `${schema}.safeParse(value).success;`;
+  const check = ['value !== null', 'typeof value === "object"', ...keys.map((k) => `value.${k} !== undefined`)].join(' && ');
+  return { file: SRC, find: head + parse, replace: `${head}${check} && ${parse}` };
+}
 
 /** file: the SDK's dist chunk (by its name's prefix; the hash changes per release); find → replace. */
 export const SDK_HOT_PATH_PATCHES = [
+  guard('isJSONRPCRequest', 'JSONRPCRequestSchema', ['method', 'id']),
+  guard('isJSONRPCNotification', 'JSONRPCNotificationSchema', ['method']),
+  guard('isJSONRPCResultResponse', 'JSONRPCResultResponseSchema', ['result', 'id']),
+  guard('isJSONRPCErrorResponse', 'JSONRPCErrorResponseSchema', ['error']),
   {
-    file: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[^\\/]+\.mjs$/,
-    find: 'const isJSONRPCRequest = (value) => JSONRPCRequestSchema.safeParse(value).success;',
-    replace: `const isJSONRPCRequest = (value) => ${has(['method', 'id'])}JSONRPCRequestSchema.safeParse(value).success;`,
-  },
-  {
-    file: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[^\\/]+\.mjs$/,
-    find: 'const isJSONRPCNotification = (value) => JSONRPCNotificationSchema.safeParse(value).success;',
-    replace: `const isJSONRPCNotification = (value) => ${has(['method'])}JSONRPCNotificationSchema.safeParse(value).success;`,
-  },
-  {
-    file: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[^\\/]+\.mjs$/,
-    find: 'const isJSONRPCResultResponse = (value) => JSONRPCResultResponseSchema.safeParse(value).success;',
-    replace: `const isJSONRPCResultResponse = (value) => ${has(['result', 'id'])}JSONRPCResultResponseSchema.safeParse(value).success;`,
-  },
-  {
-    file: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[^\\/]+\.mjs$/,
-    find: 'const isJSONRPCErrorResponse = (value) => JSONRPCErrorResponseSchema.safeParse(value).success;',
-    replace: `const isJSONRPCErrorResponse = (value) => ${has(['error'])}JSONRPCErrorResponseSchema.safeParse(value).success;`,
-  },
-  {
-    file: /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]mcp-[^\\/]+\.mjs$/,
+    file: MCP,
     find: 'const validationResult = codec.validateResult("tools/call", normalizedResult);',
     replace: 'const validationResult = { ok: true, value: normalizedResult };',
   },
