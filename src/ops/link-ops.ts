@@ -43,5 +43,7 @@ export const listLinksOp = defineOp({
   readOnly: true,
   idempotent: true,
   rest: { method: 'GET', path: '/links' },
+  // It names paths on the server's machine, as list_tokens names its tokens.
+  admin: true,
   run: (ctx) => listLinks(ctx),
 });

@@ -76,6 +76,8 @@ describe('token ops over REST', () => {
       // A link reads (and may write) any path on the server's machine.
       ['POST', '/api/v1/links', { path: '/etc', from: 'backlog' }],
       ['POST', '/api/v1/links/unlink', { path: '/etc' }],
+      // And the list names paths on the server's machine.
+      ['GET', '/api/v1/links', undefined],
     ] as const) {
       const r = await s.call(method, path, body, bearer(secrets[who]));
       expect([method, path, r.status, r.body.error?.code]).toEqual([method, path, 403, 'FORBIDDEN']);
