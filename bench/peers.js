@@ -5,8 +5,10 @@
 // 1,000 tasks, five operations in the harness's order: create, list (one page), get, update status, next.
 // A peer that is not installed is skipped and said so. Runs at the 1k size only (the projects are made
 // here: the peers' files written in their own formats, Cairn's workspace imported from Task Master's).
+// A no-work floor (bench/lib/replay-server.mjs answering with Cairn's recorded answers) is timed the
+// same way: the client's and the pipes' share of the window, so "Cairn less the floor" is the server's.
 // Only Cairn's row goes into the section's metrics, so bench/baseline.json compares Cairn's figures
-// and never a peer's; the peers' figures are in the table above it.
+// and never a peer's (or the floor's); theirs are in the table above it.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync } from 'node:child_process';
