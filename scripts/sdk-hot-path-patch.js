@@ -2,7 +2,7 @@
 // SDK parses the message with up to four JSON-RPC schemas in turn (result response, error response,
 // request, notification: two fail, and a failed zod parse builds its issues), parses the outgoing
 // response again, and parses the tool's result with CallToolResultSchema. A CPU profile of `cairn mcp`
-// put that at about a fifth of a get_task's server time while V8 is still compiling (docs/decisions.md,
+// put that at about a sixth of a get_task's server time while V8 is still compiling (docs/decisions.md,
 // "Reaching into dependencies").
 //
 // - Each JSON-RPC type guard first checks the keys its strict schema requires (a message without
@@ -11,7 +11,7 @@
 //   (src/mcp/tool-result.ts), structuredContent already conformed to the advertised output schema,
 //   and both SDK clients parse what they receive.
 // Each replacement must apply exactly once per bundle; a changed SDK fails the build's check and the
-// pinning test (test/mcp/sdk-internals.test.ts), so an upgrade revisits the patch rather than losing it.
+// pinning test (test/mcp/sdk-hot-path-patch.test.ts), so an upgrade revisits the patch rather than losing it.
 
 const SRC = /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]src-[^\\/]+\.mjs$/;
 const MCP = /[\\/]@modelcontextprotocol[\\/]server[\\/]dist[\\/]mcp-[^\\/]+\.mjs$/;
