@@ -7,6 +7,8 @@
 // here: the peers' files written in their own formats, Cairn's workspace imported from Task Master's).
 // A no-work floor (bench/lib/replay-server.mjs answering with Cairn's recorded answers) is timed the
 // same way: the client's and the pipes' share of the window, so "Cairn less the floor" is the server's.
+// A second floor answers each call after keeping its CPU busy for Cairn's own server time (its p50 per
+// operation): what the client, the pipes and the wake-ups cost around a server that takes that long.
 // Only Cairn's row goes into the section's metrics, so bench/baseline.json compares Cairn's figures
 // and never a peer's (or the floor's); theirs are in the table above it.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -25,6 +27,7 @@ const CLI = join(ROOT, 'bin', 'cairn.js');
 const SERVER_TIMING = join(ROOT, 'bench', 'lib', 'server-timing.mjs');
 const REPLAY = join(ROOT, 'bench', 'lib', 'replay-server.mjs');
 const FLOOR = "No-work floor (Cairn's answers replayed)";
+const BUSY_FLOOR = "Floor at Cairn's server time (the same answers, each after that long busy)";
 const TASKS = 1000;
 // As the independent harness: 200 sequential timed calls per operation after a warm-up, the same for every server.
 const WARMUP = Number(process.env.CAIRN_BENCH_PEERS_WARMUP ?? 20);
@@ -142,11 +145,13 @@ function table(rows, names) {
   const head = ['p50, ms', 'create', 'list (one page)', 'get', 'update status', 'next'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const name of names) lines.push(`| ${name} | ${OPS.map((op) => (rows[name] ? fmt(rows[name][op]?.total.p50) : 'skipped')).join(' | ')} |`);
-  const peers = names.filter((n) => n !== 'Cairn' && n !== FLOOR && rows[n]);
+  const peers = names.filter((n) => n !== 'Cairn' && n !== FLOOR && n !== BUSY_FLOOR && rows[n]);
   const best = (op) => Math.min(...peers.map((n) => rows[n][op].total.p50));
   if (peers.length && rows.Cairn) lines.push(`| Cairn ÷ best peer (speed-up) | ${OPS.map((op) => `${(best(op) / rows.Cairn[op].total.p50).toFixed(1)}×`).join(' | ')} |`);
   lines.push(`| target (Cairn: ten times the best peer) | ${OPS.map((op) => `≤ ${TARGET[op]}`).join(' | ')} |`);
-  if (rows.Cairn && rows[FLOOR]) lines.push(`| Cairn less the floor (its server's part) | ${OPS.map((op) => fmt(rows.Cairn[op].total.p50 - rows[FLOOR][op].total.p50)).join(' | ')} |`);
+  if (rows.Cairn && rows[FLOOR]) lines.push(`| Cairn less the no-work floor | ${OPS.map((op) => fmt(rows.Cairn[op].total.p50 - rows[FLOOR][op].total.p50)).join(' | ')} |`);
+  if (rows.Cairn?.[OPS[0]].server) lines.push(`| Cairn's server time (its stdin to its reply) | ${OPS.map((op) => fmt(rows.Cairn[op].server?.p50)).join(' | ')} |`);
+  if (rows.Cairn && rows[BUSY_FLOOR]) lines.push(`| Cairn less the floor at its server time | ${OPS.map((op) => fmt(rows.Cairn[op].total.p50 - rows[BUSY_FLOOR][op].total.p50)).join(' | ')} |`);
   if (rows.Cairn) lines.push(`| met | ${OPS.map((op) => (rows.Cairn[op].total.p50 <= TARGET[op] ? 'yes' : '**no**')).join(' | ')} |`);
   return lines.join('\n');
 }
@@ -282,13 +287,20 @@ export const section = {
     const replayFile = join(dir, 'replay.json');
     writeFileSync(replayFile, JSON.stringify(await recordAnswers(db, cairnCalls)));
     rows[FLOOR] = await roundTrips({ kind: 'v1', command: process.execPath, args: [REPLAY, replayFile], calls: cairnCalls, warmup: WARMUP, n: ITER });
+    if (OPS.every((op) => rows.Cairn[op].server)) {
+      const recorded = JSON.parse(readFileSync(replayFile, 'utf8'));
+      recorded.busyUs = Object.fromEntries(OPS.map((op) => [cairnCalls[op](0)[0], Math.round(rows.Cairn[op].server.p50 * 1000)]));
+      writeFileSync(replayFile, JSON.stringify(recorded));
+      rows[BUSY_FLOOR] = await roundTrips({ kind: 'v1', command: process.execPath, args: [REPLAY, replayFile], calls: cairnCalls, warmup: WARMUP, n: ITER });
+    }
 
-    const names = ['Task Master', 'Backlog.md', 'Cairn', FLOOR];
+    const names = ['Task Master', 'Backlog.md', 'Cairn', FLOOR, BUSY_FLOOR];
     const method =
       `The independent harness's table, rerun: each server spawned over stdio by the official v1 SDK client (@modelcontextprotocol/sdk, Client + StdioClientTransport), tools/list first as hosts do, then ${WARMUP} warm-up and ${ITER} timed sequential callTool calls per operation (a peer's operation stops after ${PEER_BUDGET_MS / 1000} s of timed calls; the notes give each count), in the order create, list, get, update, next, on a project of the same ${TASKS.toLocaleString('en')} tasks (30% done, 10% in progress, 30% with a blocker). ` +
       'Task Master: `task-master-ai` (dist/mcp-server.js, TASK_MASTER_TOOLS=all for add_task), project from `task-master init` and .taskmaster/tasks/tasks.json written directly; add_task (title and description, no model), get_tasks (its only page: every task), get_task, set_task_status, next_task. ' +
       'Backlog.md: `backlog mcp start` (the platform binary), project from `backlog init --no-git` and one backlog/tasks/*.md per task written directly; task_create, task_list (limit 50), task_view, task_edit (status), task_list (To Do, ready, limit 1). ' +
       `${FLOOR}: bench/lib/replay-server.mjs, a stdio server that answers tools/list and each tool with what \`cairn mcp\` answered (recorded once per operation), doing nothing else, through the same client and window: what any server answering those bytes costs here, the client's parsing and output-schema validation included. ` +
+      `${BUSY_FLOOR}: the same server, keeping its CPU busy before each answer for Cairn's server time (bench/lib/server-timing.mjs: from a request reaching \`cairn mcp\`'s stdin to its reply being written, p50 per operation): what the client, the pipes and the wake-ups cost around a server that takes that long. ` +
       'Cairn: `cairn mcp` on a new workspace holding the same tasks in one project (cairn import of the Task Master file); create_task, list_tasks (limit 50), get_task, update_task (status), next_tasks (limit 1). ' +
       `Updates alternate two statuses. Peers' stderr is discarded; each server is closed after its calls. Speed-up = the best peer's p50 ÷ Cairn's. Versions: ${versions.join(', ') || 'no peer installed'}.` +
       `\n\n${table(rows, names)}\n\nCairn's rows (the figures bench/baseline.json keeps for this section):`;
