@@ -103,7 +103,8 @@ function loadBundle(file, source, word) {
       // No cache yet.
     }
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData: cached });
+  // The bundle is already a module wrapper (scripts/bundle-mcp.js writeHashed): compiled as read.
+  const script = new vm.Script(source, { filename: file, cachedData: cached });
   const m = { exports: {} };
   script.runInThisContext().call(m.exports, m.exports, Module.createRequire(file), m, file, path.dirname(file));
   const ran = () => {
