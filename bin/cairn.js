@@ -176,11 +176,17 @@ function runMcp() {
     return false;
   }
   const opts = first.plainMcpOptions(process.argv.slice(2));
-  const source = opts && readBundle(mcpBundle);
-  if (source === undefined) return false;
+  // Only looked for here: reading its megabyte (and copying it into a string) waits until initialize is answered.
+  if (!opts || !fs.existsSync(mcpBundle)) return false;
   const early = first.answersEarly(opts, process.env) ? first.answerInitializeEarly(first.EARLY_WAIT_MS) : undefined;
   const json = process.argv.includes('--json');
   const serve = () => {
+    const source = readBundle(mcpBundle);
+    if (source === undefined) {
+      process.exitCode = 1;
+      process.stderr.write(`cairn mcp: cannot read ${mcpBundle}; reinstall Cairn (npm install, or npm run build in a clone).\n`);
+      return;
+    }
     const { exports: mcp, ran } = loadBundle(mcpBundle, source, 'mcp');
     const tools = toolEntries(source);
     const onFirstCall = () => {
