@@ -205,8 +205,13 @@ function runMcp() {
 // Node 22.1+ caches compiled modules between runs (a no-op on Node 20): the ones outside the bundle,
 // such as the servers' and better-sqlite3 13's.
 require('node:module').enableCompileCache?.();
-const word = commandWord(process.argv.slice(2));
-if (word !== 'mcp' || !runMcp()) {
+const args = process.argv.slice(2);
+const word = commandWord(args);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // How hosts and scripts check an install: the line commander would print (src/cli/main.ts says the
+  // same), without reading the CLI's bundle.
+  process.stdout.write(`${require('../package.json').version}\n`);
+} else if (word !== 'mcp' || !runMcp()) {
   const source = readBundle(bundle);
   if (source !== undefined) runBundle(source, word);
   else {

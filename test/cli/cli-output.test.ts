@@ -1,5 +1,6 @@
 /** Output conventions through the built bin: colour only when allowed, --help everywhere with examples, version. */
 import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BINDINGS } from '../../src/cli/bindings.js';
 import { BIN, cliHarness, type CliHarness } from './cli-harness.js';
@@ -59,6 +60,11 @@ describe('cairn CLI output', () => {
     const version = h.run(['--version']);
     expect(version.code).toBe(0);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    // The bin answers `--version` and `-V` alone before reading the CLI; with another option, commander answers.
+    expect(h.run(['-V']).stdout).toBe(version.stdout);
+    const viaCommander = h.run(['--db', join(h.dir, 'none.db'), '--version']);
+    expect(viaCommander.code).toBe(0);
+    expect(viaCommander.stdout).toBe(version.stdout);
   });
 
   it('`cairn` alone shows help and exits 1; `cairn help show` shows a command help', () => {
