@@ -208,8 +208,8 @@ require('node:module').enableCompileCache?.();
 const args = process.argv.slice(2);
 const word = commandWord(args);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  // How hosts and scripts check an install: the line commander would print (src/cli/main.ts says the
-  // same), without reading the CLI's bundle.
+  // How hosts and scripts check an install: the line commander prints (program-base.ts; a test compares
+  // the two), without reading the CLI's bundle.
   process.stdout.write(`${require('../package.json').version}\n`);
 } else if (word !== 'mcp' || !runMcp()) {
   const source = readBundle(bundle);

@@ -5,7 +5,6 @@ import type { CommanderError } from 'commander';
 import type { CairnError } from '../core/errors.js';
 import { plainMcpOptions, runPlainMcp } from './commands/mcp-fast.js';
 import { EXIT_OK, takeRequestedExit } from './exit-codes.js';
-import { writeOut } from './stdout.js';
 
 export { useImporter } from './load-module.js';
 
@@ -49,11 +48,6 @@ export async function main(argv: readonly string[] = process.argv): Promise<numb
   const args = argv.slice(2);
   const json = wantsJson(args);
   try {
-    // `cairn --version` alone (how hosts and scripts check an install): the line commander would print, without loading it.
-    if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-      writeOut(`${(await import('../package-info.js')).packageInfo().version}\n`);
-      return EXIT_OK;
-    }
     const at = commandIndex(args);
     const word = at < 0 ? undefined : args[at];
     // What hosts spawn: served without loading commander or the CLI (mcp-fast.ts is part of this file's
