@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { machine, sectionTable, sizeName, workspaceTable, writeBlock } from './lib/report.js';
 import { ONLY_AT, SECTIONS } from './sections.js';
 import { cachedWorkspace, pruneCache } from './lib/workspace.js';
-import { compare, readBaseline, recordBaseline, regressionText } from './lib/regressions.js';
+import { byBlock, compare, readBaseline, recordBaseline, regressionText } from './lib/regressions.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({
@@ -98,10 +98,9 @@ for (const name of names) {
 
 // What got slower since the committed figures. Every written run records into the baseline, partial
 // ones too (only what they ran): figures are per section and size, each with its own date and machine.
-// Keyed like the docs' blocks, so a CLI run on Node 24 is compared with Node 24's figures (cli-node24), not Node 20's.
-const byBlock = Object.fromEntries(Object.entries(results).map(([name, bySize]) => [Object.values(bySize)[0]?.block ?? name, bySize]));
+const keyed = byBlock(results);
 const baselineFile = join(here, 'baseline.json');
 const baseline = readBaseline(baselineFile);
-const compared = compare(baseline, byBlock, machine());
+const compared = compare(baseline, keyed, machine());
 console.log(`\n## Compared with the committed figures\n\n${regressionText(compared, sizeName)}`);
-if (!args['no-write']) recordBaseline(baselineFile, baseline, byBlock, { date, machine: machine() });
+if (!args['no-write']) recordBaseline(baselineFile, baseline, keyed, { date, machine: machine() });

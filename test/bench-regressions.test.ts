@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compare, readBaseline, recordBaseline, regressionText } from '../bench/lib/regressions.js';
+import { byBlock, compare, readBaseline, recordBaseline, regressionText } from '../bench/lib/regressions.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -57,5 +57,19 @@ describe('the benchmark regression check', () => {
     const both = JSON.parse(readFileSync(file, 'utf8'));
     expect(Object.keys(both.sections).sort()).toEqual(['cli', 'mcp']);
     expect(both.sections.mcp['1000'].machine).toBe('m1');
+  });
+
+  it("compares a section that names its block (the CLI's, per Node) with that block's figures only", () => {
+    const baseline = {
+      sections: {
+        'cli-node20': { 1000: { date: 'd', commit: 'c', machine: 'm', figures: { get: { label: 'ready', p50: 100 } } } },
+        'cli-node24': { 1000: { date: 'd', commit: 'c', machine: 'm', figures: { get: { label: 'ready', p50: 200 } } } },
+      },
+    };
+    // Node 24 at 210 ms: 5% slower than Node 24's figure, though 2.1× Node 20's.
+    const run = { cli: { 1000: { ...result({ get: 210, list: 1 }, 1, 1), block: 'cli-node24' } } };
+    const rows = compare(baseline, byBlock(run), 'm');
+    expect(rows.map((r) => [r.section, r.before, r.slower])).toEqual([['cli-node24', 200, false]]);
+    expect(Object.keys(byBlock({ mcp: { 1000: result({ get: 1, list: 1 }, 1, 1) } }))).toEqual(['mcp']);
   });
 });

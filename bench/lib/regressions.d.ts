@@ -1,6 +1,8 @@
 /** Types for regressions.js (used from the TypeScript tests). */
 export interface BenchResult {
   title?: string;
+  /** The docs block (and baseline key) the section writes, when not its name. */
+  block?: string;
   metrics?: Array<{ key: string; label: string; p50: number }>;
   values?: Array<{ key: string; label: string; value: number; unit: string }>;
 }
@@ -22,6 +24,7 @@ export interface Row {
   then: { date: string; commit: string };
 }
 export const THRESHOLD: number;
+export function byBlock(results: Results): Results;
 export function readBaseline(file: string): Baseline;
 export function compare(baseline: Baseline, results: Results, machine: string): Row[];
 export function regressionText(rows: Row[], sizeName: (n: number) => string): string;

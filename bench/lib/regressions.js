@@ -20,6 +20,14 @@ function figures(result) {
   return out;
 }
 
+/**
+ * Results keyed as the docs' blocks are: a section that names its block (the CLI's, one per Node
+ * major) is compared with and recorded under that name, so Node 24's run meets Node 24's figures.
+ */
+export function byBlock(results) {
+  return Object.fromEntries(Object.entries(results).map(([name, bySize]) => [Object.values(bySize)[0]?.block ?? name, bySize]));
+}
+
 export function readBaseline(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { sections: {} };
 }
