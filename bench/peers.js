@@ -304,8 +304,10 @@ export const section = {
       'Cairn: `cairn mcp` on a new workspace holding the same tasks in one project (cairn import of the Task Master file); create_task, list_tasks (limit 50), get_task, update_task (status), next_tasks (limit 1). ' +
       `Updates alternate two statuses. Peers' stderr is discarded; each server is closed after its calls. Speed-up = the best peer's p50 ÷ Cairn's. Versions: ${versions.join(', ') || 'no peer installed'}.` +
       `\n\n${table(rows, names)}\n\nCairn's rows (the figures bench/baseline.json keeps for this section):`;
+    const major = process.versions.node.split('.')[0];
     return {
-      title: TITLE,
+      // Node 20's table is the one the at-a-glance rows cite; another Node's run gets a block of its own beside it.
+      ...(major === '20' ? { title: TITLE } : { block: `peers-node${major}`, title: `${TITLE}, Node ${major}` }),
       method,
       metrics: OPS.map((op) => ({ key: op, label: `Cairn ${labels[op]}`, ...rows.Cairn[op].total, target: { p50: TARGET[op] }, targetSize: 1000 })),
       notes: [
