@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { machine, sectionTable, sizeName, workspaceTable, writeBlock } from './lib/report.js';
 import { ONLY_AT, SECTIONS } from './sections.js';
 import { cachedWorkspace, pruneCache } from './lib/workspace.js';
+import { machineProbe } from './lib/machine-probe.js';
 import { byBlock, compare, readBaseline, recordBaseline, regressionText } from './lib/regressions.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,6 +53,10 @@ const ALL_SIZES = [1000, 10_000, 100_000];
 /** The sizes a section runs at in this run: those asked for, narrowed to the ones it is measured at. */
 const sizesOf = (name) => sizes.filter((s) => !ONLY_AT[name] || ONLY_AT[name].includes(s));
 for (const n of names) if (sizesOf(n).length === 0) log(`section ${n} runs at ${ONLY_AT[n].map(sizeName).join(', ')} only: not run at ${sizes.map(sizeName).join(', ')}`);
+
+// Before any section loads the machine: how fast it is in this spell (lib/machine-probe.js).
+const probe = await machineProbe();
+log(`machine probe: CPU ${probe.cpu.toFixed(2)} ms, pipe round trip ${probe.pipe.toFixed(3)} ms, spawn ${probe.spawn.toFixed(1)} ms`);
 
 pruneCache();
 const built = {};
@@ -101,6 +106,6 @@ for (const name of names) {
 const keyed = byBlock(results);
 const baselineFile = join(here, 'baseline.json');
 const baseline = readBaseline(baselineFile);
-const compared = compare(baseline, keyed, machine());
+const compared = compare(baseline, keyed, machine(), probe);
 console.log(`\n## Compared with the committed figures\n\n${regressionText(compared, sizeName)}`);
-if (!args['no-write']) recordBaseline(baselineFile, baseline, keyed, { date, machine: machine() });
+if (!args['no-write']) recordBaseline(baselineFile, baseline, keyed, { date, machine: machine(), probe });

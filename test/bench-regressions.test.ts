@@ -47,7 +47,7 @@ describe('the benchmark regression check', () => {
     ).toEqual(['get', 'rate']);
     const text = regressionText(rows, sizeName);
     expect(text).toContain('Compared 4 figures with bench/baseline.json: 2 more than 20% worse');
-    expect(text).toContain('| mcp | 1k | get_task | 1.000 ms | 1.300 ms | ×1.30 | 2026-11-28 10:00 UTC');
+    expect(text).toContain('| mcp | 1k | get_task | 1.000 ms | 1.300 ms | ×1.30 | not probed | 2026-11-28 10:00 UTC');
     expect(text).not.toContain('another machine');
     expect(regressionText(compare(readBaseline(file), { mcp: { 1000: result({ get: 1, list: 2 }, 100, 50) } }, 'm2'), sizeName)).toContain('measured on another machine');
 
@@ -57,6 +57,27 @@ describe('the benchmark regression check', () => {
     const both = JSON.parse(readFileSync(file, 'utf8'));
     expect(Object.keys(both.sections).sort()).toEqual(['cli', 'mcp']);
     expect(both.sections.mcp['1000'].machine).toBe('m1');
+  });
+
+  it('shows how much slower the machine itself ran beside each flag, from the probe both runs recorded', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-baseline-'));
+    dirs.push(dir);
+    const file = join(dir, 'baseline.json');
+    recordBaseline(file, readBaseline(file), { mcp: { 1000: result({ get: 1, list: 1 }, 100, 50) } }, { date: 'd1', machine: 'm1', probe: { cpu: 10, pipe: 0.05, spawn: 100 } });
+    expect(JSON.parse(readFileSync(file, 'utf8')).sections.mcp['1000'].probe).toEqual({ cpu: 10, pipe: 0.05, spawn: 100 });
+    // get 1.5× slower while the pipe round trip took 1.4× as long: flagged, with the machine's share beside it.
+    const rows = compare(readBaseline(file), { mcp: { 1000: result({ get: 1.5, list: 1 }, 100, 50) } }, 'm1', { cpu: 10.5, pipe: 0.07, spawn: 100 });
+    const get = rows.find((r) => r.key === 'get')!;
+    expect(get.slower).toBe(true);
+    expect(get.machineDrift!.pipe).toBeCloseTo(1.4);
+    const text = regressionText(rows, sizeName);
+    expect(text).toContain('| ×1.50 | ×1.05 / ×1.40 / ×1.00 |');
+    expect(text).toContain('rerun in a quieter spell');
+    // A steady machine: the flag stands alone, and a baseline from before the probe says so.
+    const steady = regressionText(compare(readBaseline(file), { mcp: { 1000: result({ get: 1.5, list: 1 }, 100, 50) } }, 'm1', { cpu: 10, pipe: 0.05, spawn: 101 }), sizeName);
+    expect(steady).toContain('| ×1.50 | ×1.00 / ×1.00 / ×1.01 |');
+    expect(steady).not.toContain('quieter spell');
+    expect(regressionText(compare(readBaseline(file), { mcp: { 1000: result({ get: 1.5, list: 1 }, 100, 50) } }, 'm1'), sizeName)).toContain('| not probed |');
   });
 
   it("compares a section that names its block (the CLI's, per Node) with that block's figures only", () => {

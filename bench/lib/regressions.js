@@ -3,6 +3,8 @@
 // it was measured on. A run compares its figures with it and flags any op more than 20% slower; it
 // reports and never fails the run (machines are shared and noisy). A figure from another machine is
 // compared too, but marked, since the ratio then says more about the machine than the code.
+// Each record also keeps the machine probe's figures (machine-probe.js) from its run, and a flagged
+// figure shows how much slower the machine itself ran (CPU, pipe round trip, spawn) beside it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
@@ -44,7 +46,15 @@ function commit() {
  * Rows comparing `results` (section → size → section result) with the baseline: every figure both
  * have, with its ratio (now ÷ then) and whether it is a regression (ratio above 1 + THRESHOLD).
  */
-export function compare(baseline, results, machine) {
+/** now ÷ then for each probe figure both runs have (above 1: the machine ran slower now); undefined without both. */
+function drift(then, now) {
+  if (!then || !now) return undefined;
+  const out = {};
+  for (const k of ['cpu', 'pipe', 'spawn']) if (then[k] > 0 && now[k] > 0) out[k] = now[k] / then[k];
+  return Object.keys(out).length ? out : undefined;
+}
+
+export function compare(baseline, results, machine, probe) {
   const rows = [];
   for (const [section, bySize] of Object.entries(results)) {
     for (const [size, result] of Object.entries(bySize)) {
@@ -71,6 +81,7 @@ export function compare(baseline, results, machine) {
           slower: ratio > 1 + THRESHOLD,
           otherMachine: then.machine !== machine,
           then: { date: then.date, commit: then.commit },
+          machineDrift: drift(then.probe, probe),
         });
       }
     }
@@ -85,11 +96,14 @@ export function regressionText(rows, sizeName) {
   const fmt = (n) => (n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(3));
   const lines = [`Compared ${rows.length} figures with bench/baseline.json: ${slower.length} more than ${THRESHOLD * 100}% worse (slower, larger, or a lower rate).`];
   if (slower.length) {
-    lines.push('', '| section | size | operation | then | now | worse by | baseline |', '|---|---|---|---|---|---|---|');
+    lines.push('', '| section | size | operation | then | now | worse by | the machine now ÷ then: CPU / pipe / spawn | baseline |', '|---|---|---|---|---|---|---|---|');
     for (const r of slower.sort((x, y) => y.ratio - x.ratio)) {
       lines.push(
-        `| ${r.section} | ${sizeName(r.size)} | ${r.label} | ${fmt(r.before)} ${r.unit} | ${fmt(r.after)} ${r.unit} | ×${r.ratio.toFixed(2)} | ${r.then.date}, ${r.then.commit}${r.otherMachine ? ', another machine' : ''} |`,
+        `| ${r.section} | ${sizeName(r.size)} | ${r.label} | ${fmt(r.before)} ${r.unit} | ${fmt(r.after)} ${r.unit} | ×${r.ratio.toFixed(2)} | ${driftText(r.machineDrift)} | ${r.then.date}, ${r.then.commit}${r.otherMachine ? ', another machine' : ''} |`,
       );
+    }
+    if (slower.some((r) => r.machineDrift && Math.max(...Object.values(r.machineDrift)) > 1 + THRESHOLD / 2)) {
+      lines.push('', 'Where the machine itself ran more than 10% slower than for the baseline, rerun in a quieter spell before reading a flag as the code.');
     }
   }
   const elsewhere = rows.filter((r) => r.otherMachine).length;
@@ -97,13 +111,19 @@ export function regressionText(rows, sizeName) {
   return lines.join('\n');
 }
 
+/** "×1.02 / ×1.19 / ×1.10", or "not probed" for a baseline recorded before the probe. */
+function driftText(d) {
+  if (!d) return 'not probed';
+  return ['cpu', 'pipe', 'spawn'].map((k) => (d[k] ? `×${d[k].toFixed(2)}` : '–')).join(' / ');
+}
+
 /** Records this run's figures in the baseline, section by section and size by size (a partial run replaces only what it ran). */
-export function recordBaseline(file, baseline, results, { date, machine }) {
+export function recordBaseline(file, baseline, results, { date, machine, probe }) {
   const at = commit();
   for (const [section, bySize] of Object.entries(results)) {
     for (const [size, result] of Object.entries(bySize)) {
       baseline.sections[section] ??= {};
-      baseline.sections[section][size] = { date, commit: at, machine, figures: figures(result) };
+      baseline.sections[section][size] = { date, commit: at, machine, ...(probe ? { probe } : {}), figures: figures(result) };
     }
   }
   writeFileSync(file, `${JSON.stringify(baseline, null, 1)}\n`);

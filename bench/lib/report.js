@@ -80,7 +80,8 @@ milliseconds per call; p50 is the median. Benchmarks report, they never assert: 
 by reading the table.
 Every run ends by comparing its figures with the committed ones in \`bench/baseline.json\` and lists any
 figure more than 20% worse (slower, larger, or a lower rate), naming the run it is compared with and
-saying when that run was on another machine; a run without \`--no-write\` records what it ran there.
+saying when that run was on another machine and how much slower or faster the machine itself ran
+(bench/lib/machine-probe.js); a run without \`--no-write\` records what it ran there.
 `;
 
 /** Replaces (or appends) the block between `<!-- bench:<name> -->` and `<!-- /bench:<name> -->`. */
