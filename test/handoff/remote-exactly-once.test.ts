@@ -44,9 +44,10 @@ beforeEach(async () => {
   await c.close();
   client = join(base, 'client');
   mkdirSync(join(client, '.cairn'), { recursive: true });
-  port = await freePort();
+  const served = await startServe(serverDb);
+  server = served;
+  port = served.port;
   url = `http://127.0.0.1:${port}`;
-  server = await startServe(serverDb, port);
 });
 afterEach(async () => {
   for (const f of closers.splice(0).reverse()) await f();

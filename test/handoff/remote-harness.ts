@@ -1,4 +1,4 @@
-/** A real `cairn serve` on a fixed port that can be stopped and started again, and the built CLI pointed at it (CAIRN_URL). */
+/** A real `cairn serve` on a port of its own that can be stopped and started again there, and the built CLI pointed at it (CAIRN_URL). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
@@ -16,21 +16,42 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `cairn serve` in its own process; resolves once it listens. */
-export async function startServe(db: string, port: number): Promise<{ stop(): Promise<void> }> {
+/**
+ * `cairn serve` in its own process; resolves once it listens, with the port it bound. Without a port
+ * it takes any free one (`--port 0`): a port picked beforehand and freed can be taken by another
+ * test's server before this one binds it. A given port (a restart on the same address) is retried
+ * briefly while another process still holds it.
+ */
+export async function startServe(db: string, port = 0): Promise<{ port: number; url: string; stop(): Promise<void> }> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await serveOnce(db, port);
+    } catch (err) {
+      if (port === 0 || attempt >= 20 || !/already in use/.test(String(err))) throw err;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+async function serveOnce(db: string, port: number): Promise<{ port: number; url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), '--db', db], {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, CAIRN_ACCESS_LOG: '0', CAIRN_RATE_LIMIT: '0' },
   });
-  await new Promise<void>((ok, fail) => {
+  const url = await new Promise<string>((ok, fail) => {
     let err = '';
     child.stderr!.on('data', (d) => {
       err += d;
-      if (/"url":"http/.test(err)) ok();
+      const m = /"url":"(http[^"]+)"/.exec(err);
+      if (m) ok(m[1]!.replace(/\/$/, ''));
     });
     child.once('exit', (code) => fail(new Error(`cairn serve exited (${code}): ${err}`)));
   });
-  return { stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))) };
+  return {
+    port: Number(new URL(url).port),
+    url,
+    stop: () => new Promise<void>((done) => (child.exitCode !== null ? done() : (child.once('exit', () => done()), child.kill('SIGTERM')))),
+  };
 }
 
 export interface CliRun {

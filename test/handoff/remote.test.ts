@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openCairn } from '../../src/index.js';
 import { waitFor } from '../helpers/wait.js';
 import { call, connectV1, ok } from '../mcp/helpers.js';
-import { cli, clientEnv, freePort, startServe } from './remote-harness.js';
+import { cli, clientEnv, startServe } from './remote-harness.js';
 
 let base: string;
 let serverDb: string;
@@ -42,9 +42,10 @@ beforeEach(async () => {
   await c.close();
   client = join(base, 'client');
   mkdirSync(join(client, '.cairn'), { recursive: true });
-  port = await freePort();
+  const served = await startServe(serverDb);
+  server = served;
+  port = served.port;
   url = `http://127.0.0.1:${port}`;
-  server = await startServe(serverDb, port);
 });
 afterEach(async () => {
   await server?.stop();

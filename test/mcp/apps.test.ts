@@ -7,7 +7,7 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from '@mo
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startServe } from '../handoff/remote-harness.js';
+import { startServe } from '../handoff/remote-harness.js';
 import { tempWorkspace, type TempWorkspace } from '../helpers/workspace.js';
 import { call, connectV1, connectV2, ok, UI_EXTENSION } from './helpers.js';
 
@@ -118,9 +118,8 @@ describe('MCP Apps over Streamable HTTP (cairn serve /mcp)', () => {
     ['v1 (2025-11-25, a session)', 'v1'],
     ['v2 (2026-07-28, stateless)', 'v2'],
   ] as const)('serves the views and their tools to a %s client that renders apps', async (_name, version) => {
-    const port = await freePort();
-    const served = await startServe(ws.db, port);
-    const url = new URL(`http://127.0.0.1:${port}/mcp`);
+    const served = await startServe(ws.db);
+    const url = new URL(`http://127.0.0.1:${served.port}/mcp`);
     const c =
       version === 'v1'
         ? new ClientV1({ name: 'host', version: '1.0.0' }, { capabilities: UI_EXTENSION as never })

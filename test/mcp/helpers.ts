@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startServe } from '../handoff/remote-harness.js';
+import { startServe } from '../handoff/remote-harness.js';
 import { EVENTUALLY_MS } from '../helpers/wait.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -45,9 +45,8 @@ async function remoteLeg(s: ServerArgs): Promise<{ s: ServerArgs; stop?: () => P
   const named = s.db ?? WORKSPACE_VARS.map((k) => s.env?.[k]).find(Boolean);
   if (!named) return { s };
   const db = s.env?.DEVPLANNER_WORKSPACE === named && !named.endsWith('.db') ? join(named, '.cairn', 'cairn.db') : named;
-  const port = await freePort();
-  const served = await startServe(db, port);
-  return { s: { ...s, db: undefined, env: { ...s.env, CAIRN_URL: `http://127.0.0.1:${port}` } }, stop: served.stop };
+  const served = await startServe(db);
+  return { s: { ...s, db: undefined, env: { ...s.env, CAIRN_URL: `http://127.0.0.1:${served.port}` } }, stop: served.stop };
 }
 
 /**
@@ -65,8 +64,7 @@ async function httpLeg(s: ServerArgs): Promise<{ url: URL; stop: () => Promise<v
   const named = s.db ?? WORKSPACE_VARS.map((k) => s.env?.[k]).find(Boolean);
   if (!named) return undefined;
   const db = s.env?.DEVPLANNER_WORKSPACE === named && !named.endsWith('.db') ? join(named, '.cairn', 'cairn.db') : named;
-  const port = await freePort();
-  const served = await startServe(db, port);
+  const served = await startServe(db);
   const flag = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
   const q = new URLSearchParams();
   const project = flag('--project') ?? s.env?.CAIRN_PROJECT;
@@ -76,7 +74,7 @@ async function httpLeg(s: ServerArgs): Promise<{ url: URL; stop: () => Promise<v
   if (args.includes('--read-only') || s.env?.CAIRN_READ_ONLY) q.set('readOnly', '1');
   if (s.env?.CAIRN_ACTOR) q.set('as', s.env.CAIRN_ACTOR);
   const query = q.toString();
-  return { url: new URL(`http://127.0.0.1:${port}/mcp/${args[at + 1]}${query ? `?${query}` : ''}`), stop: served.stop };
+  return { url: new URL(`http://127.0.0.1:${served.port}/mcp/${args[at + 1]}${query ? `?${query}` : ''}`), stop: served.stop };
 }
 
 function stopWithClient(client: { close(): Promise<void> }, stop?: () => Promise<void>): void {
