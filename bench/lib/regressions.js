@@ -42,10 +42,6 @@ function commit() {
   }
 }
 
-/**
- * Rows comparing `results` (section → size → section result) with the baseline: every figure both
- * have, with its ratio (now ÷ then) and whether it is a regression (ratio above 1 + THRESHOLD).
- */
 /** now ÷ then for each probe figure both runs have (above 1: the machine ran slower now); undefined without both. */
 function drift(then, now) {
   if (!then || !now) return undefined;
@@ -54,6 +50,10 @@ function drift(then, now) {
   return Object.keys(out).length ? out : undefined;
 }
 
+/**
+ * Rows comparing `results` (section → size → section result) with the baseline: every figure both
+ * have, with its ratio (now ÷ then) and whether it is a regression (ratio above 1 + THRESHOLD).
+ */
 export function compare(baseline, results, machine, probe) {
   const rows = [];
   for (const [section, bySize] of Object.entries(results)) {
