@@ -5,8 +5,8 @@
  * taken over by renaming it aside first: only one taker's rename can move a given file, and one
  * that moved a lock taken meanwhile by a live process puts it back.
  */
-import { randomBytes } from 'node:crypto';
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { nodeCrypto } from './lazy-builtins.js';
 
 export type Unlock = () => void;
 
@@ -42,8 +42,8 @@ const dead = (h: Holder): boolean => !Number.isInteger(h.pid) || h.pid <= 0 || (
  * with the live holder's pid when another process (or this one) holds it.
  */
 export function tryLock(file: string): { unlock: Unlock } | { holder: number } {
-  const mine = `${process.pid} ${randomBytes(6).toString('hex')}`;
-  const staged = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const mine = `${process.pid} ${nodeCrypto().randomBytes(6).toString('hex')}`;
+  const staged = `${file}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(staged, mine);
   try {
     for (let tries = 0; tries < 5; tries++) {
@@ -66,7 +66,7 @@ export function tryLock(file: string): { unlock: Unlock } | { holder: number } {
 
 /** Moves a dead holder's lock aside; a live lock moved by mistake (taken between our read and rename) goes back. */
 function takeOver(file: string, stale: Holder): void {
-  const aside = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.stale`;
+  const aside = `${file}.${process.pid}.${nodeCrypto().randomBytes(4).toString('hex')}.stale`;
   try {
     renameSync(file, aside);
   } catch {

@@ -3,8 +3,8 @@
  * a record whose hash did not move is left alone on a pull, and a task whose hash did not move is not
  * written back on a push (its change was Cairn's own data: a claim, a comment).
  */
-import { createHash } from 'node:crypto';
 import type { Held, LinkSource } from './source.js';
+import { nodeCrypto } from '../lazy-builtins.js';
 
 /** The held fields of an incoming record (an import item) in one shape. */
 export function heldOfRecord(t: {
@@ -58,7 +58,8 @@ function sortKeys(o: Record<string, unknown>): Record<string, unknown> {
 }
 
 export function fingerprint(source: Pick<LinkSource, 'fields' | 'view'>, held: Held): string {
-  return createHash('sha1')
+  return nodeCrypto()
+    .createHash('sha1')
     .update(JSON.stringify(heldView(source, held)))
     .digest('base64url')
     .slice(0, 22);

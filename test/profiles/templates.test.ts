@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { templateCategories, templateNames, templateStatusNames, templateStatuses } from '../../src/core/model/workflow.js';
+import { Status, templateCategories, templateNames, templateStatusNames, templateStatuses } from '../../src/core/model/workflow.js';
 import { CreateProjectInput } from '../../src/core/services/projects.js';
 import { CASTLE_STATES, CASTLE_TEMPLATE } from '../../src/profiles/castle/template.js';
 import { DEVPLANNER_LANES, DEVPLANNER_TEMPLATE } from '../../src/profiles/devplanner/template.js';
@@ -54,6 +54,17 @@ describe("profiles' workflow templates", () => {
     // The live views the importers read are filled from the registered templates.
     expect([...templateStatusNames('castle')]).toEqual([...CASTLE_STATES]);
     expect(templateCategories('devplanner')).toEqual(Object.fromEntries(DEVPLANNER_TEMPLATE.map((s) => [s.name, s.category])));
+  });
+
+  it('every registered template is valid lanes: Status checks each seed, and names are unique', () => {
+    for (const name of templateNames()) {
+      const lanes = templateStatuses(name);
+      expect(lanes.length, name).toBeGreaterThan(0);
+      for (const lane of lanes) expect(() => Status().parse(lane), `${name}: ${lane.name}`).not.toThrow();
+      expect(new Set(lanes.map((l) => l.name)).size, name).toBe(lanes.length);
+    }
+    // What the check catches: a lane whose name or colour a project could not store.
+    expect(() => Status().parse({ ...templateStatuses('tx')[0], color: 'blue' })).toThrow(/hex colour/);
   });
 
   it('create_project takes the registered names, default first, and refuses others', () => {

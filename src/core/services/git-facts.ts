@@ -4,9 +4,9 @@
  * claim was made from. Checking that a commit exists asks git itself (`git cat-file`), once per
  * completion with evidence.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { childProcess } from '../../lazy-builtins.js';
 
 export interface Checkout {
   /** The folder the checkout's files are in (a linked worktree's own folder). */
@@ -144,7 +144,7 @@ export function whereIs(dir: string): Where | undefined {
 export function commitExists(root: string, sha: string): Promise<boolean | undefined> {
   if (!checkoutOf(root)) return Promise.resolve(undefined);
   return new Promise((done) => {
-    execFile('git', ['-C', root, 'cat-file', '-e', `${sha}^{commit}`], { timeout: 10_000 }, (err) => {
+    childProcess().execFile('git', ['-C', root, 'cat-file', '-e', `${sha}^{commit}`], { timeout: 10_000 }, (err) => {
       if (!err) return done(true);
       const code = (err as { code?: unknown }).code;
       done(typeof code === 'number' ? false : undefined);

@@ -3,8 +3,8 @@
  * own transaction (the store is wrapped for the call), so a repeat — an outbox redelivered after a
  * crash, two deliveries racing, a client retry — finds it and changes nothing, on every engine.
  */
-import { createHash } from 'node:crypto';
 import type { Context } from '../context.js';
+import { nodeCrypto } from '../../lazy-builtins.js';
 import { CairnError } from '../errors.js';
 import type { IdempotencyRecord } from '../idempotency-port.js';
 import type { Store, Tx } from '../ports.js';
@@ -119,7 +119,7 @@ function refuseReuse(prior: IdempotencyRecord, op: string, fingerprint: string):
 
 /** A stable hash of the op and its input: object keys sorted, so the order a client sent them in does not count. */
 function fingerprintOf(op: string, request: unknown): string {
-  return createHash('sha256').update(op).update('\0').update(stable(request)).digest('base64url').slice(0, 22);
+  return nodeCrypto().createHash('sha256').update(op).update('\0').update(stable(request)).digest('base64url').slice(0, 22);
 }
 
 function stable(v: unknown): string {

@@ -1,12 +1,11 @@
 /** API tokens for `cairn serve`: create (the secret is shown once), list, revoke, verify. Only a sha256 of each secret is stored. */
-import { createHash, randomBytes } from 'node:crypto';
-import { ulid } from 'ulid';
+import { nodeCrypto } from '../../lazy-builtins.js';
 import * as z from 'zod';
 import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';
 import { nowIso } from '../context.js';
 import { CairnError } from '../errors.js';
-import { ProjectKey } from '../model/ids.js';
+import { newUlid, ProjectKey } from '../model/ids.js';
 import type { ProjectRow, TokenRow } from '../ports.js';
 
 export const TokenScope = z
@@ -35,7 +34,7 @@ export type TokenInfo = Omit<TokenRow, 'hash' | 'projects'> & { projects: string
 const SECRET_PREFIX = 'cairn_';
 
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return nodeCrypto().createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
 function keysOf(uids: string[] | null, projects: ProjectRow[]): string[] | null {
@@ -69,9 +68,9 @@ export async function createToken(ctx: Context, raw: z.input<ReturnType<typeof C
       suggestions: ['Name at least one project: --project KEY', 'Leave out --project for a token that reaches every project'],
     });
   }
-  const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
+  const secret = SECRET_PREFIX + nodeCrypto().randomBytes(32).toString('base64url');
   const row: TokenRow = {
-    id: ulid(),
+    id: newUlid(),
     name: input.name,
     scope: input.scope,
     hash: hashSecret(secret),

@@ -6,8 +6,8 @@
  * With the link made writable (`cairn link … --writable`, for when the app is closed) changes are
  * written in Castle's schema, one transaction per write, to the columns the file has.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { nodeCrypto } from '../../lazy-builtins.js';
 import { readCastle } from '../../core/services/import/castle.js';
 import { templateStatusNames } from '../../core/model/workflow.js';
 import { PrState } from '../../core/model/task.js';
@@ -155,7 +155,7 @@ export class CastleSource extends SingleFileSource implements LinkSource {
       github_issue_number: issue ? Number(issue[2]) : null,
       updated_at: sqlTime(now),
     };
-    const id = t.item?.sourceId ?? randomUUID();
+    const id = t.item?.sourceId ?? nodeCrypto().randomUUID();
     const present = Object.entries(values).filter(([c]) => cols.has(c));
     if (t.item) {
       db.run(`UPDATE tasks SET ${present.map(([c]) => `${c} = ?`).join(', ')} WHERE id = ?`, [...present.map(([, v]) => v), id]);
@@ -175,7 +175,7 @@ export class CastleSource extends SingleFileSource implements LinkSource {
     for (const name of labels) {
       let found = db.all(`SELECT id FROM task_labels WHERE name = '${name.replace(/'/g, "''")}'`)[0]?.id;
       if (found === undefined) {
-        found = randomUUID();
+        found = nodeCrypto().randomUUID();
         db.run('INSERT INTO task_labels (id, name) VALUES (?, ?)', [found, name]);
       }
       db.run('INSERT INTO task_label_assignments (task_id, label_id) VALUES (?, ?)', [taskId, found]);
