@@ -54,6 +54,15 @@ const ALL_SIZES = [1000, 10_000, 100_000];
 const sizesOf = (name) => sizes.filter((s) => !ONLY_AT[name] || ONLY_AT[name].includes(s));
 for (const n of names) if (sizesOf(n).length === 0) log(`section ${n} runs at ${ONLY_AT[n].map(sizeName).join(', ')} only: not run at ${sizes.map(sizeName).join(', ')}`);
 
+// NODE_EXTRA_CA_CERTS names certificates that Node 20 parses as every process starts, 44 ms on the
+// EPYC machine, whose sandbox sets it; Node 22 and 24 read them at their first TLS connection. Users
+// rarely set it, and with it every bare Node start-up in the CLI and MCP sections would be slower by
+// that much, hiding Cairn's share of a start. So nothing the benchmark starts inherits it.
+if (process.env.NODE_EXTRA_CA_CERTS !== undefined) {
+  log(`NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): left out of every process the benchmark starts`);
+  delete process.env.NODE_EXTRA_CA_CERTS;
+}
+
 // Before any section loads the machine: how fast it is in this spell (lib/machine-probe.js).
 const probe = await machineProbe();
 log(`machine probe: CPU ${probe.cpu.toFixed(2)} ms, pipe round trip ${probe.pipe.toFixed(3)} ms, spawn ${probe.spawn.toFixed(1)} ms`);
