@@ -1,4 +1,6 @@
 /** The CLI's quick paths give what the full program gives: one command built alone, ops loaded one at a time, `cairn mcp` without commander. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { BINDINGS } from '../../src/cli/bindings.js';
@@ -7,6 +9,7 @@ import { buildProgram } from '../../src/cli/program.js';
 import { lightProgram } from '../../src/cli/program-base.js';
 import { OPS } from '../../src/ops/index.js';
 import { loadOp, OP_MODULE } from '../../src/ops/op-modules.js';
+import { cliHarness } from './cli-harness.js';
 
 function described(cmd: Command): unknown {
   return {
@@ -17,6 +20,35 @@ function described(cmd: Command): unknown {
 }
 
 describe('start-up paths', () => {
+  it('a read command loads neither node:crypto nor node:child_process (src/lazy-builtins.ts)', () => {
+    const h = cliHarness();
+    try {
+      expect(h.run(['project', 'create', 'RD', 'Reads']).code).toBe(0);
+      expect(h.run(['add', 'Token refresh', '--project', 'RD']).code).toBe(0);
+      // What the process loaded, written as it exits: a preload changes nothing the command does.
+      const preload = join(h.dir, 'modules.cjs');
+      writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, `\\nMODULES ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
+      for (const args of [
+        ['ready', '--project', 'RD'],
+        ['list', '--project', 'RD'],
+        ['show', 'RD-1'],
+        ['search', 'token'],
+      ]) {
+        const r = h.run(args, { env: { NODE_OPTIONS: `--require ${preload}` } });
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(0);
+        expect(r.stdout, args.join(' ')).toContain('RD-1');
+        const loaded = JSON.parse(/MODULES (.*)/.exec(r.stderr)![1]!) as string[];
+        expect(loaded.length, args.join(' ')).toBeGreaterThan(20);
+        expect(
+          loaded.filter((m) => /^NativeModule (crypto|child_process)$/.test(m)),
+          args.join(' '),
+        ).toEqual([]);
+      }
+    } finally {
+      h.cleanup();
+    }
+  });
+
   it('loads every op from its own module, the same object the full list holds', async () => {
     expect([...OP_MODULE.keys()].sort()).toEqual(OPS.map((op) => op.name).sort());
     for (const op of OPS) expect(await loadOp(op.name), op.name).toBe(op);
