@@ -134,6 +134,8 @@ function loadBundle(file, source, word) {
   }
   // The bundle is already a module wrapper (scripts/bundle-mcp.js writeHashed): compiled as read.
   const script = new vm.Script(source, { filename: file, cachedData: cached });
+  // Read once per process: a server keeps running, and need not keep the buffer's pages.
+  scratch = undefined;
   const m = { exports: {} };
   script.runInThisContext().call(m.exports, m.exports, Module.createRequire(file), m, file, path.dirname(file));
   const ran = () => {
