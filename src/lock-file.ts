@@ -6,7 +6,7 @@
  * that moved a lock taken meanwhile by a live process puts it back.
  */
 import { linkSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { nodeCrypto } from './lazy-builtins.js';
+import { nodeCrypto } from './core/lazy-builtins.js';
 
 export type Unlock = () => void;
 

@@ -4,7 +4,7 @@
  * written back on a push (its change was Cairn's own data: a claim, a comment).
  */
 import type { Held, LinkSource } from './source.js';
-import { nodeCrypto } from '../lazy-builtins.js';
+import { nodeCrypto } from '../core/lazy-builtins.js';
 
 /** The held fields of an incoming record (an import item) in one shape. */
 export function heldOfRecord(t: {

@@ -20,7 +20,7 @@ function described(cmd: Command): unknown {
 }
 
 describe('start-up paths', () => {
-  it('a read command loads neither node:crypto nor node:child_process (src/lazy-builtins.ts)', () => {
+  it('a read command loads neither node:crypto nor node:child_process (src/core/lazy-builtins.ts)', () => {
     const h = cliHarness();
     try {
       expect(h.run(['project', 'create', 'RD', 'Reads']).code).toBe(0);

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { childProcess } from '../../lazy-builtins.js';
+import { childProcess } from '../lazy-builtins.js';
 
 export interface Checkout {
   /** The folder the checkout's files are in (a linked worktree's own folder). */

@@ -4,7 +4,7 @@
  * crash, two deliveries racing, a client retry — finds it and changes nothing, on every engine.
  */
 import type { Context } from '../context.js';
-import { nodeCrypto } from '../../lazy-builtins.js';
+import { nodeCrypto } from '../lazy-builtins.js';
 import { CairnError } from '../errors.js';
 import type { IdempotencyRecord } from '../idempotency-port.js';
 import type { Store, Tx } from '../ports.js';

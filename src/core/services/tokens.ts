@@ -1,5 +1,5 @@
 /** API tokens for `cairn serve`: create (the secret is shown once), list, revoke, verify. Only a sha256 of each secret is stored. */
-import { nodeCrypto } from '../../lazy-builtins.js';
+import { nodeCrypto } from '../lazy-builtins.js';
 import * as z from 'zod';
 import { lazy } from '../model/lazy.js';
 import type { Context } from '../context.js';

@@ -7,7 +7,7 @@
  * written in Castle's schema, one transaction per write, to the columns the file has.
  */
 import { readFileSync } from 'node:fs';
-import { nodeCrypto } from '../../lazy-builtins.js';
+import { nodeCrypto } from '../../core/lazy-builtins.js';
 import { readCastle } from '../../core/services/import/castle.js';
 import { templateStatusNames } from '../../core/model/workflow.js';
 import { PrState } from '../../core/model/task.js';
