@@ -10,7 +10,7 @@ import { LeaseWatch } from '../core/services/lease-expiry.js';
 import { truthy } from '../core/rules/flag-value.js';
 import { systemClock, type Store } from '../core/ports.js';
 import type { Toolset } from '../ops/index.js';
-import { findProfile, parseProfileToolsets, type Profile } from '../profiles/index.js';
+import { isNativeProfile, type Profile } from '../profiles/profile.js';
 import { registerWorkspace, userRegistry } from '../registry/user-registry.js';
 import { openRemote, remoteOnlyStore, remoteSettings } from '../remote/remote-session.js';
 import { failedStore, lazyStore } from './lazy-store.js';
@@ -84,8 +84,11 @@ export async function runMcpStdio(opts: McpStdioOptions = {}): Promise<void> {
   const env = opts.env ?? process.env;
   const cwd = opts.cwd ?? process.cwd();
   // A bad profile or toolset throws here, before anything is served: the host sees the message and the exit.
-  const profile = findProfile(opts.profile ?? env.CAIRN_PROFILE);
-  const profileToolsets = profile ? parseProfileToolsets(profile, opts.toolsets ?? env.CAIRN_TOOLSETS) : [];
+  // The profiles (their tools' zod schemas, about 7 ms of start-up) load only when one is named.
+  const profileName = opts.profile ?? env.CAIRN_PROFILE;
+  const profiles = isNativeProfile(profileName) ? undefined : await import('../profiles/index.js');
+  const profile = profiles?.findProfile(profileName);
+  const profileToolsets = profile ? profiles!.parseProfileToolsets(profile, opts.toolsets ?? env.CAIRN_TOOLSETS) : [];
   const toolsets: Toolset[] = profile ? [] : parseToolsets(opts.toolsets ?? env.CAIRN_TOOLSETS);
   const readOnly = truthy(opts.readOnly) || truthy(env.CAIRN_READ_ONLY);
   // A host that does not expand a variable in its args (`${workspaceFolder}`) passes it as text:

@@ -7,7 +7,8 @@ import { ProtocolError, ProtocolErrorCode, ResourceTemplate, type CallToolResult
 import { toCairnError } from '../core/errors.js';
 import { errorText } from '../ops/error-text.js';
 import type { OpContext } from '../ops/index.js';
-import { makeCall, runProfileTool, type Profile, type ToolOutput } from '../profiles/index.js';
+import type { Profile, ToolOutput } from '../profiles/profile.js';
+import { makeCall, runProfileTool } from '../profiles/serve.js';
 import type { ListedTool } from './tool-list.js';
 import { advertiseOnly } from './tools.js';
 

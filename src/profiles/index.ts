@@ -4,15 +4,15 @@ import { CairnError } from '../core/errors.js';
 import { adeProfile } from './ade/index.js';
 import { castleProfile } from './castle/index.js';
 import { devplannerProfile } from './devplanner/index.js';
-import type { Profile } from './profile.js';
+import { isNativeProfile, type Profile } from './profile.js';
 import { txProfile } from './tx/index.js';
 
 export const PROFILES: readonly Profile[] = [castleProfile, txProfile, devplannerProfile, adeProfile];
 
 /** "native" (or nothing) is the native surface; an unknown name is an error listing the valid ones, never a fallback. */
 export function findProfile(name: string | undefined): Profile | undefined {
-  const n = name?.trim().toLowerCase();
-  if (!n || n === 'native') return undefined;
+  if (isNativeProfile(name)) return undefined;
+  const n = name!.trim().toLowerCase();
   const p = PROFILES.find((x) => x.name === n);
   if (p) return p;
   throw new CairnError('VALIDATION_ERROR', `Unknown profile "${name}". Valid profiles: native, ${PROFILES.map((x) => x.name).join(', ')}.`, {

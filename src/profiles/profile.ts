@@ -16,6 +16,12 @@ export type ProfileName = (typeof PROFILE_NAMES)[number];
 /** The MCP server name each seed's hosts know it by (serverInfo.name, and the key in their config files). */
 export const PROFILE_SERVER_NAMES: Record<ProfileName, string> = { castle: 'castle-tasks', tx: 'tx', devplanner: 'devplanner', ade: 'principal-ade' };
 
+/** "native", or no name at all, asks for the native tools rather than a profile. */
+export function isNativeProfile(name: string | undefined): boolean {
+  const n = name?.trim().toLowerCase();
+  return !n || n === 'native';
+}
+
 export type OpName = AnyOp['name'];
 export type OpOutput<N extends OpName> = z.output<Extract<AnyOp, { name: N }>['output']>;
 

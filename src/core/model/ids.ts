@@ -1,8 +1,8 @@
 /** Identifier formats: project keys, display ids (KEY-N), and the stable internal ULIDs. */
-import type * as Crypto from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as Ulid from 'ulid';
 import * as z from 'zod';
+import { nodeCrypto } from '../lazy-builtins.js';
 
 export const PROJECT_KEY_RE = /^[A-Z]{2,10}$/;
 export const DISPLAY_ID_RE = /^([A-Za-z]{2,10})-([1-9][0-9]{0,9})$/;
@@ -39,8 +39,8 @@ export function displayId(projectKey: string, seq: number): string {
  */
 export const newUlid = (): string => (ulidFactory ??= (requireLazily('ulid') as typeof Ulid).monotonicFactory(pooledRandom()))();
 
-// ulid and node:crypto load with the first id made: a read makes none, and loading node:crypto
-// (which ulid imports) would add a few milliseconds to every CLI command's start.
+// ulid (which imports node:crypto) loads with the first id made: a read makes none, and loading
+// node:crypto would add a few milliseconds to every CLI command's start (core/lazy-builtins.ts).
 const requireLazily = createRequire(import.meta.url);
 let ulidFactory: (() => string) | undefined;
 
@@ -54,7 +54,7 @@ function pooledRandom(): () => number {
   let next = pool.length;
   return () => {
     if (next === pool.length) {
-      (requireLazily('node:crypto') as typeof Crypto).randomFillSync(pool);
+      nodeCrypto().randomFillSync(pool);
       next = 0;
     }
     return pool[next++]! / 256;
