@@ -20,7 +20,11 @@ import type { ListedTool } from './tool-list.js';
 /** How a schema is advertised: as a profile's seed wrote it, a native tool's lean input, or a native output (compact-schema.ts). */
 export type Advertised = 'seed' | 'input' | 'output' | 'output-task-core';
 
-const shrink: Record<Advertised, { input: (s: unknown) => unknown; output: (s: unknown) => unknown }> = {
+type Props = StandardSchemaWithJSON['~standard'];
+type JsonSchema = ReturnType<Props['jsonSchema']['input']>;
+type ConvertOptions = Parameters<Props['jsonSchema']['input']>[0];
+
+const shrink: Record<Advertised, { input: (s: JsonSchema) => JsonSchema; output: (s: JsonSchema) => JsonSchema }> = {
   seed: { input: (s) => compactJsonSchema(s), output: (s) => s },
   input: { input: (s) => compactJsonSchema(s, { lean: true }), output: (s) => s },
   output: { input: (s) => s, output: (s) => compactOutputSchema(s) },
@@ -36,13 +40,14 @@ export function advertiseOnly(schema: z.ZodType, as: Advertised = 'seed'): Stand
   if (!byMode) advertised.set(schema, (byMode = new Map()));
   const cached = byMode.get(as);
   if (cached) return cached;
-  const std = schema['~standard'] as unknown as { jsonSchema: { input: (o: unknown) => unknown; output: (o: unknown) => unknown } };
+  // zod 4 implements Standard JSON Schema: its ~standard converts as well as validates.
+  const std: Props = schema['~standard'];
   const jsonSchema = {
     ...std.jsonSchema,
     input: memoByOptions((o) => shrink[as].input(std.jsonSchema.input(o))),
     output: memoByOptions((o) => shrink[as].output(std.jsonSchema.output(o))),
   };
-  const out = { '~standard': { ...std, jsonSchema, validate: (value: unknown) => ({ value }) } } as unknown as StandardSchemaWithJSON;
+  const out: StandardSchemaWithJSON = { '~standard': { ...std, jsonSchema, validate: (value: unknown) => ({ value }) } };
   byMode.set(as, out);
   return out;
 }
@@ -51,12 +56,13 @@ export function advertiseOnly(schema: z.ZodType, as: Advertised = 'seed'): Stand
 // Schema each time would be most of a 2026 call's cost, and the schemas never change at run time.
 const advertised = new WeakMap<z.ZodType, Map<Advertised, StandardSchemaWithJSON>>();
 
-function memoByOptions(convert: (o: unknown) => unknown): (o: unknown) => unknown {
-  const byOptions = new Map<string, unknown>();
+function memoByOptions(convert: (o: ConvertOptions) => JsonSchema): (o: ConvertOptions) => JsonSchema {
+  const byOptions = new Map<string, JsonSchema>();
   return (o) => {
     const key = JSON.stringify(o ?? null);
-    if (!byOptions.has(key)) byOptions.set(key, convert(o));
-    return byOptions.get(key);
+    let out = byOptions.get(key);
+    if (!out) byOptions.set(key, (out = convert(o)));
+    return out;
   };
 }
 
@@ -158,15 +164,15 @@ const narrowed = new Map<string, z.ZodType>();
  */
 function lazyAdvertised(build: () => StandardSchemaWithJSON): StandardSchemaWithJSON {
   let real: StandardSchemaWithJSON | undefined;
-  const std = () => (real ??= build())['~standard'] as unknown as { jsonSchema: Record<'input' | 'output', (o: unknown) => unknown> };
+  const std = () => (real ??= build())['~standard'];
   return {
     '~standard': {
       version: 1,
       vendor: 'zod',
       validate: (value: unknown) => ({ value }),
-      jsonSchema: { input: (o: unknown) => std().jsonSchema.input(o), output: (o: unknown) => std().jsonSchema.output(o) },
+      jsonSchema: { input: (o) => std().jsonSchema.input(o), output: (o) => std().jsonSchema.output(o) },
     },
-  } as unknown as StandardSchemaWithJSON;
+  };
 }
 
 /** Registers each op as a tool; answers what each lists (tool-list.ts builds tools/list from it). */

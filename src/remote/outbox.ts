@@ -8,7 +8,7 @@
  */
 import { tryLock, type Unlock } from '../lock-file.js';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { newUlid } from '../core/model/ids.js';
 
 export interface OutboxEntry {
@@ -69,6 +69,17 @@ function writeDurably(file: string, data: unknown): void {
 export class Outbox {
   constructor(readonly dir: string) {}
 
+  /**
+   * Whether the read caches (projects.json, servers.json) may be written: only where the outbox's
+   * folder or its parent (`.cairn/`, or what CAIRN_OUTBOX names) is already there. A read must not
+   * create `.cairn/` in a folder that has none: that folder would then be taken for a workspace by
+   * every later local command in or under it. A queued write still creates it: the write has to wait
+   * somewhere.
+   */
+  #mayCache(): boolean {
+    return existsSync(this.dir) || existsSync(dirname(this.dir));
+  }
+
   #read<T>(file: string): T | undefined {
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as T;
@@ -124,6 +135,7 @@ export class Outbox {
 
   /** The server's projects (keys and roots) as last listed: how an offline command still finds the project of its folder. */
   rememberProjects(url: string, projects: ReadonlyArray<{ key: string; root: string | null }>): void {
+    if (!this.#mayCache()) return;
     try {
       mkdirSync(this.dir, { recursive: true });
       const file = join(this.dir, 'projects.json');
@@ -140,7 +152,7 @@ export class Outbox {
    * cannot be reached, is more likely a wrong address than one that is down (remote-runner.ts says so).
    */
   rememberAnswer(url: string): void {
-    if (this.hasAnswered(url)) return;
+    if (this.hasAnswered(url) || !this.#mayCache()) return;
     try {
       mkdirSync(this.dir, { recursive: true });
       const file = join(this.dir, 'servers.json');

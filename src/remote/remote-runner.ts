@@ -211,6 +211,8 @@ export class HttpRemoteRunner implements RemoteRunner {
     };
     if (report.elsewhere.length)
       this.opts.log?.(`${report.elsewhere.length} outbox entries were recorded for another server (${report.elsewhere[0]!.url}); cairn sync --to ${this.url} delivers them here`);
+    // Nothing to deliver: no lock taken, so no outbox folder made where there is none.
+    if (!first.mine.length) return report;
     const unlock = this.outbox.lock();
     if (!unlock) return { ...report, remaining: first.mine.length, stopped: 'another process is delivering this outbox' };
     try {

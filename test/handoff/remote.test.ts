@@ -91,6 +91,19 @@ describe('remote workspace', () => {
     }
   });
 
+  it('remote reads and an empty sync in a folder without .cairn/ create nothing there; in a workspace folder they remember the projects', async () => {
+    // A .cairn/ made by a read would turn the folder into a workspace for every later local command in or under it.
+    const bare = join(base, 'bare');
+    mkdirSync(bare);
+    for (const args of [['project', 'list'], ['list', '--project', 'CORE'], ['sync']]) {
+      const r = await cli(bare, url, args);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(readdirSync(bare)).toEqual([]);
+    expect((await cli(client, url, ['project', 'list'])).code).toBe(0);
+    expect(readdirSync(join(client, '.cairn', 'outbox')).sort()).toEqual(['projects.json', 'servers.json']);
+  });
+
   it('server stopped → persistedOffline: true, reads say where the server is → server started → delivered exactly once by the automatic flush', async () => {
     const mcp = await connectV1({ cwd: client, env: clientEnv(url, { CAIRN_TOOLSETS: 'default,handoff' }) });
     try {
